@@ -1,0 +1,13 @@
+package io.mongocdc.pipeline;
+
+/** Why a pull ended normally. */
+public enum EndReason {
+  /** {@link PullSettings#maxBatchSize()} events were read. */
+  BATCH_SIZE,
+  /** No event arrived for {@link PullSettings#idleTimeout()}. */
+  IDLE_TIMEOUT,
+  /** The call ran for {@link PullSettings#maxBatchDuration()}. */
+  MAX_DURATION,
+  /** A control event was met under {@link ControlEventPolicy#PAUSE}. */
+  CONTROL_EVENT
+}

@@ -1,0 +1,23 @@
+package io.mongocdc.pipeline;
+
+import io.mongocdc.source.StreamPosition;
+import java.time.Duration;
+
+/**
+ * A snapshot of a pull under way.
+ *
+ * @param deliveredCheckpoint the position up to which records are durably committed; a retry
+ *     may resume from here without losing anything
+ * @param eventsRead change events read from the stream
+ * @param recordsDecoded records the decode pool produced
+ * @param recordsStaged records written to the sink, committed or not
+ * @param recordsDelivered records durably committed
+ * @param elapsed time since the pull started
+ */
+public record PullProgress(
+    StreamPosition deliveredCheckpoint,
+    long eventsRead,
+    long recordsDecoded,
+    long recordsStaged,
+    long recordsDelivered,
+    Duration elapsed) {}

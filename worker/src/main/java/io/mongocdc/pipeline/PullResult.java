@@ -1,0 +1,37 @@
+package io.mongocdc.pipeline;
+
+import io.mongocdc.decode.ControlEvent;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.source.StreamPosition;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a successful pull delivered.
+ *
+ * @param checkpoint the last delivered position: the token of the last committed event or
+ *     post-batch token, or the starting position if nothing moved it. Never null.
+ * @param endReason why the call ended
+ * @param eventsRead change events read from the stream (skipped replays not counted)
+ * @param recordsDelivered records durably committed by the sink
+ * @param bytesRead raw bytes of the events read
+ * @param recordsByTable delivered records per destination table and operation
+ * @param controlEvents control events met, in order (ignored ones and the one that stopped)
+ * @param stoppedAt the control event that ended the call under PAUSE, or null
+ * @param eventsSkippedAfterReopen events at or before the last read token that a reopened
+ *     stream replayed and the reader skipped
+ * @param streamReopens how often the stream was reopened after "resume token not found"
+ * @param timings where the time went
+ */
+public record PullResult(
+    StreamPosition checkpoint,
+    EndReason endReason,
+    long eventsRead,
+    long recordsDelivered,
+    long bytesRead,
+    Map<String, Map<Operation, Long>> recordsByTable,
+    List<ControlEvent> controlEvents,
+    ControlEvent stoppedAt,
+    long eventsSkippedAfterReopen,
+    int streamReopens,
+    StageTimings timings) {}

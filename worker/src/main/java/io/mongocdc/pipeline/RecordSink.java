@@ -1,0 +1,28 @@
+package io.mongocdc.pipeline;
+
+import io.mongocdc.decode.ChangeRecord;
+import java.util.List;
+
+/**
+ * Where the pipeline delivers records: the destination's side of PullRecords.
+ *
+ * <p>The sender calls {@link #write} with chunks of records in exact source order, from one
+ * thread, then {@link #commit} when the records written so far must become durable. Only after
+ * {@code commit} returns does the delivered checkpoint move. A sink may stage written records
+ * (for example in an open transaction) until then.
+ */
+public interface RecordSink {
+
+  /** Stages records, in source order. May block: that is the back-pressure the reader feels. */
+  void write(List<ChangeRecord> records) throws Exception;
+
+  /** Makes everything written so far durable; returns only once it is. */
+  void commit() throws Exception;
+
+  /**
+   * The pull failed or was cancelled: discard whatever was written and not committed. Called
+   * once, possibly from another thread while {@link #write} or {@link #commit} blocks, which it
+   * should then unblock. Must not throw.
+   */
+  default void abort(Throwable cause) {}
+}

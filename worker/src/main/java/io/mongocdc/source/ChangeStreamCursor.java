@@ -1,0 +1,32 @@
+package io.mongocdc.source;
+
+import org.bson.RawBsonDocument;
+
+/**
+ * The seam between the MongoDB driver and the pipeline: an open change stream that yields raw
+ * change events.
+ *
+ * <p>Implementations return events exactly as the server sent them (raw BSON, not decoded), so
+ * the expensive parsing happens in the decode pool. A cursor is used by one thread at a time.
+ */
+public interface ChangeStreamCursor extends AutoCloseable {
+
+  /**
+   * The next raw change event, or {@code null} when none arrived within the cursor's await time.
+   *
+   * @throws ChangeStreamException for a server-side failure, classified by type
+   * @throws InterruptedException if the calling thread was interrupted while waiting
+   */
+  RawBsonDocument tryNext() throws InterruptedException;
+
+  /**
+   * The post-batch resume token of the most recent server batch, or {@code null} if the server
+   * gave none. On an idle stream it moves forward even though no event arrives, which is what
+   * keeps a quiet mirror's checkpoint inside the oplog window.
+   */
+  ResumeToken postBatchResumeToken();
+
+  /** Releases the server-side cursor. Never throws. */
+  @Override
+  void close();
+}

@@ -1,0 +1,50 @@
+package io.mongocdc.source;
+
+import java.util.Objects;
+import org.bson.BsonTimestamp;
+
+/**
+ * Where a change stream starts: after a resume token, or at a cluster time (inclusive).
+ *
+ * <p>A mirror's checkpoint is a position: a resume token once anything was delivered or a
+ * post-batch token was seen, otherwise the operation time it was created at.
+ */
+public sealed interface StreamPosition {
+
+  /** Resume after the event (or post-batch point) this token names: {@code resumeAfter}. */
+  record AfterToken(ResumeToken token) implements StreamPosition {
+    public AfterToken {
+      Objects.requireNonNull(token, "token");
+    }
+
+    @Override
+    public String toString() {
+      return "after " + token;
+    }
+  }
+
+  /** Start at this cluster time, inclusive: {@code startAtOperationTime}. */
+  record AtOperationTime(BsonTimestamp clusterTime) implements StreamPosition {
+    public AtOperationTime {
+      Objects.requireNonNull(clusterTime, "clusterTime");
+    }
+
+    @Override
+    public String toString() {
+      return "at operation time " + clusterTime.getTime() + "." + clusterTime.getInc();
+    }
+  }
+
+  static StreamPosition after(ResumeToken token) {
+    return new AfterToken(token);
+  }
+
+  static StreamPosition atOperationTime(BsonTimestamp clusterTime) {
+    return new AtOperationTime(clusterTime);
+  }
+
+  /** The token of this position, or null when it is an operation time. */
+  default ResumeToken tokenOrNull() {
+    return this instanceof AfterToken after ? after.token() : null;
+  }
+}
