@@ -1,0 +1,244 @@
+package io.mongocdc.pipeline;
+
+import io.mongocdc.source.ChangeStreamCursor;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.ResumeTokenNotFoundException;
+import io.mongocdc.source.StreamPosition;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.function.LongSupplier;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reader stage: the only thread that touches the cursor. It cuts events into chunks and
+ * hands each to the decode pool, but reads nothing of an event except its resume token, so it
+ * stays fast enough to keep N workers busy.
+ *
+ * <p>Before a chunk leaves, the reader takes an in-flight permit that the sender returns only
+ * once the chunk is written to the sink, so a stalled destination stops the reader instead of
+ * filling memory.
+ */
+final class ChunkReader implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(ChunkReader.class);
+
+  private final String mirror;
+  private final ChangeStreamOpener opener;
+  private final StreamPosition start;
+  private final PullSettings settings;
+  private final LongSupplier clock;
+  private final ChunkDecoder chunkDecoder;
+  private final ExecutorService decodePool;
+  private final BlockingQueue<ChunkInFlight> toSender;
+  private final Semaphore inFlightPermits;
+  private final PipelineCounters counters;
+  private final PullOutcome outcome;
+
+  private volatile boolean stopRequested;
+  private volatile EndReason endReason;
+  private volatile int streamReopens;
+
+  ChunkReader(
+      String mirror,
+      ChangeStreamOpener opener,
+      StreamPosition start,
+      PullSettings settings,
+      LongSupplier clock,
+      ChunkDecoder chunkDecoder,
+      ExecutorService decodePool,
+      BlockingQueue<ChunkInFlight> toSender,
+      Semaphore inFlightPermits,
+      PipelineCounters counters,
+      PullOutcome outcome) {
+    this.mirror = mirror;
+    this.opener = opener;
+    this.start = start;
+    this.settings = settings;
+    this.clock = clock;
+    this.chunkDecoder = chunkDecoder;
+    this.decodePool = decodePool;
+    this.toSender = toSender;
+    this.inFlightPermits = inFlightPermits;
+    this.counters = counters;
+    this.outcome = outcome;
+  }
+
+  /** Asks the reader to stop reading (the sender met a control event); it sends nothing more. */
+  void requestStop() {
+    stopRequested = true;
+  }
+
+  /** Why reading ended, once it has. */
+  EndReason endReason() {
+    return endReason;
+  }
+
+  int streamReopens() {
+    return streamReopens;
+  }
+
+  @Override
+  public void run() {
+    ChangeStreamCursor cursor = null;
+    try {
+      cursor = opener.open(start);
+      ChunkBuilder chunk = new ChunkBuilder(settings.chunkSize(), settings.maxChunkBytes());
+      ResumeToken lastRead = start.tokenOrNull();
+      ResumeToken lastEvent = null;
+      ResumeToken skipThrough = null;
+      long batchStart = clock.getAsLong();
+      long lastEventAt = batchStart;
+      while (true) {
+        if (stopRequested || outcome.isDecided()) {
+          return;
+        }
+        if (counters.eventsRead.get() >= settings.maxBatchSize()) {
+          endReason = EndReason.BATCH_SIZE;
+          break;
+        }
+        if (clock.getAsLong() - batchStart >= settings.maxBatchDuration().toNanos()) {
+          endReason = EndReason.MAX_DURATION;
+          break;
+        }
+        RawBsonDocument event;
+        long readStart = System.nanoTime();
+        try {
+          event = cursor.tryNext();
+        } catch (ResumeTokenNotFoundException e) {
+          cursor.close();
+          cursor = null;
+          StreamPosition reopenAt = reopenPosition(lastRead, e);
+          // Everything up to lastRead is already in the ordered pipeline; replays of it are skipped.
+          skipThrough = lastRead;
+          log.warn("mirror {}: {}; reopening the change stream {} and skipping events up to {}",
+              mirror, e.getMessage(), reopenAt, lastRead);
+          cursor = opener.open(reopenAt);
+          continue;
+        } finally {
+          counters.readNanos.addAndGet(System.nanoTime() - readStart);
+        }
+
+        if (event == null) {
+          ResumeToken postBatch = cursor.postBatchResumeToken();
+          if (postBatch != null && (lastRead == null || postBatch.isAfter(lastRead))) {
+            chunk.advanceTo(postBatch);
+            lastRead = postBatch;
+          }
+          if (!chunk.isEmpty()) {
+            // Hand over what we have: the destination works while the stream is quiet.
+            send(chunk.cut());
+          }
+          if (clock.getAsLong() - lastEventAt >= settings.idleTimeout().toNanos()) {
+            endReason = EndReason.IDLE_TIMEOUT;
+            break;
+          }
+          continue;
+        }
+
+        ResumeToken token = tokenOf(event, lastRead);
+        if (skipThrough != null) {
+          if (!token.isAfter(skipThrough)) {
+            counters.eventsSkippedAfterReopen.incrementAndGet();
+            continue;
+          }
+          skipThrough = null;
+        }
+        if (lastEvent != null && !token.isAfter(lastEvent)) {
+          throw new IllegalStateException("change stream of mirror '" + mirror + "' went backwards: event "
+              + token + " came after " + lastEvent);
+        }
+        int size = event.getByteBuffer().remaining();
+        chunk.add(event, token, size);
+        lastRead = token;
+        lastEvent = token;
+        lastEventAt = clock.getAsLong();
+        counters.eventsRead.incrementAndGet();
+        counters.bytesRead.addAndGet(size);
+        if (chunk.isFull()) {
+          send(chunk.cut());
+        }
+      }
+      if (!chunk.isEmpty()) {
+        send(chunk.cut());
+      }
+      toSender.put(ChunkInFlight.END);
+    } catch (InterruptedException e) {
+      // Interrupted by an abort (the outcome is decided) or a stop request; nothing to report.
+      if (!stopRequested) {
+        outcome.fail(new IllegalStateException("reader of mirror '" + mirror + "' interrupted", e));
+      }
+    } catch (Throwable t) {
+      outcome.fail(t);
+    } finally {
+      // An abort may have interrupted this thread; closing the cursor must not trip over that.
+      Thread.interrupted();
+      if (cursor != null) {
+        cursor.close();
+      }
+    }
+  }
+
+  private StreamPosition reopenPosition(ResumeToken lastRead, ResumeTokenNotFoundException cause) {
+    streamReopens++;
+    if (streamReopens > settings.maxStreamReopens()) {
+      throw new ChangeStreamHistoryLostException(
+          "mirror '" + mirror + "': the resume token was still not found after " + settings.maxStreamReopens()
+              + " reopen(s) at its cluster time; the change stream history is lost and the mirror must be"
+              + " resynchronised",
+          cause.serverErrorCode(), cause);
+    }
+    return lastRead == null ? start : StreamPosition.atOperationTime(lastRead.clusterTime());
+  }
+
+  private void send(RawChunk raw) throws InterruptedException {
+    long waitStart = System.nanoTime();
+    inFlightPermits.acquire();
+    counters.readerBackPressureNanos.addAndGet(System.nanoTime() - waitStart);
+    CompletableFuture<DecodedChunk> decoded;
+    try {
+      decoded = CompletableFuture.supplyAsync(() -> chunkDecoder.decode(raw), decodePool);
+    } catch (RuntimeException rejected) {
+      // The pool was shut down by an abort; the outcome is already decided.
+      inFlightPermits.release();
+      throw rejected;
+    }
+    // Fail the pull as soon as any chunk fails, not when the sender reaches it.
+    decoded.whenComplete((chunk, error) -> {
+      if (error != null && !stopRequested) {
+        outcome.fail(unwrap(error));
+      }
+    });
+    toSender.put(new ChunkInFlight(raw.sequence(), decoded));
+  }
+
+  private ResumeToken tokenOf(RawBsonDocument event, ResumeToken previous) {
+    BsonValue id = event.get("_id");
+    if (id == null || !id.isDocument()) {
+      throw new IllegalStateException("change event of mirror '" + mirror + "' after " + previous
+          + " has no _id resume token document");
+    }
+    try {
+      return ResumeToken.fromDocument((BsonDocument) id);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("change event of mirror '" + mirror + "' after " + previous
+          + " has an unusable resume token: " + e.getMessage(), e);
+    }
+  }
+
+  static Throwable unwrap(Throwable error) {
+    while ((error instanceof java.util.concurrent.CompletionException
+            || error instanceof java.util.concurrent.ExecutionException)
+        && error.getCause() != null) {
+      error = error.getCause();
+    }
+    return error;
+  }
+}

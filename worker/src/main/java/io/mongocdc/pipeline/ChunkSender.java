@@ -1,0 +1,189 @@
+package io.mongocdc.pipeline;
+
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ControlEvent;
+import io.mongocdc.decode.DecodedEvent;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sender stage: takes chunks strictly in the order the reader cut them, writes their records
+ * to the sink, and moves the delivered checkpoint only when the sink has committed them.
+ */
+final class ChunkSender implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(ChunkSender.class);
+
+  private final String mirror;
+  private final PullSettings settings;
+  private final RecordSink sink;
+  private final BlockingQueue<ChunkInFlight> fromReader;
+  private final Semaphore inFlightPermits;
+  private final PipelineCounters counters;
+  private final PullOutcome outcome;
+  private final Runnable stopReader;
+
+  private final Map<String, Map<Operation, Long>> recordsByTable = new LinkedHashMap<>();
+  private final List<ControlEvent> controlEvents = new ArrayList<>();
+  private volatile StreamPosition delivered;
+  private StreamPosition staged;
+  private ControlEvent stoppedAt;
+  private long recordsSinceCommit;
+  private long expectedSequence;
+
+  ChunkSender(
+      String mirror,
+      StreamPosition start,
+      PullSettings settings,
+      RecordSink sink,
+      BlockingQueue<ChunkInFlight> fromReader,
+      Semaphore inFlightPermits,
+      PipelineCounters counters,
+      PullOutcome outcome,
+      Runnable stopReader) {
+    this.mirror = mirror;
+    this.delivered = start;
+    this.staged = start;
+    this.settings = settings;
+    this.sink = sink;
+    this.fromReader = fromReader;
+    this.inFlightPermits = inFlightPermits;
+    this.counters = counters;
+    this.outcome = outcome;
+    this.stopReader = stopReader;
+  }
+
+  /** The position up to which the sink has durably committed; safe to read from any thread. */
+  StreamPosition delivered() {
+    return delivered;
+  }
+
+  /** Called once the sender has finished: what the result reports. */
+  Map<String, Map<Operation, Long>> recordsByTable() {
+    Map<String, Map<Operation, Long>> copy = new LinkedHashMap<>();
+    recordsByTable.forEach((table, ops) -> copy.put(table, Map.copyOf(ops)));
+    return copy;
+  }
+
+  List<ControlEvent> controlEvents() {
+    return List.copyOf(controlEvents);
+  }
+
+  ControlEvent stoppedAt() {
+    return stoppedAt;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (stoppedAt == null) {
+        ChunkInFlight next = fromReader.take();
+        if (next == ChunkInFlight.END) {
+          break;
+        }
+        if (next.sequence() != expectedSequence) {
+          throw new IllegalStateException("chunk " + next.sequence() + " reached the sender before chunk "
+              + expectedSequence);
+        }
+        expectedSequence++;
+        deliver(awaitDecoded(next));
+      }
+      commit();
+    } catch (InterruptedException e) {
+      // An abort interrupted us; the outcome is already decided.
+      outcome.fail(new IllegalStateException("sender of mirror '" + mirror + "' interrupted", e));
+    } catch (Throwable t) {
+      outcome.fail(t);
+    }
+  }
+
+  private DecodedChunk awaitDecoded(ChunkInFlight next) throws Exception {
+    long waitStart = System.nanoTime();
+    try {
+      return next.decoded().get();
+    } catch (ExecutionException e) {
+      throw asException(ChunkReader.unwrap(e));
+    } finally {
+      counters.senderWaitNanos.addAndGet(System.nanoTime() - waitStart);
+    }
+  }
+
+  private void deliver(DecodedChunk chunk) throws Exception {
+    List<ChangeRecord> records = new ArrayList<>(chunk.events().size());
+    ResumeToken reach = chunk.lastToken();
+    ResumeToken lastBeforeStop = null;
+    for (DecodedEvent event : chunk.events()) {
+      if (event instanceof ChangeRecord record) {
+        records.add(record);
+      } else {
+        ControlEvent control = (ControlEvent) event;
+        controlEvents.add(control);
+        if (settings.controlEventPolicy() == ControlEventPolicy.PAUSE) {
+          stoppedAt = control;
+          log.warn("mirror {}: {}; ending the batch before it (policy PAUSE)", mirror, control.describe());
+          break;
+        }
+        log.warn("mirror {}: {}; ignored (policy IGNORE)", mirror, control.describe());
+      }
+      lastBeforeStop = event.position();
+    }
+    if (stoppedAt != null) {
+      // The checkpoint must stop short of the control event so it is met again on resume.
+      reach = lastBeforeStop;
+      stopReader.run();
+    }
+    if (!records.isEmpty()) {
+      long writeStart = System.nanoTime();
+      sink.write(records);
+      counters.sinkWriteNanos.addAndGet(System.nanoTime() - writeStart);
+      counters.recordsStaged.addAndGet(records.size());
+      recordsSinceCommit += records.size();
+      count(records);
+    }
+    inFlightPermits.release();
+    if (reach != null) {
+      staged = StreamPosition.after(reach);
+    }
+    if (settings.commitIntervalRecords() > 0 && recordsSinceCommit >= settings.commitIntervalRecords()) {
+      commit();
+    }
+  }
+
+  private void commit() throws Exception {
+    long commitStart = System.nanoTime();
+    sink.commit();
+    counters.sinkCommitNanos.addAndGet(System.nanoTime() - commitStart);
+    counters.recordsDelivered.addAndGet(recordsSinceCommit);
+    recordsSinceCommit = 0;
+    delivered = staged;
+  }
+
+  private void count(List<ChangeRecord> records) {
+    for (ChangeRecord record : records) {
+      recordsByTable
+          .computeIfAbsent(record.table(), table -> new EnumMap<>(Operation.class))
+          .merge(record.operation(), 1L, Long::sum);
+    }
+  }
+
+  private static Exception asException(Throwable t) {
+    if (t instanceof Exception e) {
+      return e;
+    }
+    if (t instanceof Error error) {
+      throw error;
+    }
+    return new RuntimeException(t);
+  }
+}

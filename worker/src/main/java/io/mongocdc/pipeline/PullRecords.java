@@ -1,0 +1,69 @@
+package io.mongocdc.pipeline;
+
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.StreamPosition;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * The PullRecords core: one batch of change data capture for one mirror.
+ *
+ * <p>From a starting position it reads the change stream until the batch size, the idle
+ * timeout or the batch duration is reached, decodes events on {@code N} threads while keeping
+ * their order, writes them to a {@link RecordSink}, commits, and returns the last delivered
+ * checkpoint. See {@code docs/architecture.md} for the invariants it keeps.
+ *
+ * <p>Each call owns its threads (one reader, N decoders, one sender, one progress reporter) and
+ * has stopped all of them, and closed its cursor, before it returns or throws.
+ */
+public final class PullRecords {
+
+  private final String mirror;
+  private final ChangeStreamOpener opener;
+  private final ChangeEventDecoder decoder;
+  private final PullSettings settings;
+  private final LongSupplier clock;
+
+  /**
+   * @param mirror the mirror's name, used in thread names and messages
+   * @param clock a nanosecond clock for the idle timeout and batch duration
+   */
+  public PullRecords(
+      String mirror,
+      ChangeStreamOpener opener,
+      ChangeEventDecoder decoder,
+      PullSettings settings,
+      LongSupplier clock) {
+    this.mirror = Objects.requireNonNull(mirror, "mirror");
+    this.opener = Objects.requireNonNull(opener, "opener");
+    this.decoder = Objects.requireNonNull(decoder, "decoder");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  public PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings) {
+    this(mirror, opener, decoder, settings, System::nanoTime);
+  }
+
+  /**
+   * Runs one batch.
+   *
+   * @param start where to read from: the mirror's committed checkpoint
+   * @param sink where records go; committed once at the end (and every
+   *     {@link PullSettings#commitIntervalRecords()} records if set)
+   * @param progress told the delivered checkpoint and counts every
+   *     {@link PullSettings#progressInterval()}; throwing from it fails the pull
+   * @return the delivered checkpoint and the batch's figures
+   * @throws PullRecordsException with the first failure of any stage as its cause
+   * @throws InterruptedException if the calling thread is interrupted; the pull is then
+   *     cancelled, and has stopped its threads when this is thrown
+   */
+  public PullResult pull(StreamPosition start, RecordSink sink, ProgressListener progress)
+      throws InterruptedException {
+    Objects.requireNonNull(start, "start position");
+    Objects.requireNonNull(sink, "sink");
+    Objects.requireNonNull(progress, "progress listener");
+    return new PullRun(mirror, opener, decoder, settings, clock, start, sink, progress).execute();
+  }
+}

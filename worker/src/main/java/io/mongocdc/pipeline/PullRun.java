@@ -1,0 +1,214 @@
+package io.mongocdc.pipeline;
+
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.StreamPosition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One PullRecords call: wires the stages, runs them, and tears everything down. */
+final class PullRun {
+
+  private static final Logger log = LoggerFactory.getLogger(PullRun.class);
+  private static final AtomicLong CALLS = new AtomicLong();
+
+  private final String mirror;
+  private final PullSettings settings;
+  private final StreamPosition start;
+  private final RecordSink sink;
+  private final ProgressListener progress;
+
+  private final PipelineCounters counters = new PipelineCounters();
+  private final List<Thread> poolThreads = new CopyOnWriteArrayList<>();
+  private final PullOutcome outcome = new PullOutcome(this::abort);
+  private final ExecutorService decodePool;
+  private final ScheduledExecutorService progressReporter;
+  private final ChunkReader reader;
+  private final ChunkSender sender;
+  private final Thread readerThread;
+  private final Thread senderThread;
+  private final long startNanos = System.nanoTime();
+
+  PullRun(
+      String mirror,
+      ChangeStreamOpener opener,
+      ChangeEventDecoder decoder,
+      PullSettings settings,
+      LongSupplier clock,
+      StreamPosition start,
+      RecordSink sink,
+      ProgressListener progress) {
+    this.mirror = mirror;
+    this.settings = settings;
+    this.start = start;
+    this.sink = sink;
+    this.progress = progress;
+    String prefix = "mongo-cdc-" + mirror + "-" + CALLS.incrementAndGet() + "-";
+    this.decodePool = Executors.newFixedThreadPool(settings.decodeWorkers(), named(prefix + "decode-"));
+    this.progressReporter = Executors.newSingleThreadScheduledExecutor(named(prefix + "progress-"));
+    BlockingQueue<ChunkInFlight> toSender = new LinkedBlockingQueue<>();
+    Semaphore inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
+    this.reader = new ChunkReader(mirror, opener, start, settings, clock, new ChunkDecoder(decoder, counters),
+        decodePool, toSender, inFlightPermits, counters, outcome);
+    this.readerThread = new Thread(reader, prefix + "reader");
+    this.sender = new ChunkSender(mirror, start, settings, sink, toSender, inFlightPermits, counters, outcome,
+        this::stopReader);
+    this.senderThread = new Thread(() -> {
+      sender.run();
+      if (!outcome.hasFailed()) {
+        outcome.succeed(result());
+      }
+    }, prefix + "sender");
+  }
+
+  PullResult execute() throws InterruptedException {
+    readerThread.start();
+    senderThread.start();
+    long interval = settings.progressInterval().toNanos();
+    progressReporter.scheduleAtFixedRate(this::reportProgress, interval, interval, TimeUnit.NANOSECONDS);
+    try {
+      outcome.await();
+    } catch (InterruptedException e) {
+      outcome.fail(new CancellationException("PullRecords of mirror '" + mirror + "' was cancelled"));
+      stopAll();
+      throw e;
+    }
+    List<String> stuck = stopAll();
+    Throwable failure = outcome.failure();
+    if (failure != null) {
+      PullRecordsException error = new PullRecordsException(mirror, failure, sender.delivered());
+      stuck.forEach(name -> error.addSuppressed(new IllegalStateException(
+          "thread " + name + " did not stop within " + settings.shutdownTimeout())));
+      throw error;
+    }
+    PullResult result = outcome.result();
+    logBatch(result);
+    return result;
+  }
+
+  /** The first failure's reaction: every stage stops what it is doing, now. */
+  private void abort() {
+    decodePool.shutdownNow();
+    readerThread.interrupt();
+    senderThread.interrupt();
+    try {
+      sink.abort(outcome.failure());
+    } catch (RuntimeException e) {
+      log.warn("mirror {}: sink abort failed", mirror, e);
+    }
+  }
+
+  private void stopReader() {
+    reader.requestStop();
+    readerThread.interrupt();
+  }
+
+  /** Stops and joins every thread of the call; returns the names of any that did not stop. */
+  private List<String> stopAll() {
+    progressReporter.shutdownNow();
+    decodePool.shutdownNow();
+    long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
+    List<String> stuck = new ArrayList<>();
+    boolean interrupted = false;
+    List<Thread> threads = new ArrayList<>(List.of(readerThread, senderThread));
+    threads.addAll(poolThreads);
+    for (Thread thread : threads) {
+      while (thread.isAlive()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          stuck.add(thread.getName());
+          break;
+        }
+        try {
+          thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (!stuck.isEmpty()) {
+      log.error("mirror {}: threads did not stop within {}: {}", mirror, settings.shutdownTimeout(), stuck);
+    }
+    return stuck;
+  }
+
+  private void reportProgress() {
+    if (outcome.isDecided()) {
+      return;
+    }
+    try {
+      progress.onProgress(progressSnapshot());
+    } catch (Throwable t) {
+      outcome.fail(t);
+    }
+  }
+
+  PullProgress progressSnapshot() {
+    return new PullProgress(
+        sender.delivered(),
+        counters.eventsRead.get(),
+        counters.recordsDecoded.sum(),
+        counters.recordsStaged.get(),
+        counters.recordsDelivered.get(),
+        Duration.ofNanos(System.nanoTime() - startNanos));
+  }
+
+  private PullResult result() {
+    return new PullResult(
+        sender.delivered(),
+        sender.stoppedAt() != null ? EndReason.CONTROL_EVENT : reader.endReason(),
+        counters.eventsRead.get(),
+        counters.recordsDelivered.get(),
+        counters.bytesRead.get(),
+        sender.recordsByTable(),
+        sender.controlEvents(),
+        sender.stoppedAt(),
+        counters.eventsSkippedAfterReopen.get(),
+        reader.streamReopens(),
+        new StageTimings(
+            Duration.ofNanos(System.nanoTime() - startNanos),
+            Duration.ofNanos(counters.readNanos.get()),
+            Duration.ofNanos(counters.readerBackPressureNanos.get()),
+            Duration.ofNanos(counters.decodeNanos.sum()),
+            Duration.ofNanos(counters.senderWaitNanos.get()),
+            Duration.ofNanos(counters.sinkWriteNanos.get()),
+            Duration.ofNanos(counters.sinkCommitNanos.get())));
+  }
+
+  private void logBatch(PullResult result) {
+    double seconds = Math.max(1e-9, result.timings().total().toNanos() / 1e9);
+    log.info("mirror {}: batch ended ({}): {} events read, {} records delivered, {} bytes, {} events/s,"
+            + " checkpoint {}", mirror, result.endReason(), result.eventsRead(), result.recordsDelivered(),
+        result.bytesRead(), Math.round(result.eventsRead() / seconds), result.checkpoint());
+  }
+
+  /** Names the call's pool threads and remembers them, so the call can join every one. */
+  private ThreadFactory named(String prefix) {
+    AtomicInteger next = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + next.incrementAndGet());
+      thread.setDaemon(true);
+      poolThreads.add(thread);
+      return thread;
+    };
+  }
+}
