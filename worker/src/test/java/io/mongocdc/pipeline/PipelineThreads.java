@@ -29,4 +29,30 @@ final class PipelineThreads {
         .findFirst()
         .orElse(null);
   }
+
+  /**
+   * Waits until the reader is parked on the in-flight semaphore: the state in which back-pressure
+   * has reached it. Polls thread state, which is a condition, not a timed guess.
+   */
+  static void awaitReaderWaitingForInFlightSlot() {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      Thread reader = reader();
+      if (reader != null && reader.getState() == Thread.State.WAITING && waitsOnSemaphore(reader)) {
+        return;
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+    throw new AssertionError("the reader never waited for an in-flight slot");
+  }
+
+  private static boolean waitsOnSemaphore(Thread thread) {
+    for (StackTraceElement frame : thread.getStackTrace()) {
+      if (frame.getClassName().equals(java.util.concurrent.Semaphore.class.getName())) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -140,18 +140,21 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
     return new Cursor(start, position.tokenOrNull());
   }
 
+  /** The step after the last event the position covers; idle steps after it are played. */
   private int firstStepAfter(StreamPosition position) {
+    int first = 0;
     for (int i = 0; i < steps.size(); i++) {
-      if (steps.get(i) instanceof EventStep event) {
-        boolean include = position instanceof StreamPosition.AfterToken after
-            ? event.token.isAfter(after.token())
-            : event.clusterTime.compareTo(((StreamPosition.AtOperationTime) position).clusterTime()) >= 0;
-        if (include) {
-          return i;
-        }
+      if (steps.get(i) instanceof EventStep event && !follows(event, position)) {
+        first = i + 1;
       }
     }
-    return steps.size();
+    return first;
+  }
+
+  private static boolean follows(EventStep event, StreamPosition position) {
+    return position instanceof StreamPosition.AfterToken after
+        ? event.token.isAfter(after.token())
+        : event.clusterTime.compareTo(((StreamPosition.AtOperationTime) position).clusterTime()) >= 0;
   }
 
   private final class Cursor implements ChangeStreamCursor {

@@ -1,0 +1,134 @@
+package io.mongocdc.decode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.scripted.ChangeEvents;
+import java.time.Instant;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+import org.junit.jupiter.api.Test;
+
+class ChangeEventDecoderTest {
+
+  private static final Namespace NS = new Namespace("shop", "orders");
+  private final ChangeEvents events = new ChangeEvents();
+  private final ChangeEventDecoder decoder = new ChangeEventDecoder(
+      new DriverJsonRenderer(), new DriverJsonKeyRenderer(), ns -> "dest_" + ns.collection());
+
+  private static ResumeToken tokenOf(RawBsonDocument event) {
+    return ResumeToken.fromDocument(event.getDocument("_id"));
+  }
+
+  private DecodedEvent decode(RawBsonDocument event) {
+    return decoder.decode(event, tokenOf(event));
+  }
+
+  private static BsonDocument doc(int id, String name) {
+    return new BsonDocument("_id", new BsonInt32(id)).append("name", new BsonString(name));
+  }
+
+  @Test
+  void insertBecomesARecordWithEveryField() {
+    RawBsonDocument event = events.insert(NS, doc(7, "Zoë"));
+
+    ChangeRecord record = assertInstanceOf(ChangeRecord.class, decode(event));
+
+    assertEquals(Operation.INSERT, record.operation());
+    assertEquals(NS, record.source());
+    assertEquals("dest_orders", record.table());
+    assertEquals("7", record.key());
+    assertEquals("{\"_id\": 7, \"name\": \"Zoë\"}", record.document());
+    assertEquals(tokenOf(event), record.position());
+    assertEquals(Instant.ofEpochMilli(event.getDateTime("wallTime").getValue()), record.commitTime());
+    assertEquals(event.getByteBuffer().remaining(), record.sourceBytes());
+  }
+
+  @Test
+  void updateReplaceAndDeleteKeepTheirOperation() {
+    ChangeRecord update = (ChangeRecord) decode(events.update(NS, new BsonInt32(1), doc(1, "b"), null));
+    ChangeRecord replace = (ChangeRecord) decode(events.replace(NS, doc(1, "c")));
+    ChangeRecord delete = (ChangeRecord) decode(events.delete(NS, new BsonInt32(1)));
+
+    assertEquals(Operation.UPDATE, update.operation());
+    assertEquals("{\"_id\": 1, \"name\": \"b\"}", update.document());
+    assertEquals(Operation.REPLACE, replace.operation());
+    assertEquals(Operation.DELETE, delete.operation());
+    assertNull(delete.document());
+    assertEquals("1", delete.key());
+  }
+
+  @Test
+  void anUpdateWithoutPostImageHasNoDocument() {
+    ChangeRecord update = (ChangeRecord) decode(events.update(NS, new BsonInt32(1), null, null));
+    assertNull(update.document());
+  }
+
+  @Test
+  void commitTimeFallsBackToClusterTimeWithoutWallTime() {
+    BsonDocument event = events.insert(NS, doc(1, "a")).decode(new BsonDocumentCodec());
+    event.remove("wallTime");
+    RawBsonDocument raw = new RawBsonDocument(event, new BsonDocumentCodec());
+
+    ChangeRecord record = (ChangeRecord) decode(raw);
+
+    assertEquals(Instant.ofEpochSecond(event.getTimestamp("clusterTime").getTime()), record.commitTime());
+  }
+
+  @Test
+  void anEventWithoutDocumentKeyIdIsAnErrorNamingItsPosition() {
+    BsonDocument event = events.insert(NS, doc(1, "a")).decode(new BsonDocumentCodec());
+    event.put("documentKey", new BsonDocument("shard", new BsonInt32(1)));
+    RawBsonDocument raw = new RawBsonDocument(event, new BsonDocumentCodec());
+
+    ChangeEventDecodeException error = assertThrows(ChangeEventDecodeException.class, () -> decode(raw));
+
+    assertEquals(tokenOf(raw), error.position());
+    assertEquals("cannot decode change event at " + tokenOf(raw) + ": insert on shop.orders has no documentKey._id",
+        error.getMessage());
+  }
+
+  @Test
+  void controlEventsAreNeverRecords() {
+    ControlEvent rename = assertInstanceOf(ControlEvent.class,
+        decode(events.rename(NS, new Namespace("shop", "old_orders"))));
+    assertEquals(ControlEvent.Type.RENAME, rename.type());
+    assertEquals(new Namespace("shop", "old_orders"), rename.renamedTo());
+
+    ControlEvent invalidate = assertInstanceOf(ControlEvent.class, decode(events.invalidate()));
+    assertNull(invalidate.namespace());
+    ControlEvent dropDatabase = assertInstanceOf(ControlEvent.class, decode(events.dropDatabase("shop")));
+    assertEquals(new Namespace("shop", null), dropDatabase.namespace());
+    assertTrue(dropDatabase.describe().startsWith("dropDatabase of shop at "), dropDatabase.describe());
+  }
+
+  @Test
+  void anUnknownOperationTypeIsAnError() {
+    RawBsonDocument event = events.ofType("createIndexes", NS);
+    ChangeEventDecodeException error = assertThrows(ChangeEventDecodeException.class, () -> decode(event));
+    assertTrue(error.getMessage().endsWith("unknown operationType 'createIndexes'"), error.getMessage());
+  }
+
+  @Test
+  void aRenderFailureNamesThePositionAndTheReason() {
+    ChangeEventDecoder failing = new ChangeEventDecoder(
+        document -> {
+          throw new DocumentRenderException("field 'x' holds an unsupported value");
+        },
+        new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName());
+    RawBsonDocument event = events.insert(NS, doc(1, "a"));
+
+    ChangeEventDecodeException error =
+        assertThrows(ChangeEventDecodeException.class, () -> failing.decode(event, tokenOf(event)));
+
+    assertEquals("cannot decode change event at " + tokenOf(event)
+        + ": insert on shop.orders: field 'x' holds an unsupported value", error.getMessage());
+  }
+}

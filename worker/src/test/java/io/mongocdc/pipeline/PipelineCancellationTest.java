@@ -1,0 +1,108 @@
+package io.mongocdc.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.Gate;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Invariant 4: cancellation returns promptly and leaves no thread, cursor or staged batch behind. */
+@Timeout(30)
+class PipelineCancellationTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  @AfterEach
+  void noThreadLeft() {
+    PipelineThreads.assertNoneAlive();
+  }
+
+  @Test
+  void progressIsReportedWhileTheSinkIsBlocked() throws Exception {
+    PullFixture fixture = new PullFixture(Workload.inserts(500));
+    fixture.settings.progressInterval(Duration.ofMillis(5));
+    RecordingSink sink = new RecordingSink();
+    Gate firstWrite = sink.blockWrite(0);
+    CountDownLatch threeReports = new CountDownLatch(3);
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink, progress -> threeReports.countDown());
+    assertTrue(firstWrite.awaitReached(WAIT));
+    assertTrue(threeReports.await(20, TimeUnit.SECONDS), "progress reported while the sink blocks");
+    firstWrite.release();
+
+    assertEquals(500, probe.result().recordsDelivered());
+  }
+
+  @Test
+  void progressCarriesTheDeliveredCheckpointAfterEachCommit() throws Exception {
+    PullFixture fixture = new PullFixture(Workload.inserts(500));
+    fixture.settings.progressInterval(Duration.ofMillis(5)).chunkSize(10).commitIntervalRecords(50);
+    RecordingSink sink = new RecordingSink();
+    Gate eighthWrite = sink.blockWrite(7); // records 0..69 written, 0..49 committed
+    AtomicReference<PullProgress> seenWhileBlocked = new AtomicReference<>();
+    CountDownLatch reportedWhileBlocked = new CountDownLatch(1);
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink, progress -> {
+      if (eighthWrite.isReached()) {
+        seenWhileBlocked.compareAndSet(null, progress);
+        reportedWhileBlocked.countDown();
+      }
+    });
+    assertTrue(eighthWrite.awaitReached(WAIT));
+    assertTrue(reportedWhileBlocked.await(20, TimeUnit.SECONDS));
+    eighthWrite.release();
+    probe.result();
+
+    PullProgress progress = seenWhileBlocked.get();
+    assertEquals(StreamPosition.after(fixture.stream.tokenOf(49)), progress.deliveredCheckpoint());
+    assertEquals(50, progress.recordsDelivered());
+    assertEquals(70, progress.recordsStaged());
+  }
+
+  @Test
+  void progressListenerThrowingCancelsThePullPromptly() throws Exception {
+    PullFixture fixture = new PullFixture(Workload.inserts(500));
+    fixture.settings.progressInterval(Duration.ofMillis(5));
+    RecordingSink sink = new RecordingSink();
+    sink.blockWrite(0); // never released: only the cancellation can end the pull
+    CancellationException activityCancelled = new CancellationException("activity cancelled");
+    AtomicInteger reports = new AtomicInteger();
+
+    PullRecordsException error = PullOutcomeProbe.start(fixture, sink, progress -> {
+      if (reports.incrementAndGet() == 3) {
+        throw activityCancelled;
+      }
+    }).failure();
+
+    assertSame(activityCancelled, error.getCause());
+    assertSame(activityCancelled, sink.abortCause());
+    assertEquals(0, sink.commits());
+    assertEquals(0, fixture.stream.openCursorCount());
+  }
+
+  @Test
+  void interruptingTheCallerWhileTheSourceBlocksReturnsPromptly() throws Exception {
+    PullFixture fixture = new PullFixture(Workload.inserts(100));
+    Gate sourceBlocked = fixture.stream.blockAt(30); // never released
+    RecordingSink sink = new RecordingSink();
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    assertTrue(sourceBlocked.awaitReached(WAIT));
+    probe.cancel();
+
+    assertInstanceOf(InterruptedException.class, probe.thrown());
+    assertInstanceOf(CancellationException.class, sink.abortCause());
+    assertEquals(0, fixture.stream.openCursorCount());
+  }
+}

@@ -1,0 +1,133 @@
+package io.mongocdc.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.decode.ChangeEventDecodeException;
+import io.mongocdc.decode.DocumentRenderException;
+import io.mongocdc.source.ChangeStreamException;
+import io.mongocdc.source.scripted.Gate;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Invariants 2 and 3: any failure fails the whole pull with the first error, promptly, and the
+ * checkpoint never covers a record the sink did not commit.
+ */
+@Timeout(30)
+class PipelineFailureTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  @AfterEach
+  void noThreadLeft() {
+    PipelineThreads.assertNoneAlive();
+  }
+
+  @Test
+  void decodeErrorInTheMiddleOfABatchFailsTheBatchNamingTheEvent() {
+    List<RawBsonDocument> events = Workload.inserts(200);
+    ScriptedRenderer renderer = new ScriptedRenderer();
+    renderer.failAt(57, new DocumentRenderException("unsupported value"));
+    PullFixture fixture = new PullFixture(events).renderer(renderer);
+    RecordingSink sink = new RecordingSink();
+
+    PullRecordsException error = PullFixture.pullFailure(fixture, sink);
+
+    ChangeEventDecodeException cause = assertInstanceOf(ChangeEventDecodeException.class, error.getCause());
+    assertEquals(fixture.stream.tokenOf(57), cause.position());
+    assertTrue(cause.getMessage().contains(fixture.stream.tokenOf(57).data()), cause.getMessage());
+    assertTrue(cause.getMessage().contains("unsupported value"), cause.getMessage());
+    assertEquals(0, sink.commits(), "nothing committed");
+    assertSame(cause, sink.abortCause(), "the sink was told to discard the batch");
+    assertEquals(PullFixture.START, error.deliveredCheckpoint());
+    assertEquals(0, fixture.stream.openCursorCount(), "cursor closed");
+  }
+
+  @Test
+  void sinkWriteErrorFailsTheBatch() {
+    PullFixture fixture = new PullFixture(Workload.inserts(100));
+    RecordingSink sink = new RecordingSink();
+    IOException diskFull = new IOException("disk full");
+    sink.failWrite(2, diskFull);
+
+    PullRecordsException error = PullFixture.pullFailure(fixture, sink);
+
+    assertSame(diskFull, error.getCause());
+    assertEquals(0, sink.commits());
+    assertEquals(PullFixture.START, error.deliveredCheckpoint());
+  }
+
+  @Test
+  void sinkCommitErrorFailsTheBatchAndDeliversNothing() {
+    PullFixture fixture = new PullFixture(Workload.inserts(50));
+    RecordingSink sink = new RecordingSink();
+    IOException lostConnection = new IOException("connection lost during commit");
+    sink.failCommit(lostConnection);
+
+    PullRecordsException error = PullFixture.pullFailure(fixture, sink);
+
+    assertSame(lostConnection, error.getCause());
+    assertEquals(List.of(), sink.committed());
+    assertEquals(PullFixture.START, error.deliveredCheckpoint());
+  }
+
+  @Test
+  void sourceErrorFailsTheBatch() {
+    PullFixture fixture = new PullFixture(Workload.inserts(100));
+    ChangeStreamException reset = new ChangeStreamException("connection reset by peer");
+    fixture.stream.failAt(50, reset);
+    RecordingSink sink = new RecordingSink();
+
+    PullRecordsException error = PullFixture.pullFailure(fixture, sink);
+
+    assertSame(reset, error.getCause());
+    assertEquals(0, sink.commits());
+    assertEquals(0, fixture.stream.openCursorCount());
+  }
+
+  @Test
+  void sinkErrorThatHappensFirstIsReportedOverALaterDecodeError() throws Exception {
+    ScriptedRenderer renderer = new ScriptedRenderer();
+    Gate decodeOf40 = renderer.blockAt(40);
+    renderer.failAt(40, new DocumentRenderException("would fail later"));
+    PullFixture fixture = new PullFixture(Workload.inserts(100)).renderer(renderer);
+    fixture.settings.chunkSize(10).decodeWorkers(2).maxInFlightChunks(6);
+    RecordingSink sink = new RecordingSink();
+    Gate firstWrite = sink.blockWrite(0);
+    IOException sinkError = new IOException("destination rejected the batch");
+    sink.failWrite(0, sinkError);
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    assertTrue(firstWrite.awaitReached(WAIT));
+    assertTrue(decodeOf40.awaitReached(WAIT));
+    firstWrite.release(); // the sink fails now, while the decode of event 40 still waits
+    PullRecordsException error = probe.failure();
+
+    assertSame(sinkError, error.getCause());
+  }
+
+  @Test
+  void decodeErrorSurfacesWhileTheSinkIsStillBlocked() throws Exception {
+    ScriptedRenderer renderer = new ScriptedRenderer();
+    renderer.failAt(40, new DocumentRenderException("bad document"));
+    PullFixture fixture = new PullFixture(Workload.inserts(100)).renderer(renderer);
+    fixture.settings.chunkSize(10).decodeWorkers(2).maxInFlightChunks(6);
+    RecordingSink sink = new RecordingSink();
+    Gate firstWrite = sink.blockWrite(0); // never released
+
+    PullRecordsException error = PullOutcomeProbe.start(fixture, sink).failure();
+
+    ChangeEventDecodeException cause = assertInstanceOf(ChangeEventDecodeException.class, error.getCause());
+    assertEquals(fixture.stream.tokenOf(40), cause.position());
+    assertTrue(firstWrite.isReached());
+    assertEquals(0, sink.commits());
+  }
+}

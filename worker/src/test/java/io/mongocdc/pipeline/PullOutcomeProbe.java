@@ -1,0 +1,69 @@
+package io.mongocdc.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Runs a pull on a thread of its own so a test can act while it runs, then collects its outcome. */
+final class PullOutcomeProbe {
+
+  private static final long RETURN_WITHIN_SECONDS = 10;
+
+  private final AtomicReference<PullResult> result = new AtomicReference<>();
+  private final AtomicReference<Throwable> thrown = new AtomicReference<>();
+  private final Thread caller;
+
+  private PullOutcomeProbe(PullFixture fixture, RecordSink sink, ProgressListener listener) {
+    PullRecords pullRecords = fixture.pullRecords();
+    caller = new Thread(() -> {
+      try {
+        result.set(pullRecords.pull(PullFixture.START, sink, listener));
+      } catch (Throwable t) {
+        thrown.set(t);
+      }
+    }, "test-caller");
+    caller.start();
+  }
+
+  static PullOutcomeProbe start(PullFixture fixture, RecordSink sink) {
+    return new PullOutcomeProbe(fixture, sink, ProgressListener.none());
+  }
+
+  static PullOutcomeProbe start(PullFixture fixture, RecordSink sink, ProgressListener listener) {
+    return new PullOutcomeProbe(fixture, sink, listener);
+  }
+
+  /** Interrupts the thread that called pull, as a caller cancelling it would. */
+  void cancel() {
+    caller.interrupt();
+  }
+
+  /** What the pull threw; it must return within 10 seconds. */
+  Throwable thrown() throws InterruptedException {
+    awaitReturn();
+    if (thrown.get() == null) {
+      throw new AssertionError("the pull succeeded: " + result.get());
+    }
+    return thrown.get();
+  }
+
+  PullRecordsException failure() throws InterruptedException {
+    return assertInstanceOf(PullRecordsException.class, thrown());
+  }
+
+  PullResult result() throws InterruptedException {
+    awaitReturn();
+    if (thrown.get() != null) {
+      throw new AssertionError("the pull failed", thrown.get());
+    }
+    return result.get();
+  }
+
+  private void awaitReturn() throws InterruptedException {
+    caller.join(TimeUnit.SECONDS.toMillis(RETURN_WITHIN_SECONDS));
+    if (caller.isAlive()) {
+      throw new AssertionError("the pull did not return within " + RETURN_WITHIN_SECONDS + " s");
+    }
+  }
+}
