@@ -9,6 +9,6 @@ package io.mongocdc.source;
 public class ChangeStreamHistoryLostException extends ChangeStreamException {
 
   public ChangeStreamHistoryLostException(String message, int serverErrorCode, Throwable cause) {
-    super(message, serverErrorCode, cause);
+    super(message, serverErrorCode, false, cause);
   }
 }

@@ -11,6 +11,6 @@ public class ResumeTokenNotFoundException extends ChangeStreamException {
   public static final int SERVER_CODE = 280;
 
   public ResumeTokenNotFoundException(String message, Throwable cause) {
-    super(message, SERVER_CODE, cause);
+    super(message, SERVER_CODE, true, cause);
   }
 }
