@@ -1,0 +1,231 @@
+package io.mongocdc.source.mongo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ControlEvent;
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.DriverJsonKeyRenderer;
+import io.mongocdc.decode.DriverJsonRenderer;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.ControlEventPolicy;
+import io.mongocdc.pipeline.EndReason;
+import io.mongocdc.pipeline.ProgressListener;
+import io.mongocdc.pipeline.PullRecords;
+import io.mongocdc.pipeline.PullRecordsException;
+import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.pipeline.PullSettings;
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver adapter against a real replica set. Runs when {@code MONGODB_URI} points at one
+ * (for the compose stack: {@code MONGODB_URI=mongodb://localhost:27017/?replicaSet=rs0}); skipped
+ * with a notice otherwise. See docs/source.md.
+ */
+class MongoSourceIT {
+
+  private static final String URI = System.getenv("MONGODB_URI");
+  private static MongoClient client;
+
+  private String dbName;
+  private MongoDatabase db;
+  private MongoCollection<Document> orders;
+
+  @BeforeAll
+  static void connect() {
+    if (URI == null || URI.isBlank()) {
+      LoggerFactory.getLogger(MongoSourceIT.class).warn(
+          "MongoSourceIT skipped: MONGODB_URI is not set (docker compose up, then"
+              + " MONGODB_URI=mongodb://localhost:27017/?replicaSet=rs0 mvn -B verify)");
+    }
+    if (URI != null && !URI.isBlank()) {
+      client = MongoClients.create(URI);
+    }
+  }
+
+  @AfterAll
+  static void disconnect() {
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  @BeforeEach
+  void createDatabase() {
+    // Each test reports as skipped, not the suite as empty, when there is no server.
+    Assumptions.assumeTrue(client != null, "MONGODB_URI is not set");
+    dbName = "cdc_it_" + UUID.randomUUID().toString().substring(0, 8);
+    db = client.getDatabase(dbName);
+    db.createCollection("orders");
+    orders = db.getCollection("orders");
+  }
+
+  @AfterEach
+  void dropDatabase() {
+    if (db != null) {
+      db.drop();
+    }
+  }
+
+  private MongoSourceSettings settings() {
+    return new MongoSourceSettings(dbName, List.of(dbName + ".orders"), java.util.Set.of(),
+        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(200), false);
+  }
+
+  private PullRecords pullRecords(ControlEventPolicy policy) {
+    return new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), settings()),
+        new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName()),
+        PullSettings.builder().decodeWorkers(2).chunkSize(3).idleTimeout(Duration.ofSeconds(2))
+            .controlEventPolicy(policy).build());
+  }
+
+  private StreamPosition now() {
+    BsonDocument hello = client.getDatabase("admin").runCommand(new BsonDocument("hello", new org.bson.BsonInt32(1)),
+        BsonDocument.class);
+    BsonTimestamp clusterTime = hello.getDocument("$clusterTime").getTimestamp("clusterTime");
+    return StreamPosition.atOperationTime(new BsonTimestamp(clusterTime.getTime(), clusterTime.getInc() + 1));
+  }
+
+  private static final class CollectingSink implements RecordSink {
+    final List<ChangeRecord> records = new ArrayList<>();
+
+    @Override
+    public void write(List<ChangeRecord> batch) {
+      records.addAll(batch);
+    }
+
+    @Override
+    public void commit() {}
+  }
+
+  @Test
+  void insertUpdateReplaceDeleteArriveInOrderWithLookedUpDocuments() throws Exception {
+    StreamPosition start = now();
+    orders.insertOne(new Document("_id", 1).append("status", "new"));
+    orders.updateOne(Filters.eq("_id", 1), Updates.set("status", "paid"));
+    orders.replaceOne(Filters.eq("_id", 1), new Document("_id", 1).append("status", "shipped"));
+    orders.deleteOne(Filters.eq("_id", 1));
+    CollectingSink sink = new CollectingSink();
+
+    PullResult result = pullRecords(ControlEventPolicy.PAUSE).pull(start, sink, ProgressListener.none());
+
+    assertEquals(List.of(Operation.INSERT, Operation.UPDATE, Operation.REPLACE, Operation.DELETE),
+        sink.records.stream().map(ChangeRecord::operation).toList());
+    assertTrue(sink.records.get(1).document() == null || sink.records.get(1).document().contains("_id"),
+        "updateLookup returns the current document, or none once it is deleted");
+    assertEquals("1", sink.records.get(3).key());
+    assertEquals(EndReason.IDLE_TIMEOUT, result.endReason());
+    assertEquals(StreamPosition.after(sink.records.get(3).position()).tokenOrNull().clusterTime().getTime() > 0, true);
+  }
+
+  @Test
+  void aTransactionsEventsKeepTheirOrder() throws Exception {
+    StreamPosition start = now();
+    try (ClientSession session = client.startSession()) {
+      session.withTransaction(() -> {
+        for (int i = 0; i < 10; i++) {
+          orders.insertOne(session, new Document("_id", i));
+        }
+        return null;
+      });
+    }
+    CollectingSink sink = new CollectingSink();
+
+    pullRecords(ControlEventPolicy.PAUSE).pull(start, sink, ProgressListener.none());
+
+    assertEquals(List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+        sink.records.stream().map(ChangeRecord::key).toList());
+  }
+
+  @Test
+  void resumesAfterTheCheckpointWithNothingLostOrRepeated() throws Exception {
+    StreamPosition start = now();
+    orders.insertMany(List.of(new Document("_id", 1), new Document("_id", 2)));
+    PullRecords pullRecords = pullRecords(ControlEventPolicy.PAUSE);
+    CollectingSink first = new CollectingSink();
+    PullResult batch1 = pullRecords.pull(start, first, ProgressListener.none());
+    orders.insertMany(List.of(new Document("_id", 3), new Document("_id", 4)));
+    CollectingSink second = new CollectingSink();
+
+    pullRecords.pull(batch1.checkpoint(), second, ProgressListener.none());
+
+    assertEquals(List.of("1", "2"), first.records.stream().map(ChangeRecord::key).toList());
+    assertEquals(List.of("3", "4"), second.records.stream().map(ChangeRecord::key).toList());
+  }
+
+  @Test
+  void anIdleStreamAdvancesToAPostBatchToken() throws Exception {
+    StreamPosition start = now();
+    PullResult result = pullRecords(ControlEventPolicy.PAUSE).pull(start, new CollectingSink(), ProgressListener.none());
+    ResumeToken token = result.checkpoint().tokenOrNull();
+    assertNotNull(token, "an idle stream still yields a post-batch resume token");
+  }
+
+  @Test
+  void anInvalidTokenIsHistoryLost() {
+    StreamPosition bogus = StreamPosition.after(ResumeToken.of("8200000001000000012B022C0100296E5A1004" + "00".repeat(16) + "04"));
+    PullRecordsException error = assertThrows(PullRecordsException.class,
+        () -> pullRecords(ControlEventPolicy.PAUSE).pull(bogus, new CollectingSink(), ProgressListener.none()));
+    assertInstanceOf(ChangeStreamHistoryLostException.class, error.getCause(), Redaction.redact(error.getMessage()));
+  }
+
+  @Test
+  void dropAndRenameStopTheBatchUnderThePausePolicy() throws Exception {
+    StreamPosition start = now();
+    orders.insertOne(new Document("_id", 1));
+    orders.renameCollection(new com.mongodb.MongoNamespace(dbName, "orders_old"));
+    CollectingSink sink = new CollectingSink();
+
+    PullResult result = pullRecords(ControlEventPolicy.PAUSE).pull(start, sink, ProgressListener.none());
+
+    assertEquals(1, sink.records.size());
+    assertEquals(ControlEvent.Type.RENAME, result.stoppedAt().type());
+    db.getCollection("orders_old").drop();
+    PullResult afterRename = pullRecords(ControlEventPolicy.IGNORE).pull(result.checkpoint(), new CollectingSink(),
+        ProgressListener.none());
+    assertNull(afterRename.stoppedAt());
+    assertTrue(afterRename.controlEvents().stream().anyMatch(e -> e.type() == ControlEvent.Type.RENAME));
+  }
+
+  @Test
+  void validationReportsTopologyVersionAndOplogWindow() {
+    SourceValidationReport report = new SourceValidator(client).validate(settings());
+    assertEquals(List.of(), report.problems());
+    assertTrue(report.topology().startsWith("replica set") || report.topology().equals("sharded cluster"));
+
+    SourceValidationReport missing = new SourceValidator(client)
+        .validate(MongoSourceSettings.of(dbName, List.of(dbName + ".nope")));
+    assertEquals(List.of("collection " + dbName + ".nope does not exist"), missing.problems());
+  }
+}
