@@ -14,6 +14,7 @@ import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ResumeTokens;
+import io.mongocdc.source.generator.SampleDocuments;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import java.util.ArrayList;
 import java.util.List;

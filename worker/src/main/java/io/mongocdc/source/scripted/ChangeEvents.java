@@ -3,6 +3,7 @@ package io.mongocdc.source.scripted;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ResumeToken;
 import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -29,15 +30,24 @@ import org.bson.codecs.BsonDocumentCodec;
 public final class ChangeEvents {
 
   private final Map<Namespace, UUID> collectionUuids = new HashMap<>();
+  private final InstantSource clock;
   private int seconds;
   private int increment;
   private long wallClockMillis;
   private Transaction transaction;
 
-  /** Starts the cluster clock at {@code epochSeconds}. */
+  /** Starts a synthetic cluster clock at {@code epochSeconds}: 1000 events a second. */
   public ChangeEvents(int epochSeconds) {
+    this.clock = null;
     this.seconds = epochSeconds;
     this.wallClockMillis = epochSeconds * 1000L;
+  }
+
+  /** Follows {@code clock}: events carry the time they are made at, as a live server's do. */
+  public ChangeEvents(InstantSource clock) {
+    this.clock = clock;
+    this.seconds = (int) clock.instant().getEpochSecond();
+    this.wallClockMillis = clock.millis();
   }
 
   public ChangeEvents() {
@@ -159,6 +169,17 @@ public final class ChangeEvents {
   }
 
   private void tick() {
+    if (clock != null) {
+      long now = clock.millis();
+      int nowSeconds = (int) (now / 1000);
+      if (nowSeconds > seconds) {
+        seconds = nowSeconds;
+        increment = 0;
+      }
+      increment++;
+      wallClockMillis = Math.max(wallClockMillis, now);
+      return;
+    }
     increment++;
     if (increment > 1000) {
       increment = 1;

@@ -1,4 +1,4 @@
-package io.mongocdc.benchmarks;
+package io.mongocdc.source.generator;
 
 import java.math.BigDecimal;
 import java.util.Date;
@@ -16,7 +16,7 @@ import org.bson.BsonString;
 import org.bson.types.Decimal128;
 import org.bson.types.ObjectId;
 
-/** Realistic documents for benchmarks, deterministic for a given index. */
+/** Realistic documents for benchmarks and the load generator, deterministic for a given index. */
 public final class SampleDocuments {
 
   private SampleDocuments() {}
@@ -54,5 +54,37 @@ public final class SampleDocuments {
         .append("paid", BsonBoolean.valueOf(i % 2 == 0))
         .append("note", i % 4 == 0 ? BsonNull.VALUE : new BsonString("Livraison après 18h, merci ☺"))
         .append("updatedAt", new BsonDateTime(1_700_000_500_000L + i * 1000L));
+  }
+
+  /** About 200 B, flat: a user profile. */
+  public static BsonDocument small(int i) {
+    return new BsonDocument()
+        .append("_id", new BsonString("user-" + i))
+        .append("name", new BsonString("Zoë " + i))
+        .append("email", new BsonString("user" + i + "@example.com"))
+        .append("age", new BsonInt32(18 + i % 60))
+        .append("score", new BsonDouble(i * 0.25))
+        .append("active", BsonBoolean.valueOf(i % 3 != 0))
+        .append("joinedAt", new BsonDateTime(1_600_000_000_000L + i * 60_000L));
+  }
+
+  /** About 30 KB: a product with a long description and many variants. */
+  public static BsonDocument large(int i) {
+    BsonArray variants = new BsonArray();
+    for (int v = 0; v < 120; v++) {
+      variants.add(new BsonDocument()
+          .append("sku", new BsonString("P" + i + "-V" + v))
+          .append("colour", new BsonString(v % 2 == 0 ? "bleu été" : "赤"))
+          .append("price", new BsonDecimal128(new Decimal128(BigDecimal.valueOf(1000 + v, 2))))
+          .append("stock", new BsonInt64(v * 17L))
+          .append("dimensions", new BsonArray(java.util.List.of(new BsonDouble(v * 1.5), new BsonDouble(2.25),
+              new BsonDouble(0.5)))));
+    }
+    return new BsonDocument()
+        .append("_id", new BsonInt32(i))
+        .append("title", new BsonString("Produit n°" + i))
+        .append("description", new BsonString("Lorem ipsum dolor sit amet, «déjà vu» – ".repeat(60)))
+        .append("variants", variants)
+        .append("updatedAt", new BsonDateTime(1_700_000_000_000L + i * 1000L));
   }
 }

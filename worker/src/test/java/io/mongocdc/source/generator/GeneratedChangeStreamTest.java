@@ -1,0 +1,137 @@
+package io.mongocdc.source.generator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.DriverJsonKeyRenderer;
+import io.mongocdc.decode.DriverJsonRenderer;
+import io.mongocdc.decode.KeyRenderer;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.ProgressListener;
+import io.mongocdc.pipeline.PullRecords;
+import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.pipeline.PullSettings;
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.source.ChangeStreamCursor;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.source.StreamPosition;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+import org.junit.jupiter.api.Test;
+
+class GeneratedChangeStreamTest {
+
+  private static final Clock FIXED = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+  private static final StreamPosition BEGINNING = StreamPosition.atOperationTime(new BsonTimestamp(0, 0));
+
+  private static GeneratedChangeStream generator(long seed, long events, int retained) {
+    LoadProfile demo = LoadProfile.demo(seed, 0, events);
+    LoadProfile profile = new LoadProfile(demo.seed(), demo.collections(), 200, 0, events, retained, demo.mix(), 10);
+    return new GeneratedChangeStream(profile, FIXED, Duration.ofMillis(1));
+  }
+
+  private static List<String> describe(GeneratedChangeStream stream, int count) throws Exception {
+    ChangeStreamCursor cursor = stream.open(BEGINNING);
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      RawBsonDocument event = cursor.tryNext();
+      BsonDocument copy = event.decode(new BsonDocumentCodec());
+      copy.remove("_id");
+      copy.remove("clusterTime");
+      copy.remove("wallTime");
+      copy.remove("lsid");
+      out.add(copy.toJson());
+    }
+    return out;
+  }
+
+  @Test
+  void theSameSeedMakesTheSameEvents() throws Exception {
+    assertEquals(describe(generator(7, 500, 1000), 500), describe(generator(7, 500, 1000), 500));
+    assertTrue(!describe(generator(7, 50, 1000), 50).equals(describe(generator(8, 50, 1000), 50)));
+  }
+
+  @Test
+  void aPipelineFedByItEndsWithTheModelsState() throws Exception {
+    GeneratedChangeStream stream = generator(11, 3_000, 10_000);
+    ApplyingSink sink = new ApplyingSink();
+    PullRecords pullRecords = new PullRecords("gen", stream,
+        new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName()),
+        PullSettings.builder().decodeWorkers(2).maxBatchSize(1_000).idleTimeout(Duration.ofMillis(20)).build());
+
+    StreamPosition checkpoint = BEGINNING;
+    for (int batch = 0; batch < 5; batch++) {
+      PullResult result = pullRecords.pull(checkpoint, sink, ProgressListener.none());
+      checkpoint = result.checkpoint();
+    }
+
+    assertTrue(stream.exhausted());
+    assertEquals(expectedRows(stream.expectedState(), new DriverJsonKeyRenderer()), sink.rows);
+    assertTrue(sink.operations.keySet().containsAll(List.of(Operation.values())), "every operation appears");
+  }
+
+  @Test
+  void reopensInsideItsWindowAndReportsHistoryLostBeforeIt() throws Exception {
+    GeneratedChangeStream stream = generator(3, 100, 10);
+    ChangeStreamCursor cursor = stream.open(BEGINNING);
+    List<RawBsonDocument> seen = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      seen.add(cursor.tryNext());
+    }
+    assertNull(cursor.tryNext(), "exhausted");
+
+    ChangeStreamCursor reopened = stream.open(StreamPosition.after(io.mongocdc.source.ResumeToken.fromDocument(
+        seen.get(94).getDocument("_id"))));
+    assertEquals(seen.get(95), reopened.tryNext());
+
+    assertThrows(ChangeStreamHistoryLostException.class, () -> stream.open(StreamPosition.after(
+        io.mongocdc.source.ResumeToken.fromDocument(seen.get(10).getDocument("_id")))));
+  }
+
+  private static Map<String, String> expectedRows(Map<Namespace, Map<BsonValue, BsonDocument>> state, KeyRenderer keys) {
+    Map<String, String> rows = new HashMap<>();
+    DriverJsonRenderer renderer = new DriverJsonRenderer();
+    state.forEach((ns, docs) -> docs.forEach((id, doc) ->
+        rows.put(ns.fullName() + "/" + keys.render(id), renderer.render(new RawBsonDocument(doc, new BsonDocumentCodec())))));
+    return rows;
+  }
+
+  /** Applies records to an in-memory table, as the destination would. */
+  private static final class ApplyingSink implements RecordSink {
+    final Map<String, String> rows = new HashMap<>();
+    final Map<Operation, Integer> operations = new HashMap<>();
+
+    @Override
+    public void write(List<ChangeRecord> records) {
+      for (ChangeRecord record : records) {
+        operations.merge(record.operation(), 1, Integer::sum);
+        String key = record.table() + "/" + record.key();
+        if (record.operation() == Operation.DELETE) {
+          rows.remove(key);
+        } else if (record.document() != null) {
+          rows.put(key, record.document());
+        }
+      }
+    }
+
+    @Override
+    public void commit() {}
+  }
+}
