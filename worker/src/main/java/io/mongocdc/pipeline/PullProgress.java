@@ -12,6 +12,7 @@ import java.time.Duration;
  * @param recordsDecoded records the decode pool produced
  * @param recordsStaged records written to the sink, committed or not
  * @param recordsDelivered records durably committed
+ * @param chunksInFlight chunks read and not yet written to the sink: the decode queue's depth
  * @param elapsed time since the pull started
  */
 public record PullProgress(
@@ -20,4 +21,5 @@ public record PullProgress(
     long recordsDecoded,
     long recordsStaged,
     long recordsDelivered,
+    int chunksInFlight,
     Duration elapsed) {}

@@ -43,6 +43,7 @@ final class PullRun {
   private final ChunkSender sender;
   private final Thread readerThread;
   private final Thread senderThread;
+  private final Semaphore inFlightPermits;
   private final long startNanos = System.nanoTime();
 
   PullRun(
@@ -63,7 +64,7 @@ final class PullRun {
     this.decodePool = Executors.newFixedThreadPool(settings.decodeWorkers(), named(prefix + "decode-"));
     this.progressReporter = Executors.newSingleThreadScheduledExecutor(named(prefix + "progress-"));
     BlockingQueue<ChunkInFlight> toSender = new LinkedBlockingQueue<>();
-    Semaphore inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
+    this.inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
     this.reader = new ChunkReader(mirror, opener, start, settings, clock, new ChunkDecoder(decoder, counters),
         decodePool, toSender, inFlightPermits, counters, outcome);
     this.readerThread = new Thread(reader, prefix + "reader");
@@ -169,6 +170,7 @@ final class PullRun {
         counters.recordsDecoded.sum(),
         counters.recordsStaged.get(),
         counters.recordsDelivered.get(),
+        settings.effectiveMaxInFlightChunks() - inFlightPermits.availablePermits(),
         Duration.ofNanos(System.nanoTime() - startNanos));
   }
 

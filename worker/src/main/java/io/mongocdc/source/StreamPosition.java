@@ -43,6 +43,15 @@ public sealed interface StreamPosition {
     return new AtOperationTime(clusterTime);
   }
 
+  /**
+   * The cluster time of this position: the operation time, or the time encoded in the token
+   * (an event's commit time, or the server's time for a post-batch token). Checkpoint lag is
+   * measured against it.
+   */
+  default BsonTimestamp clusterTime() {
+    return this instanceof AfterToken after ? after.token().clusterTime() : ((AtOperationTime) this).clusterTime();
+  }
+
   /** The token of this position, or null when it is an operation time. */
   default ResumeToken tokenOrNull() {
     return this instanceof AfterToken after ? after.token() : null;

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.source.scripted.Gate;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,16 +26,23 @@ class BackPressureTest {
     int chunkSize = 10;
     int inFlight = 3;
     PullFixture fixture = new PullFixture(Workload.inserts(10_000));
-    fixture.settings.decodeWorkers(2).chunkSize(chunkSize).maxInFlightChunks(inFlight);
+    fixture.settings.decodeWorkers(2).chunkSize(chunkSize).maxInFlightChunks(inFlight)
+        .progressInterval(Duration.ofMillis(5));
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0);
+    CountDownLatch queueFullReported = new CountDownLatch(1);
 
-    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink, progress -> {
+      if (progress.chunksInFlight() == inFlight) {
+        queueFullReported.countDown();
+      }
+    });
     assertTrue(firstWrite.awaitReached(Duration.ofSeconds(20)));
     PipelineThreads.awaitReaderWaitingForInFlightSlot();
 
     // In flight: the chunk the sink holds and two more; the reader fills one more and waits.
     assertEquals((inFlight + 1) * chunkSize, fixture.stream.eventsYielded());
+    assertTrue(queueFullReported.await(20, TimeUnit.SECONDS), "progress shows the full decode queue");
     firstWrite.release();
     assertEquals(10_000, probe.result().recordsDelivered());
   }
