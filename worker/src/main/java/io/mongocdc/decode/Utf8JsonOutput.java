@@ -41,6 +41,9 @@ public final class Utf8JsonOutput {
     ASCII_CLASS[0] = 2;
   }
 
+  /** Input bytes escaped per capacity check in {@link #writeStringContent}. */
+  private static final int CHUNK = 8192;
+
   private byte[] buf;
   private int size;
 
@@ -183,13 +186,21 @@ public final class Utf8JsonOutput {
    * replaces each ill-formed UTF-8 subpart with U+FFFD and each NUL with U+2400. Never fails.
    */
   void writeStringContent(byte[] src, int from, int to) {
-    // Worst case per input byte is a 6-byte \\u00XX escape; reserving it once keeps the hot
-    // loop free of capacity checks.
-    ensure((to - from) * 6);
-    byte[] out = buf;
-    int p = size;
     int i = from;
     while (i < to) {
+      // Worst case per input byte is a 6-byte \\u00XX escape. Reserving that per chunk (not for
+      // the whole string, which may be megabytes) keeps the hot loop free of capacity checks;
+      // the last sequence of a chunk may run up to 3 bytes past its end.
+      int chunkEnd = Math.min(to, i + CHUNK);
+      ensure((chunkEnd - i + 3) * 6);
+      i = writeChunk(src, i, chunkEnd, to);
+    }
+  }
+
+  private int writeChunk(byte[] src, int i, int chunkEnd, int to) {
+    byte[] out = buf;
+    int p = size;
+    while (i < chunkEnd) {
       byte b = src[i];
       if (b >= 0) {
         byte cls = ASCII_CLASS[b];
@@ -219,6 +230,7 @@ public final class Utf8JsonOutput {
       }
     }
     size = p;
+    return i;
   }
 
   private static int writeEscape(byte[] out, int p, byte c) {

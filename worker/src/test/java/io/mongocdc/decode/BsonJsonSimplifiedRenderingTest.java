@@ -119,4 +119,25 @@ class BsonJsonSimplifiedRenderingTest {
         new BsonString("x"))));
     assertEquals("{\"a\":[{\"id\":\"57e193d7a9cc81b4027498b5\"},\"x\"]}", render(document));
   }
+
+  @Test
+  void isoFormatAgreesWithJavaTimeOnRandomInstants() {
+    java.util.Random random = new java.util.Random(17);
+    for (int i = 0; i < 20_000; i++) {
+      long millis = switch (i % 3) {
+        case 0 -> random.nextLong();
+        case 1 -> random.nextLong() % 400_000_000_000_000L;
+        default -> random.nextLong() % 4_000_000_000_000L;
+      };
+      java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(
+          Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000, java.time.ZoneOffset.UTC);
+      int y = t.getYear();
+      String year = y > 9999 ? "+" + y : y < 0 ? "-" + String.format("%04d", -y) : String.format("%04d", y);
+      String expected = year + String.format("-%02d-%02dT%02d:%02d:%02d.%03dZ", t.getMonthValue(), t.getDayOfMonth(),
+          t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 1_000_000);
+      Utf8JsonOutput out = new Utf8JsonOutput(64);
+      IsoDateTimeFormat.write(millis, out);
+      assertEquals(expected, out.toUtf8String(), "millis " + millis);
+    }
+  }
 }

@@ -76,4 +76,21 @@ class BsonJsonTextTreatmentTest {
     byte[] bson = stringDocument(0x02, new byte[] {'k', (byte) 0xff, (byte) 0xc3}, utf8("v"));
     assertEquals("{\"k\uFFFD\uFFFD\":\"v\"}", render(JsonRenderMode.RELAXED, bson));
   }
+
+  @Test
+  void longStringsWithSequencesAcrossChunkBoundaries() {
+    java.util.Random random = new java.util.Random(5);
+    byte[][] pieces = {utf8("é"), utf8("日"), utf8("🎉"), utf8("\n"), {0}, {(byte) 0xff}, {(byte) 0xe2, (byte) 0x82},
+        utf8("a"), utf8("\""), {(byte) 0xed, (byte) 0xa0, (byte) 0x80}};
+    for (int round = 0; round < 20; round++) {
+      java.io.ByteArrayOutputStream content = new java.io.ByteArrayOutputStream();
+      while (content.size() < 30_000 + random.nextInt(10_000)) {
+        content.writeBytes(pieces[random.nextInt(pieces.length)]);
+      }
+      byte[] bson = stringDocument(0x02, utf8("s"), content.toByteArray());
+      String json = render(JsonRenderMode.RELAXED, bson);
+      String expected = RenderAssertions.nul(RenderAssertions.decodeWithDriver(bson).getString("s").getValue());
+      assertEquals(expected, RenderAssertions.parseWithDriver(json).getString("s").getValue());
+    }
+  }
 }
