@@ -130,7 +130,7 @@ class BsonJsonSimplifiedRenderingTest {
         default -> random.nextLong() % 4_000_000_000_000L;
       };
       java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(
-          Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000, java.time.ZoneOffset.UTC);
+          Math.floorDiv(millis, 1000), Math.floorMod(millis, 1000) * 1_000_000, java.time.ZoneOffset.UTC);
       int y = t.getYear();
       String year = y > 9999 ? "+" + y : y < 0 ? "-" + String.format("%04d", -y) : String.format("%04d", y);
       String expected = year + String.format("-%02d-%02dT%02d:%02d:%02d.%03dZ", t.getMonthValue(), t.getDayOfMonth(),
