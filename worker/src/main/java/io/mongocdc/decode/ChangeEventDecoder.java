@@ -58,17 +58,14 @@ public final class ChangeEventDecoder {
       RawBsonDocument event, Operation operation, ResumeToken position) {
     Namespace ns = namespace(event, "ns", position);
     BsonValue documentKey = event.get("documentKey");
-    BsonValue id = documentKey != null && documentKey.isDocument()
-        ? documentKey.asDocument().get("_id")
-        : null;
-    if (id == null) {
+    if (documentKey == null || !documentKey.isDocument() || !documentKey.asDocument().containsKey("_id")) {
       throw new ChangeEventDecodeException(
           position, operation.operationType() + " on " + ns + " has no documentKey._id");
     }
     String key;
     String document = null;
     try {
-      key = keyRenderer.render(id);
+      key = keyRenderer.renderIdOf(asRaw(documentKey.asDocument()));
       if (operation != Operation.DELETE) {
         BsonValue fullDocument = event.get("fullDocument");
         if (fullDocument != null && fullDocument.isDocument()) {

@@ -23,7 +23,7 @@ public final class IdKeyRenderer implements KeyRenderer {
 
   private static final byte[] ID_NAME = "_id".getBytes(StandardCharsets.US_ASCII);
 
-  @Override
+  /** The key text of a decoded {@code _id} value; prefer {@link #renderIdOf} where raw bytes exist. */
   public String render(BsonValue id) {
     if (id == null) {
       throw new DocumentRenderException("_id is missing (null reference); a BSON null _id is BsonNull");
@@ -64,6 +64,7 @@ public final class IdKeyRenderer implements KeyRenderer {
    *
    * @throws DocumentRenderException if the document has no {@code _id} or is corrupt
    */
+  @Override
   public String renderIdOf(RawBsonDocument document) {
     Bytes bytes = bytesOf(document);
     return new IdKeyWriter(bytes.array, bytes.offset).fieldOf(bytes.offset, bytes.length, ID_NAME);

@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
-import io.mongocdc.decode.DriverJsonKeyRenderer;
-import io.mongocdc.decode.DriverJsonRenderer;
-import io.mongocdc.decode.KeyRenderer;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.pipeline.ProgressListener;
@@ -73,7 +72,7 @@ class GeneratedChangeStreamTest {
     GeneratedChangeStream stream = generator(11, 3_000, 10_000);
     ApplyingSink sink = new ApplyingSink();
     PullRecords pullRecords = new PullRecords("gen", stream,
-        new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName()),
+        new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), DestinationTableResolver.sourceName()),
         PullSettings.builder().decodeWorkers(2).maxBatchSize(1_000).idleTimeout(Duration.ofMillis(20)).build());
 
     StreamPosition checkpoint = BEGINNING;
@@ -83,7 +82,7 @@ class GeneratedChangeStreamTest {
     }
 
     assertTrue(stream.exhausted());
-    assertEquals(expectedRows(stream.expectedState(), new DriverJsonKeyRenderer()), sink.rows);
+    assertEquals(expectedRows(stream.expectedState()), sink.rows);
     assertTrue(sink.operations.keySet().containsAll(List.of(Operation.values())), "every operation appears");
   }
 
@@ -105,9 +104,10 @@ class GeneratedChangeStreamTest {
         io.mongocdc.source.ResumeToken.fromDocument(seen.get(10).getDocument("_id")))));
   }
 
-  private static Map<String, String> expectedRows(Map<Namespace, Map<BsonValue, BsonDocument>> state, KeyRenderer keys) {
+  private static Map<String, String> expectedRows(Map<Namespace, Map<BsonValue, BsonDocument>> state) {
     Map<String, String> rows = new HashMap<>();
-    DriverJsonRenderer renderer = new DriverJsonRenderer();
+    IdKeyRenderer keys = new IdKeyRenderer();
+    TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
     state.forEach((ns, docs) -> docs.forEach((id, doc) ->
         rows.put(ns.fullName() + "/" + keys.render(id), renderer.render(new RawBsonDocument(doc, new BsonDocumentCodec())))));
     return rows;
