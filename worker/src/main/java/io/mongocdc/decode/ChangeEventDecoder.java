@@ -3,8 +3,6 @@ package io.mongocdc.decode;
 import io.mongocdc.source.ResumeToken;
 import java.time.Instant;
 import java.util.Objects;
-import org.bson.BsonDocument;
-import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 
 /**
@@ -36,40 +34,46 @@ public final class ChangeEventDecoder {
    *     unknown type, or its document or key cannot be rendered
    */
   public DecodedEvent decode(RawBsonDocument event, ResumeToken position) {
-    String operationType = stringField(event, "operationType", position);
-    Operation operation = Operation.fromOperationType(operationType);
-    if (operation != null) {
-      return decodeDataChange(event, operation, position);
+    ChangeEventFields fields;
+    try {
+      fields = ChangeEventFields.read(event);
+    } catch (RuntimeException e) {
+      throw new ChangeEventDecodeException(position, "malformed change event: " + e.getMessage(), e);
     }
-    ControlEvent.Type controlType = ControlEvent.Type.fromOperationType(operationType);
+    if (fields.operationType == null) {
+      throw new ChangeEventDecodeException(position, "no string field 'operationType'");
+    }
+    Operation operation = Operation.fromOperationType(fields.operationType);
+    if (operation != null) {
+      return decodeDataChange(fields, operation, position, event.getByteBuffer().remaining());
+    }
+    ControlEvent.Type controlType = ControlEvent.Type.fromOperationType(fields.operationType);
     if (controlType != null) {
       return new ControlEvent(
           controlType,
-          controlType == ControlEvent.Type.INVALIDATE ? null : namespace(event, "ns", position),
-          controlType == ControlEvent.Type.RENAME ? namespace(event, "to", position) : null,
+          controlType == ControlEvent.Type.INVALIDATE ? null : require(fields.ns, "ns", position),
+          controlType == ControlEvent.Type.RENAME ? require(fields.to, "to", position) : null,
           position,
-          commitTime(event, position));
+          commitTime(fields, position));
     }
     throw new ChangeEventDecodeException(
-        position, "unknown operationType '" + operationType + "'");
+        position, "unknown operationType '" + fields.operationType + "'");
   }
 
   private ChangeRecord decodeDataChange(
-      RawBsonDocument event, Operation operation, ResumeToken position) {
-    Namespace ns = namespace(event, "ns", position);
-    BsonValue documentKey = event.get("documentKey");
-    if (documentKey == null || !documentKey.isDocument() || !documentKey.asDocument().containsKey("_id")) {
+      ChangeEventFields fields, Operation operation, ResumeToken position, int sourceBytes) {
+    Namespace ns = require(fields.ns, "ns", position);
+    if (fields.documentKey == null || !fields.documentKey.containsKey("_id")) {
       throw new ChangeEventDecodeException(
           position, operation.operationType() + " on " + ns + " has no documentKey._id");
     }
     String key;
     String document = null;
     try {
-      key = keyRenderer.renderIdOf(asRaw(documentKey.asDocument()));
+      key = keyRenderer.renderIdOf(fields.documentKey);
       if (operation != Operation.DELETE) {
-        BsonValue fullDocument = event.get("fullDocument");
-        if (fullDocument != null && fullDocument.isDocument()) {
-          document = documentRenderer.render(asRaw(fullDocument.asDocument()));
+        if (fields.fullDocument != null) {
+          document = documentRenderer.render(fields.fullDocument);
         } else if (operation != Operation.UPDATE) {
           // An update's post-image may be missing (the document was deleted before the lookup);
           // an insert or replace always carries its document.
@@ -82,53 +86,22 @@ public final class ChangeEventDecoder {
           position, operation.operationType() + " on " + ns + ": " + e.getMessage(), e);
     }
     return new ChangeRecord(
-        operation,
-        ns,
-        tableResolver.tableFor(ns),
-        key,
-        document,
-        position,
-        commitTime(event, position),
-        event.getByteBuffer().remaining());
+        operation, ns, tableResolver.tableFor(ns), key, document, position, commitTime(fields, position), sourceBytes);
   }
 
-  private static RawBsonDocument asRaw(BsonDocument document) {
-    // Sub-documents of a RawBsonDocument are RawBsonDocuments sharing its bytes; anything else
-    // (a test building events by hand) is encoded once.
-    return document instanceof RawBsonDocument raw ? raw : RawBsonDocument.parse(document.toJson());
+  private static Namespace require(Namespace namespace, String field, ResumeToken position) {
+    if (namespace == null) {
+      throw new ChangeEventDecodeException(position, "no '" + field + "' namespace document with a string db");
+    }
+    return namespace;
   }
 
-  private static String stringField(RawBsonDocument event, String name, ResumeToken position) {
-    BsonValue value = event.get(name);
-    if (value == null || !value.isString()) {
-      throw new ChangeEventDecodeException(position, "no string field '" + name + "'");
+  private static Instant commitTime(ChangeEventFields fields, ResumeToken position) {
+    if (fields.wallTimeMillis != null) {
+      return Instant.ofEpochMilli(fields.wallTimeMillis);
     }
-    return value.asString().getValue();
-  }
-
-  private static Namespace namespace(RawBsonDocument event, String field, ResumeToken position) {
-    BsonValue value = event.get(field);
-    if (value == null || !value.isDocument()) {
-      throw new ChangeEventDecodeException(position, "no '" + field + "' namespace document");
-    }
-    BsonDocument ns = value.asDocument();
-    BsonValue db = ns.get("db");
-    if (db == null || !db.isString()) {
-      throw new ChangeEventDecodeException(position, "'" + field + "' has no string db");
-    }
-    BsonValue coll = ns.get("coll");
-    return new Namespace(
-        db.asString().getValue(), coll != null && coll.isString() ? coll.asString().getValue() : null);
-  }
-
-  private static Instant commitTime(RawBsonDocument event, ResumeToken position) {
-    BsonValue wallTime = event.get("wallTime");
-    if (wallTime != null && wallTime.isDateTime()) {
-      return Instant.ofEpochMilli(wallTime.asDateTime().getValue());
-    }
-    BsonValue clusterTime = event.get("clusterTime");
-    if (clusterTime != null && clusterTime.isTimestamp()) {
-      return Instant.ofEpochSecond(clusterTime.asTimestamp().getTime());
+    if (fields.clusterTime != null) {
+      return Instant.ofEpochSecond(fields.clusterTime.getTime());
     }
     throw new ChangeEventDecodeException(position, "neither wallTime nor clusterTime present");
   }

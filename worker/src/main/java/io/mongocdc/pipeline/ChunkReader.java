@@ -11,8 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.function.LongSupplier;
-import org.bson.BsonDocument;
-import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -220,16 +218,11 @@ final class ChunkReader implements Runnable {
   }
 
   private ResumeToken tokenOf(RawBsonDocument event, ResumeToken previous) {
-    BsonValue id = event.get("_id");
-    if (id == null || !id.isDocument()) {
-      throw new IllegalStateException("change event of mirror '" + mirror + "' after " + previous
-          + " has no _id resume token document");
-    }
     try {
-      return ResumeToken.fromDocument((BsonDocument) id);
-    } catch (IllegalArgumentException e) {
+      return ResumeToken.ofEvent(event);
+    } catch (RuntimeException e) {
       throw new IllegalStateException("change event of mirror '" + mirror + "' after " + previous
-          + " has an unusable resume token: " + e.getMessage(), e);
+          + " has no usable resume token: " + e.getMessage(), e);
     }
   }
 

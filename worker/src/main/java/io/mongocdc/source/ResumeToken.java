@@ -2,10 +2,14 @@ package io.mongocdc.source;
 
 import java.util.HexFormat;
 import java.util.Objects;
+import org.bson.BsonBinaryReader;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
+import org.bson.BsonType;
 import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.io.ByteBufferBsonInput;
 
 /**
  * A change stream resume token: the {@code _data} hex string of an event's {@code _id} (or of a
@@ -66,6 +70,37 @@ public final class ResumeToken implements Comparable<ResumeToken> {
           "resume token document has no string _data field: " + abbreviate(idDocument.toJson()));
     }
     return of(value.asString().getValue());
+  }
+
+  /**
+   * Reads the token of a raw change event ({@code _id._data}) without decoding anything else:
+   * the reader thread calls this for every event, so it must stay cheap.
+   *
+   * @throws IllegalArgumentException if the event has no resume token document
+   */
+  public static ResumeToken ofEvent(RawBsonDocument event) {
+    try (BsonBinaryReader reader = new BsonBinaryReader(new ByteBufferBsonInput(event.getByteBuffer()))) {
+      reader.readStartDocument();
+      while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
+        if (!reader.readName().equals("_id")) {
+          reader.skipValue();
+          continue;
+        }
+        if (reader.getCurrentBsonType() != BsonType.DOCUMENT) {
+          throw new IllegalArgumentException("the event's _id is a " + reader.getCurrentBsonType()
+              + ", not a resume token document");
+        }
+        reader.readStartDocument();
+        while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
+          if (reader.readName().equals("_data") && reader.getCurrentBsonType() == BsonType.STRING) {
+            return of(reader.readString());
+          }
+          reader.skipValue();
+        }
+        throw new IllegalArgumentException("the event's _id has no string _data field");
+      }
+    }
+    throw new IllegalArgumentException("the event has no _id");
   }
 
   /** The {@code _data} hex text, upper case, as MongoDB writes it. */

@@ -130,4 +130,41 @@ class PipelineFailureTest {
     assertTrue(firstWrite.isReached());
     assertEquals(0, sink.commits());
   }
+
+  @Test
+  void anEventWithoutAResumeTokenFailsTheBatchNamingThePositionBeforeIt() {
+    List<RawBsonDocument> events = new java.util.ArrayList<>(Workload.inserts(10));
+    events.add(RawBsonDocument.parse("{operationType: 'insert', ns: {db: 'shop', coll: 'orders'}}"));
+    PullFixture fixture = new PullFixture(io.mongocdc.source.scripted.ScriptedChangeStream.builder()
+        .events(events.subList(0, 10)));
+    // The scripted builder needs tokens, so feed the broken event through a wrapping opener.
+    io.mongocdc.source.ChangeStreamOpener broken = position -> new io.mongocdc.source.ChangeStreamCursor() {
+      private final java.util.Iterator<RawBsonDocument> it = events.iterator();
+
+      @Override
+      public RawBsonDocument tryNext() {
+        return it.hasNext() ? it.next() : null;
+      }
+
+      @Override
+      public io.mongocdc.source.ResumeToken postBatchResumeToken() {
+        return null;
+      }
+
+      @Override
+      public void close() {}
+    };
+    PullRecords pullRecords = new PullRecords("test", broken,
+        new io.mongocdc.decode.ChangeEventDecoder(new io.mongocdc.decode.DriverJsonRenderer(),
+            new io.mongocdc.decode.DriverJsonKeyRenderer(), io.mongocdc.decode.DestinationTableResolver.sourceName()),
+        fixture.settings.build(), fixture.clock);
+    RecordingSink sink = new RecordingSink();
+
+    PullRecordsException error = org.junit.jupiter.api.Assertions.assertThrows(PullRecordsException.class,
+        () -> pullRecords.pull(PullFixture.START, sink, ProgressListener.none()));
+
+    assertTrue(error.getCause().getMessage().contains("after " + fixture.stream.tokenOf(9)
+        + " has no usable resume token: the event has no _id"), error.getCause().getMessage());
+    assertEquals(0, sink.commits());
+  }
 }

@@ -10,6 +10,7 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
+import org.bson.RawBsonDocument;
 import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Test;
 
@@ -70,5 +71,18 @@ class ResumeTokenTest {
     ResumeToken token = ResumeToken.of(SERVER_TOKEN);
     assertEquals(new BsonDocument("_data", new BsonString(SERVER_TOKEN)), token.toDocument());
     assertEquals(token, ResumeToken.fromDocument(token.toDocument()));
+  }
+
+  @Test
+  void readsTheTokenOfARawEventAndSaysWhatIsMissing() {
+    RawBsonDocument event = RawBsonDocument.parse("{_id: {_data: '" + SERVER_TOKEN + "'}, operationType: 'insert'}");
+    assertEquals(ResumeToken.of(SERVER_TOKEN), ResumeToken.ofEvent(event));
+
+    assertEquals("the event has no _id", assertThrows(IllegalArgumentException.class,
+        () -> ResumeToken.ofEvent(RawBsonDocument.parse("{operationType: 'insert'}"))).getMessage());
+    assertEquals("the event's _id is a STRING, not a resume token document", assertThrows(IllegalArgumentException.class,
+        () -> ResumeToken.ofEvent(RawBsonDocument.parse("{_id: 'x'}"))).getMessage());
+    assertEquals("the event's _id has no string _data field", assertThrows(IllegalArgumentException.class,
+        () -> ResumeToken.ofEvent(RawBsonDocument.parse("{_id: {_data: 5}}"))).getMessage());
   }
 }
