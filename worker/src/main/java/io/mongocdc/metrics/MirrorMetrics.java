@@ -1,0 +1,107 @@
+package io.mongocdc.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.mongocdc.pipeline.PullProgress;
+import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.source.StreamPosition;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One mirror's pipeline metrics, fed from PullRecords progress reports and batch results:
+ * events read, records decoded and delivered, the decode queue's depth, batch duration, and
+ * checkpoint lag (how far the delivered checkpoint's cluster time is behind now).
+ *
+ * <p>Progress counts restart at zero each batch; this class turns them into monotonic counters.
+ */
+public final class MirrorMetrics {
+
+  private final Clock clock;
+  private final Counter eventsRead;
+  private final Counter recordsDecoded;
+  private final Counter recordsDelivered;
+  private final Timer batchDuration;
+  private final AtomicLong queueDepth = new AtomicLong();
+  private final AtomicLong checkpointEpochSeconds = new AtomicLong(-1);
+  private final AtomicLong oplogHeadroomSeconds = new AtomicLong(-1);
+  private long seenRead;
+  private long seenDecoded;
+  private long seenDelivered;
+
+  MirrorMetrics(MeterRegistry registry, String mirror, Clock clock) {
+    this.clock = clock;
+    Tags tags = Tags.of("mirror", mirror);
+    eventsRead = Counter.builder("mongo_cdc_events_read").description("change events read from the stream")
+        .tags(tags).register(registry);
+    recordsDecoded = Counter.builder("mongo_cdc_records_decoded").description("records the decode pool produced")
+        .tags(tags).register(registry);
+    recordsDelivered = Counter.builder("mongo_cdc_records_delivered")
+        .description("records durably committed to the destination").tags(tags).register(registry);
+    batchDuration = Timer.builder("mongo_cdc_batch_duration").description("wall time of PullRecords batches")
+        .tags(tags).register(registry);
+    Gauge.builder("mongo_cdc_decode_queue_depth", queueDepth, AtomicLong::get)
+        .description("chunks read and not yet written to the destination").tags(tags).register(registry);
+    Gauge.builder("mongo_cdc_checkpoint_lag_seconds", this, MirrorMetrics::checkpointLagSeconds)
+        .description("now minus the cluster time of the delivered checkpoint").tags(tags).register(registry);
+    Gauge.builder("mongo_cdc_oplog_headroom_seconds", oplogHeadroomSeconds, v -> v.get() < 0 ? Double.NaN : v.get())
+        .description("how much older the checkpoint may get before the oplog no longer holds it (NaN: unknown)")
+        .tags(tags).register(registry);
+  }
+
+  /** A progress report of the batch under way. */
+  public synchronized void onProgress(PullProgress progress) {
+    eventsRead.increment(progress.eventsRead() - seenRead);
+    recordsDecoded.increment(progress.recordsDecoded() - seenDecoded);
+    recordsDelivered.increment(progress.recordsDelivered() - seenDelivered);
+    seenRead = progress.eventsRead();
+    seenDecoded = progress.recordsDecoded();
+    seenDelivered = progress.recordsDelivered();
+    queueDepth.set(progress.chunksInFlight());
+    observeCheckpoint(progress.deliveredCheckpoint());
+  }
+
+  /** A batch ended successfully. */
+  public synchronized void onBatch(PullResult result) {
+    eventsRead.increment(result.eventsRead() - seenRead);
+    recordsDelivered.increment(result.recordsDelivered() - seenDelivered);
+    // Every delivered record was decoded; a batch that ended early may have decoded a few more.
+    recordsDecoded.increment(Math.max(0, result.recordsDelivered() - seenDecoded));
+    batchDuration.record(result.timings().total());
+    queueDepth.set(0);
+    observeCheckpoint(result.checkpoint());
+    seenRead = 0;
+    seenDecoded = 0;
+    seenDelivered = 0;
+  }
+
+  /** A batch failed: its progress counts start again with the retry. */
+  public synchronized void onBatchFailed() {
+    queueDepth.set(0);
+    seenRead = 0;
+    seenDecoded = 0;
+    seenDelivered = 0;
+  }
+
+  /** The oplog headroom of the committed checkpoint, when the source reports it. */
+  public void onOplogHeadroom(Duration headroom) {
+    oplogHeadroomSeconds.set(Math.max(0, headroom.toSeconds()));
+  }
+
+  private void observeCheckpoint(StreamPosition checkpoint) {
+    try {
+      checkpointEpochSeconds.set(checkpoint.clusterTime().getTime());
+    } catch (IllegalStateException e) {
+      // A token without a readable cluster time: keep the last known lag.
+    }
+  }
+
+  private double checkpointLagSeconds() {
+    long seconds = checkpointEpochSeconds.get();
+    return seconds < 0 ? Double.NaN : Math.max(0, clock.instant().getEpochSecond() - seconds);
+  }
+}

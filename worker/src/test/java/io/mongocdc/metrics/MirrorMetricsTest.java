@@ -1,0 +1,74 @@
+package io.mongocdc.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.mongocdc.pipeline.EndReason;
+import io.mongocdc.pipeline.PullProgress;
+import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.pipeline.StageTimings;
+import io.mongocdc.source.StreamPosition;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.bson.BsonTimestamp;
+import org.junit.jupiter.api.Test;
+
+class MirrorMetricsTest {
+
+  private static final Clock NOW = Clock.fixed(Instant.ofEpochSecond(1_700_000_100), ZoneOffset.UTC);
+
+  private static PullProgress progress(long read, long decoded, long delivered, int inFlight, long checkpointSeconds) {
+    return new PullProgress(StreamPosition.atOperationTime(new BsonTimestamp((int) checkpointSeconds, 1)), read,
+        decoded, delivered, delivered, inFlight, Duration.ofSeconds(1));
+  }
+
+  private static PullResult result(long read, long delivered, long checkpointSeconds) {
+    Duration d = Duration.ofMillis(1500);
+    return new PullResult(StreamPosition.atOperationTime(new BsonTimestamp((int) checkpointSeconds, 1)),
+        EndReason.BATCH_SIZE, read, delivered, 0, Map.of(), List.of(), null, 0, 0,
+        new StageTimings(d, d, d, d, d, d, d));
+  }
+
+  @Test
+  void turnsPerBatchProgressIntoMonotonicCountersAndLag() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    MirrorMetrics metrics = new PipelineMetrics(registry, NOW).mirror("orders");
+
+    metrics.onProgress(progress(100, 80, 0, 3, 1_700_000_000));
+    metrics.onProgress(progress(250, 200, 0, 4, 1_700_000_000));
+    metrics.onBatch(result(300, 300, 1_700_000_090));
+    metrics.onProgress(progress(50, 40, 0, 1, 1_700_000_090));
+
+    assertEquals(350, registry.get("mongo_cdc_events_read").tag("mirror", "orders").counter().count());
+    assertEquals(300, registry.get("mongo_cdc_records_delivered").counter().count());
+    assertEquals(340, registry.get("mongo_cdc_records_decoded").counter().count());
+    assertEquals(1, registry.get("mongo_cdc_decode_queue_depth").gauge().value());
+    assertEquals(10, registry.get("mongo_cdc_checkpoint_lag_seconds").gauge().value());
+    assertEquals(1, registry.get("mongo_cdc_batch_duration").timer().count());
+    assertTrue(Double.isNaN(registry.get("mongo_cdc_oplog_headroom_seconds").gauge().value()));
+  }
+
+  @Test
+  void servesTheScrapeOverHttp() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new PipelineMetrics(registry, NOW).mirror("orders").onProgress(progress(7, 7, 7, 0, 1_700_000_000));
+
+    try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, "127.0.0.1", 0)) {
+      HttpResponse<String> response = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoint.port() + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, response.statusCode());
+      assertTrue(response.body().contains("mongo_cdc_events_read_total{mirror=\"orders\"} 7.0"), response.body());
+    }
+  }
+}
