@@ -11,7 +11,7 @@ import java.util.Arrays;
  */
 final class BinaryCopyBuffer {
 
-  private static final byte[] HEADER = {
+  static final byte[] HEADER = {
     'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0, // signature
     0, 0, 0, 0, // flags
     0, 0, 0, 0 // header extension length
@@ -24,10 +24,10 @@ final class BinaryCopyBuffer {
   private int size;
   private int rows;
 
+  /** Empties the buffer (rows only: the stream's header and trailer are sent separately). */
   void reset() {
     size = 0;
     rows = 0;
-    put(HEADER, 0, HEADER.length);
   }
 
   int rows() {
@@ -38,7 +38,7 @@ final class BinaryCopyBuffer {
     return bytes;
   }
 
-  /** Bytes of the stream, trailer included once {@link #finish} was called. */
+  /** Bytes of the rows written since {@link #reset}. */
   int size() {
     return size;
   }
@@ -63,6 +63,15 @@ final class BinaryCopyBuffer {
     put(utf8, 0, utf8.length);
   }
 
+  /** jsonb's binary form: format version 1, then the JSON text. */
+  void putJsonb(String json) {
+    byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+    putInt(utf8.length + 1);
+    ensure(1);
+    bytes[size++] = 1;
+    put(utf8, 0, utf8.length);
+  }
+
   void putTimestamptz(Instant instant) {
     long micros =
         Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
@@ -70,9 +79,8 @@ final class BinaryCopyBuffer {
     putLong(micros - PG_EPOCH_MICROS);
   }
 
-  void finish() {
-    putShort(-1);
-  }
+  /** The end-of-data marker of a binary COPY stream. */
+  static final byte[] TRAILER = {(byte) 0xFF, (byte) 0xFF};
 
   private void putShort(int v) {
     ensure(2);

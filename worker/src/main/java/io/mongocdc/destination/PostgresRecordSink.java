@@ -4,17 +4,21 @@ import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.pipeline.RecordSink;
+import java.sql.Array;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -28,14 +32,22 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>How a batch is applied</h2>
  *
+ * <p>Everything happens in one transaction per batch (from the first {@link #write} after a
+ * commit to the next {@link #commit}), with binary {@code COPY} through PgJDBC's {@link
+ * CopyManager}. Memory on this side is one chunk plus a set of 64-bit key hashes per table.
+ *
  * <ol>
- *   <li>{@link #write} streams each chunk with binary {@code COPY} (PgJDBC's {@link
- *       CopyManager}) into a temporary staging table per destination table ({@code ON COMMIT
- *       DELETE ROWS}), inside the batch's open transaction. Memory on this side is one chunk.
- *   <li>{@link #commit} merges each staging table into its destination table in one statement:
- *       per {@code _id} only the record with the newest position counts (ties: the later
- *       one), and it replaces the row only if the row's {@code _position} is older. Then the
- *       transaction commits, and only then does {@code commit} return.
+ *   <li>{@link #write} splits each chunk by table. A record whose key is new (its table was
+ *       empty at the batch start or has no row for the key, checked with one primary-key
+ *       lookup per chunk, and the key was not written before in this batch) is copied straight
+ *       into the table: nothing can be newer. Every other record (and every delete) is copied
+ *       into a temporary staging table per destination table ({@code ON COMMIT DELETE ROWS}).
+ *       Consecutive chunks for the same table share one open COPY.
+ *   <li>{@link #commit} merges each staging table into its table: records superseded within
+ *       the batch are dropped (per key only the newest position counts; for the same position
+ *       the later record), then one statement updates rows whose {@code _position} is older
+ *       than the record's and inserts keys without a row. Then the transaction commits, and
+ *       only then does {@code commit} return.
  * </ol>
  *
  * <p>So a replayed batch, an older batch, duplicates or records out of order never move a row
@@ -70,6 +82,8 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
 
   private static final int ROW_FIELDS = 7;
   private static final int KEEP_BUFFER_BYTES = 1 << 20;
+  /** Keys per table and batch tracked to skip de-duplication (8 to 16 bytes each). */
+  private static final int MAX_TRACKED_KEYS = 1 << 20;
 
   private enum State {
     OPEN,
@@ -88,6 +102,8 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
   private volatile State state = State.OPEN;
   private volatile Throwable failure;
   private long seq;
+  private CopyIn activeCopy;
+  private String activeCopySql;
   private SinkBatchStats lastCommit = SinkBatchStats.EMPTY;
 
   private PostgresRecordSink(Connection connection, PostgresSinkOptions options)
@@ -145,32 +161,30 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
   public void write(List<ChangeRecord> records) throws Exception {
     requireOpen();
     try {
-      List<Target> written = new ArrayList<>(4);
+      // group by table, keeping source order within each table
+      Map<Target, List<ChangeRecord>> chunk = new LinkedHashMap<>();
       for (ChangeRecord record : records) {
         Target target = target(record);
         if (!target.inBatch) {
           target.startBatch();
           touched.put(target.table.name(), target);
         }
-        if (target.buffer.rows() == 0 && !written.contains(target)) {
-          written.add(target);
-        }
-        target.add(record, seq++);
+        chunk.computeIfAbsent(target, t -> new ArrayList<>(records.size())).add(record);
       }
-      for (Target target : written) {
-        if (target.buffer.rows() > 0) {
-          target.flush();
-        }
+      for (Map.Entry<Target, List<ChangeRecord>> e : chunk.entrySet()) {
+        e.getKey().write(e.getValue());
       }
     } catch (Exception e) {
       throw fail(e);
     }
   }
 
+
   @Override
   public void commit() throws Exception {
     requireOpen();
     try {
+      finishCopy();
       List<SinkBatchStats.TableStats> stats = new ArrayList<>(touched.size());
       if (!touched.isEmpty()) {
         if (options.mergeWorkMem() != null) {
@@ -188,7 +202,6 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
         target.endBatch();
       }
       touched.clear();
-      seq = 0;
       lastCommit = new SinkBatchStats(stats);
     } catch (Exception e) {
       throw fail(e);
@@ -238,6 +251,7 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
     }
     try {
       if (!connection.isClosed()) {
+        cancelCopyQuietly();
         connection.rollback();
       }
     } catch (SQLException e) {
@@ -276,6 +290,7 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
         failure = e;
       }
     }
+    cancelCopyQuietly();
     try {
       connection.rollback();
     } catch (SQLException | RuntimeException rollbackFailure) {
@@ -294,6 +309,7 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
       return target;
     }
     // A collection that was not set up (e.g. created after the mirror started).
+    finishCopy();
     DestinationTable table = new DestinationTable(record.source(), options.schema(), record.table());
     try (Statement st = connection.createStatement()) {
       st.execute("create schema if not exists " + TableNaming.quote(options.schema()));
@@ -302,6 +318,58 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
     target = new Target(table, "mongo_cdc_stage_" + targets.size(), true);
     targets.put(table.name(), target);
     return target;
+  }
+
+  /**
+   * Sends rows into a COPY that stays open across chunks while consecutive writes go to the
+   * same table, so a bulk load is one COPY, not one per chunk. Any other statement ends it
+   * first ({@link #finishCopy}).
+   */
+  private void stream(String copySql, BinaryCopyBuffer rows) throws SQLException {
+    try {
+      if (activeCopy != null && !copySql.equals(activeCopySql)) {
+        finishCopy();
+      }
+      if (activeCopy == null) {
+        activeCopy = copyManager.copyIn(copySql);
+        activeCopySql = copySql;
+        activeCopy.writeToCopy(BinaryCopyBuffer.HEADER, 0, BinaryCopyBuffer.HEADER.length);
+      }
+      activeCopy.writeToCopy(rows.array(), 0, rows.size());
+    } finally {
+      rows.reset();
+    }
+  }
+
+  /** Ends the open COPY, if any; its errors (a bad row, a duplicate key) surface here. */
+  private void finishCopy() throws SQLException {
+    CopyIn copy = activeCopy;
+    if (copy == null) {
+      return;
+    }
+    activeCopy = null;
+    activeCopySql = null;
+    try {
+      copy.writeToCopy(BinaryCopyBuffer.TRAILER, 0, BinaryCopyBuffer.TRAILER.length);
+      copy.endCopy();
+    } finally {
+      if (copy.isActive()) {
+        copy.cancelCopy();
+      }
+    }
+  }
+
+  private void cancelCopyQuietly() {
+    CopyIn copy = activeCopy;
+    activeCopy = null;
+    activeCopySql = null;
+    if (copy != null && copy.isActive()) {
+      try {
+        copy.cancelCopy();
+      } catch (SQLException | RuntimeException e) {
+        log.debug("cancelling the open COPY failed", e);
+      }
+    }
   }
 
   static String opCode(Operation op) {
@@ -323,9 +391,15 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
     final DestinationTable table;
     final String staging;
     final String copySql;
+    final String directCopySql;
+    final String existingSql;
     final BinaryCopyBuffer buffer = new BinaryCopyBuffer();
+    final BinaryCopyBuffer direct = new BinaryCopyBuffer();
+    final KeyHashSet keys = new KeyHashSet(MAX_TRACKED_KEYS);
     boolean stagingCreated;
     boolean inBatch;
+    boolean emptyAtStart;
+    long directRows;
     long inserts;
     long updates;
     long replaces;
@@ -342,10 +416,17 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
           "copy "
               + this.staging
               + " (seq, op, id, doc, raw_doc, position, commit_time) from stdin (format binary)";
-      buffer.reset();
+      this.directCopySql =
+          "copy "
+              + table.qualifiedName()
+              + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\")"
+              + " from stdin (format binary)";
+      this.existingSql =
+          "select \"_id\" from " + table.qualifiedName() + " where \"_id\" = any (?)";
     }
 
     void startBatch() throws SQLException {
+      finishCopy();
       if (!stagingCreated) {
         try (Statement st = connection.createStatement()) {
           st.execute(
@@ -360,28 +441,49 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
       inBatch = true;
       inserts = updates = replaces = deletes = updatesWithoutDocument = sanitized = bytes = 0;
       staged = 0;
+      directRows = 0;
+      keys.clear();
+      try (Statement st = connection.createStatement();
+          ResultSet rs =
+              st.executeQuery("select not exists (select 1 from " + table.qualifiedName() + ")")) {
+        rs.next();
+        emptyAtStart = rs.getBoolean(1);
+      }
     }
 
     void endBatch() {
       inBatch = false;
       buffer.trim(KEEP_BUFFER_BYTES);
+      direct.trim(KEEP_BUFFER_BYTES);
     }
 
-    void add(ChangeRecord record, long sequence) {
-      bytes += record.sourceBytes();
-      String doc = null;
-      String raw = null;
-      switch (record.operation()) {
-        case INSERT -> inserts++;
-        case REPLACE -> replaces++;
-        case DELETE -> deletes++;
-        case UPDATE -> updates++;
-      }
-      if (record.operation() != Operation.DELETE) {
-        if (record.document() == null) {
+    /**
+     * Writes one chunk's records of this table. A record whose key is new to the table (not in
+     * it at the check, and not written before in this batch) is copied straight into the
+     * table: nothing can be newer, and this is the cheapest way in. Every other record goes to
+     * staging, for the merge at commit. Deletes always go to staging.
+     */
+    void write(List<ChangeRecord> records) throws SQLException {
+      int n = records.size();
+      String[] keyTexts = new String[n];
+      String[] docs = new String[n];
+      boolean[] skip = new boolean[n];
+      boolean[] fresh = new boolean[n];
+      List<String> toCheck = emptyAtStart ? null : new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        ChangeRecord record = records.get(i);
+        bytes += record.sourceBytes();
+        switch (record.operation()) {
+          case INSERT -> inserts++;
+          case REPLACE -> replaces++;
+          case DELETE -> deletes++;
+          case UPDATE -> updates++;
+        }
+        if (record.operation() != Operation.DELETE && record.document() == null) {
           if (record.operation() == Operation.UPDATE) {
             updatesWithoutDocument++;
-            return; // no post-image: nothing to apply (see the class comment)
+            skip[i] = true; // no post-image: nothing to apply (see the class comment)
+            continue;
           }
           throw new IllegalArgumentException(
               record.operation().operationType()
@@ -392,88 +494,168 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
                   + " at "
                   + record.position());
         }
-        doc = JsonbSanitizer.sanitize(record.document());
-        if (doc != record.document()) {
-          raw = record.document();
+        String key = keyText(record.key());
+        keyTexts[i] = key;
+        boolean newInBatch = keys.addIfAbsent(key);
+        if (record.operation() != Operation.DELETE) {
+          String doc = JsonbSanitizer.sanitize(record.document());
+          docs[i] = doc;
+          if (newInBatch) {
+            fresh[i] = true;
+            if (toCheck != null) {
+              toCheck.add(key);
+            }
+          }
+        }
+      }
+      Set<String> existing =
+          toCheck == null || toCheck.isEmpty() ? Set.of() : existingKeys(toCheck);
+      for (int i = 0; i < n; i++) {
+        if (skip[i]) {
+          continue;
+        }
+        ChangeRecord record = records.get(i);
+        String doc = docs[i];
+        String raw = doc != null && doc != record.document() ? record.document() : null;
+        if (raw != null) {
           sanitized++;
         }
+        if (fresh[i] && !existing.contains(keyTexts[i])) {
+          direct.startRow(5);
+          direct.putText(keyTexts[i]);
+          direct.putJsonb(doc);
+          direct.putText(raw);
+          direct.putText(record.position().data());
+          direct.putTimestamptz(record.commitTime());
+        } else {
+          buffer.startRow(ROW_FIELDS);
+          buffer.putBigint(seq++);
+          buffer.putText(opCode(record.operation()));
+          buffer.putText(keyTexts[i]);
+          buffer.putText(doc);
+          buffer.putText(raw);
+          buffer.putText(record.position().data());
+          buffer.putTimestamptz(record.commitTime());
+          staged++;
+        }
       }
-      buffer.startRow(ROW_FIELDS);
-      buffer.putBigint(sequence);
-      buffer.putText(opCode(record.operation()));
-      buffer.putText(keyText(record.key()));
-      buffer.putText(doc);
-      buffer.putText(raw);
-      buffer.putText(record.position().data());
-      buffer.putTimestamptz(record.commitTime());
-      staged++;
+      if (direct.rows() > 0) {
+        directRows += direct.rows();
+        stream(directCopySql, direct);
+      }
+      if (buffer.rows() > 0) {
+        stream(copySql, buffer);
+      }
     }
 
-    void flush() throws SQLException {
-      buffer.finish();
-      CopyIn copy = copyManager.copyIn(copySql);
-      try {
-        copy.writeToCopy(buffer.array(), 0, buffer.size());
-        copy.endCopy();
-      } finally {
-        if (copy.isActive()) {
-          copy.cancelCopy();
+    private Set<String> existingKeys(List<String> candidates) throws SQLException {
+      finishCopy();
+      Set<String> found = new HashSet<>();
+      try (PreparedStatement ps = connection.prepareStatement(existingSql)) {
+        Array array = connection.createArrayOf("text", candidates.toArray());
+        ps.setArray(1, array);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            found.add(rs.getString(1));
+          }
         }
-        buffer.reset();
+        array.free();
       }
+      return found;
     }
+
 
     SinkBatchStats.TableStats merge() throws SQLException {
       long changed = 0;
       if (staged > 0) {
+        try (Statement st = connection.createStatement()) {
+          // row counts and value statistics, so the planner probes the table's primary key
+          // for a small batch instead of scanning a large table
+          // (a small sample of the key column is enough, and cheap)
+          st.execute("set local default_statistics_target = 10");
+          st.execute("analyze " + staging + " (id)");
+        }
+        if (keys.maybeDuplicates()) {
+          try (Statement st = connection.createStatement()) {
+            st.executeUpdate(dedupeSql());
+          }
+        }
         try (Statement st = connection.createStatement();
             ResultSet rs = st.executeQuery(mergeSql())) {
           rs.next();
           changed = rs.getLong(1) + rs.getLong(2);
         }
       }
+      changed += directRows;
       return new SinkBatchStats.TableStats(
           table, inserts, updates, replaces, deletes, updatesWithoutDocument, sanitized, bytes,
           changed);
     }
 
+    /**
+     * Removes from staging every record that a record of the same key in the batch supersedes
+     * (a newer position; for the same position, a later one), so each key keeps one record.
+     */
+    String dedupeSql() {
+      return "delete from "
+          + staging
+          + " s using "
+          + staging
+          + " n where n.id = s.id and (n.position > s.position"
+          + " or (n.position = s.position and n.seq > s.seq))";
+    }
+
+    /**
+     * One statement over the staged records (one per key after {@link #dedupeSql}): against
+     * the rows as they were before the statement, (hard mode) remove rows that a newer delete
+     * names, update rows that a newer record names, and insert keys that have no row. Update and insert touch disjoint keys, so a
+     * plain INSERT (cheaper than ON CONFLICT's speculative insertion) is enough. The sink is
+     * meant to be its tables' only writer; a row another writer inserts meanwhile makes the
+     * batch fail on the primary key (and be retried), never apply wrongly.
+     */
     String mergeSql() {
       String t = table.qualifiedName();
       boolean hard = options.deleteMode() == DeleteMode.HARD;
       StringBuilder sql = new StringBuilder(1024);
-      // The newest record per key (narrow rows, so the sort stays in memory), then its row.
-      sql.append("with w as materialized (select distinct on (id) seq, id, position, op from ")
-          .append(staging)
-          .append(" order by id, position desc, seq desc)");
+      String w = staging;
+      sql.append("with ");
       if (hard) {
-        sql.append(", del as (delete from ")
+        sql.append("del as (delete from ")
             .append(t)
-            .append(" t using w where w.op = 'd' and t.\"_id\" = w.id")
-            .append(" and t.\"_position\" < w.position returning 1)");
+            .append(" t using ")
+            .append(w)
+            .append(" w where w.op = 'd' and t.\"_id\" = w.id")
+            .append(" and t.\"_position\" < w.position returning 1), ");
       }
-      sql.append(", ins as (insert into ")
+      sql.append("upd as (update ")
           .append(t)
-          .append(" as t (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\",")
-          .append(" \"_deleted\", \"_synced_at\")")
-          .append(" select s.id, s.doc::jsonb, s.raw_doc, s.position, s.commit_time,")
-          .append(" s.op = 'd', now() from w join ")
-          .append(staging)
-          .append(" s on s.seq = w.seq");
+          .append(" t set")
+          .append(" \"doc\" = case when w.op = 'd' then t.\"doc\" else w.doc::jsonb end,")
+          .append(" \"_raw_doc\" = case when w.op = 'd' then t.\"_raw_doc\" else w.raw_doc end,")
+          .append(" \"_position\" = w.position, \"_commit_time\" = w.commit_time,")
+          .append(" \"_deleted\" = w.op = 'd', \"_synced_at\" = now()")
+          .append(" from ")
+          .append(w)
+          .append(" w where t.\"_id\" = w.id and t.\"_position\" < w.position");
       if (hard) {
-        sql.append(" where w.op <> 'd'");
+        sql.append(" and w.op <> 'd'");
       }
-      sql.append(" on conflict (\"_id\") do update set")
-          .append(" \"doc\" = case when excluded.\"_deleted\" then t.\"doc\" else excluded.\"doc\" end,")
-          .append(" \"_raw_doc\" = case when excluded.\"_deleted\" then t.\"_raw_doc\"")
-          .append(" else excluded.\"_raw_doc\" end,")
-          .append(" \"_position\" = excluded.\"_position\",")
-          .append(" \"_commit_time\" = excluded.\"_commit_time\",")
-          .append(" \"_deleted\" = excluded.\"_deleted\",")
-          .append(" \"_synced_at\" = excluded.\"_synced_at\"")
-          .append(" where t.\"_position\" < excluded.\"_position\" returning 1)")
-          .append(" select ")
+      sql.append(" returning 1), ins as (insert into ")
+          .append(t)
+          .append(" (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\",")
+          .append(" \"_deleted\", \"_synced_at\")")
+          .append(" select w.id, w.doc::jsonb, w.raw_doc, w.position, w.commit_time,")
+          .append(" w.op = 'd', now() from ")
+          .append(w)
+          .append(" w where not exists (select 1 from ")
+          .append(t)
+          .append(" e where e.\"_id\" = w.id)");
+      if (hard) {
+        sql.append(" and w.op <> 'd'");
+      }
+      sql.append(" returning 1) select ")
           .append(hard ? "(select count(*) from del)" : "0")
-          .append(", (select count(*) from ins)");
+          .append(" + (select count(*) from upd), (select count(*) from ins)");
       return sql.toString();
     }
   }

@@ -245,6 +245,34 @@ class PostgresRecordSinkTest {
   }
 
   @Test
+  void aKeyCopiedStraightInIsStillGuardedLaterInTheBatch() throws Exception {
+    apply(List.of(insert(users, "\"old\"", doc("old", 1), 1)));
+    try (PostgresRecordSink sink = openSink(options(), users)) {
+      // chunk 1: new keys, copied straight into the table; "old" exists, so it is staged
+      sink.write(
+          List.of(
+              insert(users, "\"a\"", doc("a", 10), 10),
+              insert(users, "\"b\"", doc("b", 11), 11),
+              update(users, "\"old\"", doc("old", 12), 12)));
+      // chunk 2: an older record for a (out of order), a newer one for b, a delete of a new key
+      sink.write(
+          List.of(
+              update(users, "\"a\"", doc("a", 5), 5),
+              update(users, "\"b\"", doc("b", 13), 13),
+              delete(users, "\"c\"", 14)));
+      sink.commit();
+      assertEquals(6, sink.lastCommit().records());
+      assertEquals(5, sink.lastCommit().rowsChanged()); // all but the older record for a
+    }
+    Map<String, Row> rows = rows(users);
+    assertEquals(jsonb("a", 10), rows.get("\"a\"").doc());
+    assertEquals(pos(10).data(), rows.get("\"a\"").position());
+    assertEquals(jsonb("b", 13), rows.get("\"b\"").doc());
+    assertEquals(jsonb("old", 12), rows.get("\"old\"").doc());
+    assertTrue(rows.get("\"c\"").deleted());
+  }
+
+  @Test
   void olderBatchAfterNewerChangesNothing() throws Exception {
     apply(List.of(insert(users, "\"a\"", doc("a", 5), 50), delete(users, "\"b\"", 51)));
     apply(List.of(insert(users, "\"a\"", doc("a", 1), 10), insert(users, "\"b\"", doc("b", 1), 11)));
