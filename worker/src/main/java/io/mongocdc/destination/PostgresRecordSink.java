@@ -153,7 +153,7 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
       if (existing != null && !existing.table.source().equals(table.source())) {
         throw new TableNameCollisionException(existing.table.source(), table.source(), table.name());
       }
-      targets.put(table.name(), new Target(table, "mongo_cdc_stage_" + targets.size(), false));
+      targets.put(table.name(), new Target(table, "mongo_cdc_stage_" + targets.size()));
     }
   }
 
@@ -178,7 +178,6 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
       throw fail(e);
     }
   }
-
 
   @Override
   public void commit() throws Exception {
@@ -315,7 +314,7 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
       st.execute("create schema if not exists " + TableNaming.quote(options.schema()));
     }
     PostgresDestination.createTable(connection, table);
-    target = new Target(table, "mongo_cdc_stage_" + targets.size(), true);
+    target = new Target(table, "mongo_cdc_stage_" + targets.size());
     targets.put(table.name(), target);
     return target;
   }
@@ -409,7 +408,7 @@ public final class PostgresRecordSink implements RecordSink, AutoCloseable {
     long bytes;
     long staged;
 
-    Target(DestinationTable table, String staging, boolean unused) {
+    Target(DestinationTable table, String staging) {
       this.table = table;
       this.staging = "pg_temp." + TableNaming.quote(staging);
       this.copySql =

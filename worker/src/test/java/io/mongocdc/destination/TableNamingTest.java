@@ -32,6 +32,8 @@ class TableNamingTest {
     assertTrue(name.startsWith("db.ccc"), name);
     assertTrue(name.matches(".*~[0-9a-f]{12}"), name);
     assertEquals(name, TableNaming.tableName(new Namespace("db", "c".repeat(200))));
+    // the example in docs/destination.md
+    assertEquals("db." + "c".repeat(47) + "~55983dad92df", name);
   }
 
   @Test
