@@ -1,6 +1,10 @@
 package io.mongocdc.decode;
 
-/** Names the destination table a source namespace's records go to. */
+/**
+ * Names the destination table a source namespace's records go to. The PostgreSQL destination's
+ * naming (verbatim {@code db.collection}, shortened with a hash suffix past 63 bytes) is {@code
+ * io.mongocdc.destination.TableNaming#instance()}.
+ */
 @FunctionalInterface
 public interface DestinationTableResolver {
 

@@ -1,0 +1,261 @@
+package io.mongocdc.benchmarks;
+
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.destination.DestinationTable;
+import io.mongocdc.destination.PostgresDestination;
+import io.mongocdc.destination.PostgresRecordSink;
+import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.destination.TableNaming;
+import io.mongocdc.source.ResumeToken;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * The PostgreSQL destination against its floor, on an embedded PostgreSQL started per trial.
+ *
+ * <ul>
+ *   <li>{@code plainCopy}: one binary COPY of 100 000 rows of about 1 KB ({@code _id} text,
+ *       {@code doc} jsonb, position text, commit time) into an unindexed table. Nothing can load
+ *       the same rows faster over JDBC: the floor.
+ *   <li>{@code apply}: the same rows through {@link PostgresRecordSink}, as the pipeline drives
+ *       it: {@code write} in chunks of 256 records, then {@code commit} (COPY into staging,
+ *       merge into the mirror table with its primary key, commit).
+ * </ul>
+ *
+ * Scores are rows per second (ops/s with 100 000 operations per invocation). Both target tables
+ * are emptied before each invocation, so every row is an insert. Target: {@code apply} at least
+ * 0.6 x {@code plainCopy}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 10)
+@Measurement(iterations = 3, time = 10)
+public class DestinationBenchmark {
+
+  static final int ROWS = 100_000;
+  static final int CHUNK = 256;
+  static final String SCHEMA = "bench";
+
+  EmbeddedPostgres postgres;
+  DataSource dataSource;
+  List<ChangeRecord> records;
+  PostgresRecordSink sink;
+  DestinationTable mirrorTable;
+  Connection copyConnection;
+  Connection adminConnection;
+
+  @Setup(Level.Trial)
+  public void startPostgres() throws Exception {
+    postgres =
+        EmbeddedPostgres.builder()
+            .setServerConfig("max_wal_size", "4GB")
+            .setServerConfig("shared_buffers", "512MB")
+            .start();
+    dataSource = postgres.getPostgresDatabase();
+    records = makeRecords();
+    Namespace ns = new Namespace("bench", "docs");
+    adminConnection = dataSource.getConnection();
+    try (Statement st = adminConnection.createStatement()) {
+      st.execute("create schema " + SCHEMA);
+      st.execute(
+          "create table bench.plain (\"_id\" text, \"doc\" jsonb, \"_position\" text,"
+              + " \"_commit_time\" timestamptz)");
+    }
+    mirrorTable = PostgresDestination.setUp(adminConnection, SCHEMA, List.of(ns)).get(0);
+    sink =
+        PostgresRecordSink.open(
+            dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable));
+    copyConnection = dataSource.getConnection();
+    copyConnection.setAutoCommit(false);
+  }
+
+  static List<ChangeRecord> makeRecords() {
+    return makeRecords(new Namespace("bench", "docs"), 1_767_225_600L);
+  }
+
+  /** 100 000 inserts of ~1 KB documents; positions start at cluster time {@code seconds}. */
+  static List<ChangeRecord> makeRecords(Namespace ns, long seconds) {
+    String table = TableNaming.tableName(ns);
+    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    List<ChangeRecord> list = new ArrayList<>(ROWS);
+    for (int i = 0; i < ROWS; i++) {
+      String id = String.format("\"%024x\"", 0x5f00_0000_0000L + i);
+      StringBuilder doc = new StringBuilder(1100);
+      doc.append("{\"_id\": {\"$oid\": ").append(id).append("}, \"n\": ").append(i)
+          .append(", \"name\": \"customer ").append(i).append("\", \"active\": ")
+          .append(i % 3 == 0).append(", \"created\": {\"$date\": \"2026-01-01T00:00:00Z\"}")
+          .append(", \"tags\": [\"a\", \"b\", \"c\"], \"address\": {\"street\": \"")
+          .append(i).append(" Main Street\", \"city\": \"Springfield\", \"zip\": \"")
+          .append(10000 + i % 90000).append("\"}, \"notes\": \"");
+      while (doc.length() < 1000) {
+        doc.append("lorem ipsum dolor sit amet ");
+      }
+      doc.append("\"}");
+      ResumeToken token =
+          ResumeToken.of(String.format("82%08X%08X2B022C0100296E5A1004", seconds + i / 1000, i % 1000 + 1)
+              + "0123456789ABCDEF0123456789ABCDEF463C5F6964003C" + id.substring(1, 25).toUpperCase() + "000004");
+      list.add(
+          new ChangeRecord(
+              Operation.INSERT, ns, table, id, doc.toString(), token, t0.plusMillis(i),
+              doc.length() + 200));
+    }
+    return list;
+  }
+
+  @Setup(Level.Invocation)
+  public void emptyTables() throws Exception {
+    try (Statement st = adminConnection.createStatement()) {
+      st.execute("truncate bench.plain");
+      st.execute("truncate " + mirrorTable.qualifiedName());
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void stopPostgres() throws Exception {
+    sink.close();
+    copyConnection.close();
+    adminConnection.close();
+    postgres.close();
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public long plainCopy() throws Exception {
+    PGConnection pg = copyConnection.unwrap(PGConnection.class);
+    CopyIn copy =
+        pg.getCopyAPI()
+            .copyIn(
+                "copy bench.plain (\"_id\", \"doc\", \"_position\", \"_commit_time\")"
+                    + " from stdin (format binary)");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(CHUNK * 1400);
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
+    out.writeInt(0);
+    out.writeInt(0);
+    int inChunk = 0;
+    for (ChangeRecord r : records) {
+      out.writeShort(4);
+      text(out, r.key());
+      byte[] doc = r.document().getBytes(StandardCharsets.UTF_8);
+      out.writeInt(doc.length + 1);
+      out.writeByte(1); // jsonb binary format version
+      out.write(doc);
+      text(out, r.position().data());
+      out.writeInt(8);
+      out.writeLong(
+          r.commitTime().getEpochSecond() * 1_000_000L
+              + r.commitTime().getNano() / 1000
+              - 946_684_800_000_000L);
+      if (++inChunk == CHUNK) {
+        copy.writeToCopy(bytes.toByteArray(), 0, bytes.size());
+        bytes.reset();
+        inChunk = 0;
+      }
+    }
+    out.writeShort(-1);
+    copy.writeToCopy(bytes.toByteArray(), 0, bytes.size());
+    long rows = copy.endCopy();
+    copyConnection.commit();
+    return rows;
+  }
+
+  private static void text(DataOutputStream out, String value) throws IOException {
+    byte[] b = value.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public long apply() throws Exception {
+    for (int from = 0; from < ROWS; from += CHUNK) {
+      sink.write(records.subList(from, Math.min(ROWS, from + CHUNK)));
+    }
+    sink.commit();
+    return sink.lastCommit().rowsChanged();
+  }
+
+  /**
+   * Informational, not part of the target: the same number of records, but every key already
+   * has an older row, so each record goes through the key check, staging and the merge (an
+   * UPDATE of every row).
+   */
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public long applyUpdates(ExistingRows existing) throws Exception {
+    for (int from = 0; from < ROWS; from += CHUNK) {
+      existing.sink.write(existing.newer.subList(from, Math.min(ROWS, from + CHUNK)));
+    }
+    existing.sink.commit();
+    return existing.sink.lastCommit().rowsChanged();
+  }
+
+  /** A mirror table whose rows all exist at older positions before each invocation. */
+  @State(Scope.Benchmark)
+  public static class ExistingRows {
+    DestinationTable table;
+    PostgresRecordSink sink;
+    List<ChangeRecord> newer;
+
+    @Setup(Level.Trial)
+    public void create(DestinationBenchmark bench) throws Exception {
+      Namespace ns = new Namespace("bench", "existing");
+      table = PostgresDestination.setUp(bench.adminConnection, SCHEMA, List.of(ns)).get(0);
+      sink =
+          PostgresRecordSink.open(
+              bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(table));
+      List<ChangeRecord> older = makeRecords(ns, 1_767_225_600L);
+      for (int from = 0; from < ROWS; from += CHUNK) {
+        sink.write(older.subList(from, Math.min(ROWS, from + CHUNK)));
+      }
+      sink.commit();
+      try (Statement st = bench.adminConnection.createStatement()) {
+        st.execute("create table bench.existing_base as select * from " + table.qualifiedName());
+      }
+      newer = makeRecords(ns, 1_800_000_000L);
+    }
+
+    @Setup(Level.Invocation)
+    public void restoreOlderRows(DestinationBenchmark bench) throws Exception {
+      try (Statement st = bench.adminConnection.createStatement()) {
+        st.execute("truncate " + table.qualifiedName());
+        st.execute("insert into " + table.qualifiedName() + " select * from bench.existing_base");
+        st.execute("vacuum analyze " + table.qualifiedName());
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+      sink.close();
+    }
+  }
+}

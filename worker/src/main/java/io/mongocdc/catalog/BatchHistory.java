@@ -1,0 +1,149 @@
+package io.mongocdc.catalog;
+
+import static io.mongocdc.catalog.jooq.Tables.BATCHES;
+import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
+import static org.jooq.impl.DSL.excluded;
+
+import io.mongocdc.catalog.jooq.tables.records.BatchesRecord;
+import io.mongocdc.pipeline.StageTimings;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+import org.jooq.DSLContext;
+
+/**
+ * The batch history of mirrors and their per-table counters.
+ *
+ * <p>{@link #record} is idempotent per (mirror, batch id): the first report of a finished batch
+ * inserts its row and adds its table counts to the counters, in one transaction; recording the
+ * same batch again (an activity retry) changes nothing, so counters are never counted twice. A
+ * report of a batch still running ({@code endedAt} null) may be replaced by its final report.
+ */
+public final class BatchHistory {
+
+  private final DSLContext dsl;
+
+  public BatchHistory(DSLContext dsl) {
+    this.dsl = Objects.requireNonNull(dsl, "dsl");
+  }
+
+  /**
+   * Records a batch.
+   *
+   * @return true if this call recorded it, false if it had been recorded already
+   */
+  public boolean record(BatchReport report) {
+    return dsl.transactionResult(
+        configuration -> {
+          DSLContext tx = configuration.dsl();
+          StageTimings t = report.timings();
+          BatchReport.OperationCounts c = report.counts();
+          int changed =
+              tx.insertInto(BATCHES)
+                  .set(BATCHES.MIRROR_NAME, report.mirror())
+                  .set(BATCHES.BATCH_ID, report.batchId())
+                  .set(BATCHES.STARTED_AT, odt(report.startedAt()))
+                  .set(BATCHES.ENDED_AT, odt(report.endedAt()))
+                  .set(BATCHES.RECORDS, c.records())
+                  .set(BATCHES.BYTES, c.bytes())
+                  .set(BATCHES.INSERTS, c.inserts())
+                  .set(BATCHES.UPDATES, c.updates())
+                  .set(BATCHES.REPLACES, c.replaces())
+                  .set(BATCHES.DELETES, c.deletes())
+                  .set(
+                      BATCHES.FIRST_POSITION,
+                      report.firstPosition() == null ? null : report.firstPosition().data())
+                  .set(
+                      BATCHES.LAST_POSITION,
+                      report.lastPosition() == null ? null : report.lastPosition().data())
+                  .set(BATCHES.READ_MS, t == null ? null : millis(t.read()))
+                  .set(BATCHES.READER_BACK_PRESSURE_MS, t == null ? null : millis(t.readerBackPressure()))
+                  .set(BATCHES.DECODE_MS, t == null ? null : millis(t.decode()))
+                  .set(BATCHES.SENDER_WAIT_MS, t == null ? null : millis(t.senderWaitingForDecode()))
+                  .set(BATCHES.SINK_WRITE_MS, t == null ? null : millis(t.sinkWrite()))
+                  .set(BATCHES.SINK_COMMIT_MS, t == null ? null : millis(t.sinkCommit()))
+                  .set(BATCHES.END_REASON, report.endReason())
+                  .set(BATCHES.ERROR, report.error())
+                  .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
+                  .doUpdate()
+                  .set(BATCHES.ENDED_AT, excluded(BATCHES.ENDED_AT))
+                  .set(BATCHES.RECORDS, excluded(BATCHES.RECORDS))
+                  .set(BATCHES.BYTES, excluded(BATCHES.BYTES))
+                  .set(BATCHES.INSERTS, excluded(BATCHES.INSERTS))
+                  .set(BATCHES.UPDATES, excluded(BATCHES.UPDATES))
+                  .set(BATCHES.REPLACES, excluded(BATCHES.REPLACES))
+                  .set(BATCHES.DELETES, excluded(BATCHES.DELETES))
+                  .set(BATCHES.FIRST_POSITION, excluded(BATCHES.FIRST_POSITION))
+                  .set(BATCHES.LAST_POSITION, excluded(BATCHES.LAST_POSITION))
+                  .set(BATCHES.READ_MS, excluded(BATCHES.READ_MS))
+                  .set(BATCHES.READER_BACK_PRESSURE_MS, excluded(BATCHES.READER_BACK_PRESSURE_MS))
+                  .set(BATCHES.DECODE_MS, excluded(BATCHES.DECODE_MS))
+                  .set(BATCHES.SENDER_WAIT_MS, excluded(BATCHES.SENDER_WAIT_MS))
+                  .set(BATCHES.SINK_WRITE_MS, excluded(BATCHES.SINK_WRITE_MS))
+                  .set(BATCHES.SINK_COMMIT_MS, excluded(BATCHES.SINK_COMMIT_MS))
+                  .set(BATCHES.END_REASON, excluded(BATCHES.END_REASON))
+                  .set(BATCHES.ERROR, excluded(BATCHES.ERROR))
+                  // only a running batch's row is replaced; a finished one is final
+                  .where(BATCHES.ENDED_AT.isNull())
+                  .execute();
+          if (changed == 0) {
+            return false;
+          }
+          if (report.endedAt() != null && report.error() == null) {
+            addTableCounts(tx, report.mirror(), report.batchId(), report.tables());
+          }
+          return true;
+        });
+  }
+
+  /** The most recent batches of a mirror, newest first. */
+  public List<BatchesRecord> recent(String mirror, int limit) {
+    return dsl.selectFrom(BATCHES)
+        .where(BATCHES.MIRROR_NAME.eq(mirror))
+        .orderBy(BATCHES.BATCH_ID.desc())
+        .limit(limit)
+        .fetch();
+  }
+
+  private static void addTableCounts(
+      DSLContext tx, String mirror, long batchId, List<BatchReport.TableCounts> tables) {
+    for (BatchReport.TableCounts table : tables) {
+      BatchReport.OperationCounts c = table.counts();
+      tx.insertInto(TABLE_COUNTERS)
+          .set(TABLE_COUNTERS.MIRROR_NAME, mirror)
+          .set(TABLE_COUNTERS.DESTINATION_TABLE, table.destinationTable())
+          .set(TABLE_COUNTERS.SOURCE_NAMESPACE, table.sourceNamespace())
+          .set(TABLE_COUNTERS.RECORDS, c.records())
+          .set(TABLE_COUNTERS.BYTES, c.bytes())
+          .set(TABLE_COUNTERS.INSERTS, c.inserts())
+          .set(TABLE_COUNTERS.UPDATES, c.updates())
+          .set(TABLE_COUNTERS.REPLACES, c.replaces())
+          .set(TABLE_COUNTERS.DELETES, c.deletes())
+          .set(TABLE_COUNTERS.LAST_BATCH_ID, batchId)
+          .set(TABLE_COUNTERS.UPDATED_AT, org.jooq.impl.DSL.currentOffsetDateTime())
+          .onConflict(TABLE_COUNTERS.MIRROR_NAME, TABLE_COUNTERS.DESTINATION_TABLE)
+          .doUpdate()
+          .set(TABLE_COUNTERS.RECORDS, TABLE_COUNTERS.RECORDS.plus(excluded(TABLE_COUNTERS.RECORDS)))
+          .set(TABLE_COUNTERS.BYTES, TABLE_COUNTERS.BYTES.plus(excluded(TABLE_COUNTERS.BYTES)))
+          .set(TABLE_COUNTERS.INSERTS, TABLE_COUNTERS.INSERTS.plus(excluded(TABLE_COUNTERS.INSERTS)))
+          .set(TABLE_COUNTERS.UPDATES, TABLE_COUNTERS.UPDATES.plus(excluded(TABLE_COUNTERS.UPDATES)))
+          .set(
+              TABLE_COUNTERS.REPLACES, TABLE_COUNTERS.REPLACES.plus(excluded(TABLE_COUNTERS.REPLACES)))
+          .set(TABLE_COUNTERS.DELETES, TABLE_COUNTERS.DELETES.plus(excluded(TABLE_COUNTERS.DELETES)))
+          .set(TABLE_COUNTERS.LAST_BATCH_ID, excluded(TABLE_COUNTERS.LAST_BATCH_ID))
+          .set(TABLE_COUNTERS.UPDATED_AT, excluded(TABLE_COUNTERS.UPDATED_AT))
+          .execute();
+    }
+  }
+
+  private static OffsetDateTime odt(Instant instant) {
+    return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+  }
+
+  private static Long millis(Duration d) {
+    return d == null ? null : d.toMillis();
+  }
+}

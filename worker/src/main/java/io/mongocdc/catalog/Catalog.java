@@ -1,0 +1,178 @@
+package io.mongocdc.catalog;
+
+import static io.mongocdc.catalog.jooq.Tables.MIRRORS;
+import static io.mongocdc.catalog.jooq.Tables.PEERS;
+import static io.mongocdc.catalog.jooq.Tables.SETTINGS;
+
+import io.mongocdc.catalog.jooq.tables.records.MirrorsRecord;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.JSONB;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+
+/**
+ * Access to the catalog (schema {@code mongo_cdc}) with jOOQ classes generated from the
+ * catalog's Flyway migrations. {@link #open} migrates the catalog first and fails fast if it
+ * cannot be used (see {@link CatalogMigrator}).
+ */
+public final class Catalog {
+
+  /** Peer kinds, as stored in {@code peers.kind}. */
+  public enum PeerKind {
+    MONGODB,
+    POSTGRES;
+
+    String dbValue() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Mirror states, as stored in {@code mirrors.status}. */
+  public enum MirrorStatus {
+    CREATED,
+    SETTING_UP,
+    RUNNING,
+    PAUSED,
+    FAILED,
+    TERMINATED;
+
+    String dbValue() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  // Option names that would carry a credential, and connection strings with user:password@.
+  private static final Set<String> SECRET_OPTION_WORDS =
+      Set.of("password", "passwd", "pwd", "secret", "token", "credential", "credentials", "key");
+  private static final Pattern URI_WITH_PASSWORD = Pattern.compile("://[^/@\\s:]+:[^/@\\s]+@");
+
+  private final DSLContext dsl;
+  private final CheckpointStore checkpoints;
+  private final BatchHistory batches;
+
+  private Catalog(DSLContext dsl) {
+    this.dsl = dsl;
+    this.checkpoints = new CheckpointStore(dsl);
+    this.batches = new BatchHistory(dsl);
+  }
+
+  /** Migrates the catalog (failing fast if it cannot be used), then opens it. */
+  public static Catalog open(DataSource dataSource) {
+    CatalogMigrator.migrate(dataSource);
+    return new Catalog(DSL.using(dataSource, SQLDialect.POSTGRES));
+  }
+
+  public DSLContext dsl() {
+    return dsl;
+  }
+
+  public CheckpointStore checkpoints() {
+    return checkpoints;
+  }
+
+  public BatchHistory batches() {
+    return batches;
+  }
+
+  /**
+   * Creates or updates a peer. {@code optionsJson} holds non-secret options only; an option
+   * whose name says it is a credential, or a connection string with a password, is refused.
+   */
+  public void upsertPeer(String name, PeerKind kind, String optionsJson) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(kind, "kind");
+    String options = optionsJson == null ? "{}" : optionsJson;
+    refuseSecrets(name, options);
+    dsl.insertInto(PEERS)
+        .set(PEERS.NAME, name)
+        .set(PEERS.KIND, kind.dbValue())
+        .set(PEERS.OPTIONS, JSONB.valueOf(options))
+        .onConflict(PEERS.NAME)
+        .doUpdate()
+        .set(PEERS.KIND, kind.dbValue())
+        .set(PEERS.OPTIONS, JSONB.valueOf(options))
+        .set(PEERS.UPDATED_AT, DSL.currentOffsetDateTime())
+        .execute();
+  }
+
+  /** Creates a mirror between two existing peers; fails if the name is taken. */
+  public void createMirror(String name, String sourcePeer, String destinationPeer, String configJson) {
+    dsl.insertInto(MIRRORS)
+        .set(MIRRORS.NAME, name)
+        .set(MIRRORS.SOURCE_PEER, sourcePeer)
+        .set(MIRRORS.DESTINATION_PEER, destinationPeer)
+        .set(MIRRORS.CONFIG, JSONB.valueOf(configJson == null ? "{}" : configJson))
+        .execute();
+  }
+
+  public Optional<MirrorsRecord> mirror(String name) {
+    return dsl.selectFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).fetchOptional();
+  }
+
+  /** Sets a mirror's status; a non-null {@code error} becomes its last error. */
+  public void setMirrorStatus(String name, MirrorStatus status, String error) {
+    var update =
+        dsl.update(MIRRORS)
+            .set(MIRRORS.STATUS, status.dbValue())
+            .set(MIRRORS.UPDATED_AT, DSL.currentOffsetDateTime());
+    if (error != null) {
+      update =
+          update.set(MIRRORS.LAST_ERROR, error).set(MIRRORS.LAST_ERROR_AT, DSL.currentOffsetDateTime());
+    }
+    int changed = update.where(MIRRORS.NAME.eq(name)).execute();
+    if (changed == 0) {
+      throw new IllegalArgumentException("no mirror named " + name);
+    }
+  }
+
+  /** All settings, by name, read once when a mirror starts or resumes. */
+  public Map<String, Setting> settings() {
+    Map<String, Setting> result = new LinkedHashMap<>();
+    dsl.selectFrom(SETTINGS)
+        .orderBy(SETTINGS.NAME)
+        .forEach(
+            r ->
+                result.put(
+                    r.getName(),
+                    new Setting(r.getName(), r.getValue(), r.getDefaultValue(), r.getDescription())));
+    return result;
+  }
+
+  /** Sets (or with null, resets to its default) an existing setting. */
+  public void setSetting(String name, String value) {
+    int changed =
+        dsl.update(SETTINGS)
+            .set(SETTINGS.VALUE, value)
+            .set(SETTINGS.UPDATED_AT, DSL.currentOffsetDateTime())
+            .where(SETTINGS.NAME.eq(name))
+            .execute();
+    if (changed == 0) {
+      throw new IllegalArgumentException("no setting named " + name);
+    }
+  }
+
+  static void refuseSecrets(String peer, String optionsJson) {
+    String lower = optionsJson.toLowerCase(Locale.ROOT);
+    for (String word : SECRET_OPTION_WORDS) {
+      if (Pattern.compile("\"[^\"]*(?<![a-z])" + word + "(?![a-z])[^\"]*\"\\s*:")
+          .matcher(lower)
+          .find()) {
+        throw new IllegalArgumentException(
+            "peer " + peer + ": options must not hold credentials (found an option named like '"
+                + word + "'); the worker resolves credentials from its own configuration");
+      }
+    }
+    if (URI_WITH_PASSWORD.matcher(optionsJson).find()) {
+      throw new IllegalArgumentException(
+          "peer " + peer + ": options must not hold a connection string with a password");
+    }
+  }
+}

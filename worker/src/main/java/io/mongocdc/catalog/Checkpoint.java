@@ -1,0 +1,18 @@
+package io.mongocdc.catalog;
+
+import io.mongocdc.source.StreamPosition;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A mirror's committed checkpoint: the batch that committed it, where the next batch starts,
+ * and when it was committed.
+ */
+public record Checkpoint(String mirror, long batchId, StreamPosition position, Instant committedAt) {
+
+  public Checkpoint {
+    Objects.requireNonNull(mirror, "mirror");
+    Objects.requireNonNull(position, "position");
+    Objects.requireNonNull(committedAt, "committedAt");
+  }
+}

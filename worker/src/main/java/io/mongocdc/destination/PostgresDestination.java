@@ -1,0 +1,169 @@
+package io.mongocdc.destination;
+
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Namespace;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Sets up a mirror's destination tables: one per source collection, named by {@link
+ * TableNaming}, each with this layout:
+ *
+ * <pre>
+ *   "_id"          text collate "C" primary key  -- the document key (KeyRenderer text)
+ *   "doc"          jsonb                          -- the document; null only in a tombstone
+ *   "_raw_doc"     text                           -- exact JSON when doc had to be altered
+ *   "_position"    text collate "C" not null      -- resume token of the event that wrote the row
+ *   "_commit_time" timestamptz not null           -- that event's commit (wall) time
+ *   "_deleted"     boolean not null default false -- soft delete flag
+ *   "_synced_at"   timestamptz not null           -- when the row was last written here
+ * </pre>
+ *
+ * <p>The table comment records the source namespace, so a later set-up that maps another
+ * collection to an existing table is refused as well.
+ */
+public final class PostgresDestination {
+
+  static final String COMMENT_PREFIX = "mongo-cdc mirror of ";
+
+  private PostgresDestination() {}
+
+  /**
+   * The tables for {@code sources}, in order, without touching the database.
+   *
+   * @throws TableNameCollisionException if two sources map to the same table (naming both)
+   */
+  public static List<DestinationTable> plan(
+      String schema, Collection<Namespace> sources, DestinationTableResolver naming) {
+    Map<String, DestinationTable> byName = new LinkedHashMap<>();
+    for (Namespace source : sources) {
+      if (source.collection() == null) {
+        throw new IllegalArgumentException(
+            "a destination table needs a collection, got database-level namespace " + source);
+      }
+      String name = naming.tableFor(source);
+      DestinationTable table = new DestinationTable(source, schema, name);
+      DestinationTable existing = byName.putIfAbsent(name, table);
+      if (existing != null && !existing.source().equals(source)) {
+        throw new TableNameCollisionException(existing.source(), source, name);
+      }
+    }
+    return List.copyOf(byName.values());
+  }
+
+  /**
+   * Plans and creates the tables (and the schema) in one transaction; existing tables of the
+   * same source are kept as they are.
+   *
+   * @throws TableNameCollisionException if two sources map to one table, or an existing table
+   *     already mirrors another collection
+   */
+  public static List<DestinationTable> setUp(
+      Connection connection, String schema, Collection<Namespace> sources) throws SQLException {
+    List<DestinationTable> tables = plan(schema, sources, TableNaming.instance());
+    boolean autoCommit = connection.getAutoCommit();
+    connection.setAutoCommit(false);
+    try {
+      try (Statement st = connection.createStatement()) {
+        st.execute("create schema if not exists " + TableNaming.quote(schema));
+      }
+      for (DestinationTable table : tables) {
+        createTable(connection, table);
+      }
+      connection.commit();
+    } catch (SQLException | RuntimeException e) {
+      connection.rollback();
+      throw e;
+    } finally {
+      connection.setAutoCommit(autoCommit);
+    }
+    return tables;
+  }
+
+  /**
+   * Creates one table if missing, within the caller's transaction.
+   *
+   * @throws TableNameCollisionException if the table exists and mirrors another collection
+   */
+  static void createTable(Connection connection, DestinationTable table) throws SQLException {
+    Namespace existing = mirroredNamespace(connection, table);
+    if (existing != null && !existing.equals(table.source())) {
+      throw new TableNameCollisionException(existing, table.source(), table.name());
+    }
+    String q = table.qualifiedName();
+    try (Statement st = connection.createStatement()) {
+      st.execute(
+          "create table if not exists "
+              + q
+              + " (\"_id\" text collate \"C\" not null primary key,"
+              + " \"doc\" jsonb,"
+              + " \"_raw_doc\" text,"
+              + " \"_position\" text collate \"C\" not null,"
+              + " \"_commit_time\" timestamptz not null,"
+              + " \"_deleted\" boolean not null default false,"
+              + " \"_synced_at\" timestamptz not null default now())");
+      if (existing == null) {
+        st.execute(
+            "comment on table " + q + " is " + literal(COMMENT_PREFIX + table.source().fullName()));
+      }
+    }
+  }
+
+  /** The namespace an existing table's comment says it mirrors, or null. */
+  static Namespace mirroredNamespace(Connection connection, DestinationTable table)
+      throws SQLException {
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            "select obj_description(c.oid, 'pg_class') from pg_class c"
+                + " join pg_namespace n on n.oid = c.relnamespace"
+                + " where n.nspname = ? and c.relname = ?")) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        String comment = rs.getString(1);
+        if (comment == null || !comment.startsWith(COMMENT_PREFIX)) {
+          return null;
+        }
+        String full = comment.substring(COMMENT_PREFIX.length());
+        int dot = full.indexOf('.');
+        return dot < 0 ? new Namespace(full, null)
+            : new Namespace(full.substring(0, dot), full.substring(dot + 1));
+      }
+    }
+  }
+
+  static String literal(String text) {
+    return "'" + text.replace("'", "''") + "'";
+  }
+
+  /** Lists the tables of a schema that mirror a collection (by their comment). */
+  public static List<String> mirroredTables(Connection connection, String schema)
+      throws SQLException {
+    List<String> names = new ArrayList<>();
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            "select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace"
+                + " where n.nspname = ? and c.relkind = 'r'"
+                + " and obj_description(c.oid, 'pg_class') like ? order by 1")) {
+      ps.setString(1, schema);
+      ps.setString(2, COMMENT_PREFIX + "%");
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          names.add(rs.getString(1));
+        }
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,54 @@
+package io.mongocdc.destination;
+
+import java.util.List;
+
+/**
+ * What one committed transaction of a {@link PostgresRecordSink} applied.
+ *
+ * @param tables per destination table, in first-written order
+ */
+public record SinkBatchStats(List<TableStats> tables) {
+
+  public static final SinkBatchStats EMPTY = new SinkBatchStats(List.of());
+
+  public SinkBatchStats {
+    tables = List.copyOf(tables);
+  }
+
+  public long records() {
+    return tables.stream().mapToLong(TableStats::records).sum();
+  }
+
+  public long rowsChanged() {
+    return tables.stream().mapToLong(TableStats::rowsChanged).sum();
+  }
+
+  /**
+   * Counts for one table.
+   *
+   * @param inserts insert records written
+   * @param updates update records written (with or without a post-image)
+   * @param replaces replace records written
+   * @param deletes delete records written
+   * @param updatesWithoutDocument update records that had no post-image and so changed nothing
+   * @param sanitizedDocuments documents jsonb could not hold as they were (see JsonbSanitizer)
+   * @param bytes source bytes of the records
+   * @param rowsChanged rows inserted, updated or removed by the merge; records superseded in the
+   *     same batch, or older than the row, change nothing
+   */
+  public record TableStats(
+      DestinationTable table,
+      long inserts,
+      long updates,
+      long replaces,
+      long deletes,
+      long updatesWithoutDocument,
+      long sanitizedDocuments,
+      long bytes,
+      long rowsChanged) {
+
+    public long records() {
+      return inserts + updates + replaces + deletes;
+    }
+  }
+}

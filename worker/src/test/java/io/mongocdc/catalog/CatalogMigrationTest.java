@@ -1,0 +1,161 @@
+package io.mongocdc.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.catalog.BatchReport.OperationCounts;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+class CatalogMigrationTest {
+
+  private static void exec(DataSource ds, String sql) throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  @Test
+  void migratesFromEmptyAndReRunIsANoOp() throws SQLException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    assertTrue(CatalogMigrator.migrate(ds) >= 1);
+    assertEquals(0, CatalogMigrator.migrate(ds));
+    Catalog catalog = Catalog.open(ds); // migrates again: still nothing to do
+    Map<String, Setting> settings = catalog.settings();
+    assertEquals("soft", settings.get("destination.delete_mode").effectiveValue());
+    catalog.setSetting("destination.delete_mode", "hard");
+    assertEquals("hard", catalog.settings().get("destination.delete_mode").effectiveValue());
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "select count(*) from information_schema.tables where table_schema = 'mongo_cdc'")) {
+      rs.next();
+      // peers, mirrors, checkpoints, batches, table_counters, settings, the view, flyway history
+      assertEquals(8, rs.getInt(1));
+    }
+  }
+
+  @Test
+  void catalogNewerThanTheCodeFailsFast() throws SQLException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    CatalogMigrator.migrate(ds);
+    exec(
+        ds,
+        "insert into mongo_cdc.flyway_schema_history (installed_rank, version, description, type,"
+            + " script, checksum, installed_by, execution_time, success) values (100, '999',"
+            + " 'from the future', 'SQL', 'V999__from_the_future.sql', 1, 'test', 1, true)");
+    CatalogException e = assertThrows(CatalogException.class, () -> CatalogMigrator.migrate(ds));
+    assertTrue(e.getMessage().contains("newer than this worker"), e.getMessage());
+    assertTrue(e.getMessage().contains("999"), e.getMessage());
+  }
+
+  @Test
+  void halfMigratedCatalogFailsFast() throws SQLException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    CatalogMigrator.migrate(ds);
+    exec(ds, "update mongo_cdc.flyway_schema_history set success = false where version = '1'");
+    CatalogException e = assertThrows(CatalogException.class, () -> CatalogMigrator.migrate(ds));
+    assertTrue(e.getMessage().contains("half-migrated"), e.getMessage());
+  }
+
+  @Test
+  void schemaWithTablesButNoHistoryFailsFast() throws SQLException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    exec(ds, "create schema mongo_cdc; create table mongo_cdc.peers (name text)");
+    CatalogException e = assertThrows(CatalogException.class, () -> CatalogMigrator.migrate(ds));
+    assertTrue(e.getMessage().contains("cannot be migrated"), e.getMessage());
+  }
+
+  @Test
+  void changedMigrationFailsValidation() throws SQLException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    CatalogMigrator.migrate(ds);
+    exec(ds, "update mongo_cdc.flyway_schema_history set checksum = 42 where version = '1'");
+    CatalogException e = assertThrows(CatalogException.class, () -> CatalogMigrator.migrate(ds));
+    assertTrue(e.getMessage().toLowerCase().contains("checksum"), e.getMessage());
+  }
+
+  @Test
+  void peersRefuseCredentials() {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    Catalog catalog = Catalog.open(ds);
+    catalog.upsertPeer("src", Catalog.PeerKind.MONGODB, "{\"hosts\": \"h1:27017\", \"replicaSet\": \"rs0\"}");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> catalog.upsertPeer("x", Catalog.PeerKind.POSTGRES, "{\"password\": \"p\"}"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> catalog.upsertPeer("x", Catalog.PeerKind.POSTGRES, "{\"db_password\": \"p\"}"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            catalog.upsertPeer(
+                "x", Catalog.PeerKind.MONGODB, "{\"uri\": \"mongodb://u:secret@h/\"}"));
+  }
+
+  @Test
+  void mirrorStatusViewShowsStateBatchesAndCheckpoint() throws SQLException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    Catalog catalog = Catalog.open(ds);
+    catalog.upsertPeer("src", Catalog.PeerKind.MONGODB, "{}");
+    catalog.upsertPeer("dst", Catalog.PeerKind.POSTGRES, "{}");
+    catalog.createMirror("m1", "src", "dst", "{\"collections\": [\"app.users\"]}");
+    catalog.setMirrorStatus("m1", Catalog.MirrorStatus.RUNNING, null);
+    Instant start = Instant.parse("2026-01-01T00:00:00Z");
+    for (int b = 1; b <= 3; b++) {
+      catalog
+          .batches()
+          .record(
+              new BatchReport(
+                  "m1", b, start.plusSeconds(10L * b), start.plusSeconds(10L * b + 2),
+                  new OperationCounts(1000, 100_000, 1000, 0, 0, 0),
+                  ResumeToken.of("8200000001000000012B0404"),
+                  ResumeToken.of("8200000002000000012B0404"),
+                  null, "IDLE", null,
+                  List.of(new BatchReport.TableCounts("app.users", "app.users",
+                      new OperationCounts(1000, 100_000, 1000, 0, 0, 0)))));
+    }
+    catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
+    catalog.setMirrorStatus("m1", Catalog.MirrorStatus.FAILED, "boom");
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "select state, last_batch_id, committed_batch_id, records_per_second,"
+                    + " checkpoint_age is not null, last_error, rate_batches"
+                    + " from mongo_cdc.mirror_status where mirror = 'm1'")) {
+      assertTrue(rs.next());
+      assertEquals("failed", rs.getString(1));
+      assertEquals(3, rs.getLong(2));
+      assertEquals(3, rs.getLong(3));
+      assertEquals(500.0, rs.getDouble(4), 0.01);
+      assertTrue(rs.getBoolean(5));
+      assertEquals("boom", rs.getString(6));
+      assertEquals(3, rs.getLong(7));
+    }
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "select records, inserts, last_batch_id from mongo_cdc.table_counters"
+                    + " where mirror_name = 'm1'")) {
+      assertTrue(rs.next());
+      assertEquals(3000, rs.getLong(1));
+      assertEquals(3000, rs.getLong(2));
+      assertEquals(3, rs.getLong(3));
+    }
+  }
+}
