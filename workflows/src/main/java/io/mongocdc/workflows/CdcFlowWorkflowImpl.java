@@ -55,13 +55,14 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
           "invalid mirror: " + String.join("; ", problems), FailureTypes.INVALID_CONFIGURATION);
     }
     while (!state.terminateRequested) {
-      if (state.paused) {
-        waitWhilePaused();
-        continue;
-      }
+      // Before pausing too, so a run that paused right after its last batch still hands over.
       if (state.batchesThisRun >= state.config.settings().continueAsNewEveryBatches()
           || Workflow.getInfo().isContinueAsNewSuggested()) {
         continueAsNew();
+      }
+      if (state.paused) {
+        waitWhilePaused();
+        continue;
       }
       state.phase = state.setUp ? MirrorPhase.RUNNING : MirrorPhase.SETTING_UP;
       attempt(state.setUp ? this::runBatch : this::setUp);
@@ -127,10 +128,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private void waitWhilePaused() {
     state.phase = state.failed ? MirrorPhase.FAILED : MirrorPhase.PAUSED;
+    // Signals grow history while paused too; the loop continues as new if Temporal suggests it.
     Workflow.await(() -> !state.paused || state.terminateRequested || Workflow.getInfo().isContinueAsNewSuggested());
-    if (state.paused && !state.terminateRequested && Workflow.getInfo().isContinueAsNewSuggested()) {
-      continueAsNew();
-    }
   }
 
   private void continueAsNew() {
