@@ -8,15 +8,20 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Drops records whose operation type the mirror excludes before they reach the destination.
- * The pipeline still counts them as delivered, so the checkpoint passes them: an excluded event
- * is skipped once, not met again on every batch.
+ * Drops records whose operation type the mirror excludes before they reach the destination, and
+ * counts what each commit made durable. The pipeline still counts excluded records as delivered,
+ * so the checkpoint passes them: an excluded event is skipped once, not met on every batch.
+ *
+ * <p>Written and committed from the pipeline's sender thread; the counts are read from others.
  */
 final class ExcludingSink implements RecordSink {
 
   private final RecordSink delegate;
   private final Set<String> excluded;
-  private final AtomicLong excludedCount = new AtomicLong();
+  private long stagedKept;
+  private long stagedExcluded;
+  private final AtomicLong committedKept = new AtomicLong();
+  private final AtomicLong committedExcluded = new AtomicLong();
 
   ExcludingSink(RecordSink delegate, List<String> excludedOperations) {
     this.delegate = delegate;
@@ -27,26 +32,35 @@ final class ExcludingSink implements RecordSink {
     return excluded.contains(operation.operationType());
   }
 
-  long excludedCount() {
-    return excludedCount.get();
+  /** Records durably applied to the destination. */
+  long committedKept() {
+    return committedKept.get();
+  }
+
+  /** Records skipped as excluded, up to the last commit. */
+  long committedExcluded() {
+    return committedExcluded.get();
   }
 
   @Override
   public void write(List<ChangeRecord> records) throws Exception {
-    if (excluded.isEmpty()) {
-      delegate.write(records);
-      return;
-    }
-    List<ChangeRecord> kept = records.stream().filter(r -> !excludes(r.operation())).toList();
-    excludedCount.addAndGet(records.size() - kept.size());
+    List<ChangeRecord> kept = excluded.isEmpty()
+        ? records
+        : records.stream().filter(r -> !excludes(r.operation())).toList();
     if (!kept.isEmpty()) {
       delegate.write(kept);
     }
+    stagedKept += kept.size();
+    stagedExcluded += records.size() - kept.size();
   }
 
   @Override
   public void commit() throws Exception {
     delegate.commit();
+    committedKept.addAndGet(stagedKept);
+    committedExcluded.addAndGet(stagedExcluded);
+    stagedKept = 0;
+    stagedExcluded = 0;
   }
 
   @Override

@@ -8,7 +8,6 @@ import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
-import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
@@ -73,40 +72,41 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start.describe());
     }
-    try {
-      StreamPosition position = Checkpoints.toPosition(start);
-      ChangeEventDecoder decoder = new ChangeEventDecoder(
-          new DriverJsonRenderer(), new DriverJsonKeyRenderer(), destination.tableResolver(mirror));
-      PullRecords pull = new PullRecords(
-          mirror.name(), source.openerFor(mirror), decoder, tuning.pullSettings(mirror.settings()), clock);
+    try (BatchSink batchSink = destination.openSink(mirror, batchId)) {
+      ExcludingSink sink = new ExcludingSink(batchSink, mirror.settings().excludedOperations());
+      PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
+          tuning.pullSettings(mirror.settings()), clock);
       ProgressListener heartbeat = progress -> context.heartbeat(new PullHeartbeat(
           batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
-          deliveredBefore + progress.recordsDelivered(), attempt));
-      try (BatchSink batchSink = destination.openSink(mirror, batchId)) {
-        ExcludingSink sink = new ExcludingSink(batchSink, mirror.settings().excludedOperations());
-        PullResult result = pull.pull(position, sink, heartbeat);
+          deliveredBefore + sink.committedKept(), attempt));
+      try {
+        PullResult result = pull.pull(Checkpoints.toPosition(start), sink, heartbeat);
         BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, attempt);
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, checkpoint {}",
             mirror.name(), batchId, outcome.figures().eventsRead(), outcome.figures().recordsDelivered(),
             outcome.figures().recordsExcluded(), result.endReason(), outcome.checkpoint().describe());
         return outcome;
+      } catch (PullRecordsException e) {
+        rethrowIfCompletion(e);
+        // The SDK sends the last heartbeat with the failure: the retry resumes after this.
+        heartbeatQuietly(context, new PullHeartbeat(batchId, Checkpoints.of(e.deliveredCheckpoint()), 0,
+            deliveredBefore + sink.committedKept(), attempt));
+        throw failed(mirror, batchId, e);
       }
-    } catch (PullRecordsException e) {
-      rethrowIfCompletion(e);
-      // Record how far this attempt got, so the retry resumes after it.
-      heartbeatQuietly(context, new PullHeartbeat(batchId, Checkpoints.of(e.deliveredCheckpoint()), 0,
-          deliveredBefore, attempt));
-      throw failed(mirror, batchId, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw ApplicationFailure.newFailure(
           "PullRecords: the worker is shutting down; the batch is retried from its last delivered checkpoint",
           FailureTypes.TRANSIENT);
-    } catch (ActivityCompletionException e) {
+    } catch (ActivityCompletionException | ApplicationFailure e) {
       throw e;
     } catch (RuntimeException e) {
       throw failed(mirror, batchId, e);
     }
+  }
+
+  private ChangeEventDecoder decoder(MirrorConfig mirror) {
+    return new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), destination.tableResolver(mirror));
   }
 
   private static BatchOutcome outcome(
@@ -123,11 +123,10 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         byTable.put(table, kept);
       }
     });
-    long excluded = sink.excludedCount();
     BatchFigures figures = new BatchFigures(
         result.eventsRead(),
-        deliveredBefore + result.recordsDelivered() - excluded,
-        excluded,
+        deliveredBefore + sink.committedKept(),
+        sink.committedExcluded(),
         result.bytesRead(),
         byTable,
         result.timings().total().toMillis(),

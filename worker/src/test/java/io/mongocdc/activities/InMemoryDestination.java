@@ -23,6 +23,7 @@ public final class InMemoryDestination implements MirrorDestination {
   private final Map<String, Map<String, Row>> tables = new HashMap<>();
   private final List<String> created = new ArrayList<>();
   private final AtomicInteger recordsApplied = new AtomicInteger();
+  private int recordsCommitted;
   private final AtomicInteger dropped = new AtomicInteger();
 
   @Override
@@ -78,6 +79,8 @@ public final class InMemoryDestination implements MirrorDestination {
   }
 
   private synchronized void apply(List<ChangeRecord> records) {
+    recordsCommitted += records.size();
+    notifyAll();
     for (ChangeRecord record : records) {
       Map<String, Row> table = tables.computeIfAbsent(record.table(), t -> new TreeMap<>());
       Row current = table.get(record.key());
@@ -106,6 +109,24 @@ public final class InMemoryDestination implements MirrorDestination {
     return List.copyOf(created);
   }
 
+  /** Records committed by sinks, replays included. */
+  public synchronized int recordsCommitted() {
+    return recordsCommitted;
+  }
+
+  /** Waits until sinks committed at least {@code count} records. */
+  public synchronized void awaitCommitted(int count, java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (recordsCommitted < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + recordsCommitted + " records were committed, expected " + count);
+      }
+      wait(Math.max(1, left / 1_000_000));
+    }
+  }
+
+  /** Rows written (replays that changed nothing not counted). */
   public int recordsApplied() {
     return recordsApplied.get();
   }

@@ -32,10 +32,17 @@ final class FlowEnvironment implements AutoCloseable {
 
   final TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
   final WorkflowClient client = env.getWorkflowClient();
-  final InMemoryCatalog catalog = new InMemoryCatalog();
-  final InMemoryDestination destination = new InMemoryDestination();
+  final InMemoryCatalog catalog;
+  final InMemoryDestination destination;
 
   FlowEnvironment(PullRecordsActivity pullRecords, ChangeStreamOpener stream) {
+    this(new InMemoryDestination(), new InMemoryCatalog(), pullRecords, stream);
+  }
+
+  FlowEnvironment(InMemoryDestination destination, InMemoryCatalog catalog, PullRecordsActivity pullRecords,
+      ChangeStreamOpener stream) {
+    this.destination = destination;
+    this.catalog = catalog;
     Worker worker = env.newWorker(TASK_QUEUE);
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
     worker.registerActivitiesImplementations(
