@@ -15,7 +15,9 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.time.Duration;
@@ -30,7 +32,12 @@ final class FlowEnvironment implements AutoCloseable {
 
   static final String TASK_QUEUE = MirrorIds.DEFAULT_TASK_QUEUE;
 
-  final TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+  /** A fixed identity keeps the machine's host name out of captured histories. */
+  static final String IDENTITY = "mongo-cdc-test";
+
+  final TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
+      .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setIdentity(IDENTITY).build())
+      .build());
   final WorkflowClient client = env.getWorkflowClient();
   final InMemoryCatalog catalog;
   final InMemoryDestination destination;
