@@ -28,25 +28,25 @@ import java.util.function.Predicate;
  * A Temporal test environment running the mirror workflow with the real setup and commit
  * activities over in-memory ports, and a PullRecords activity of the test's choosing.
  */
-final class FlowEnvironment implements AutoCloseable {
+public final class FlowEnvironment implements AutoCloseable {
 
   static final String TASK_QUEUE = MirrorIds.DEFAULT_TASK_QUEUE;
 
   /** A fixed identity keeps the machine's host name out of captured histories. */
   static final String IDENTITY = "mongo-cdc-test";
 
-  final TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
+  public final TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
       .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setIdentity(IDENTITY).build())
       .build());
-  final WorkflowClient client = env.getWorkflowClient();
-  final InMemoryCatalog catalog;
-  final InMemoryDestination destination;
+  public final WorkflowClient client = env.getWorkflowClient();
+  public final InMemoryCatalog catalog;
+  public final InMemoryDestination destination;
 
-  FlowEnvironment(PullRecordsActivity pullRecords, ChangeStreamOpener stream) {
+  public FlowEnvironment(PullRecordsActivity pullRecords, ChangeStreamOpener stream) {
     this(new InMemoryDestination(), new InMemoryCatalog(), pullRecords, stream);
   }
 
-  FlowEnvironment(InMemoryDestination destination, InMemoryCatalog catalog, PullRecordsActivity pullRecords,
+  public FlowEnvironment(InMemoryDestination destination, InMemoryCatalog catalog, PullRecordsActivity pullRecords,
       ChangeStreamOpener stream) {
     this.destination = destination;
     this.catalog = catalog;
@@ -74,7 +74,7 @@ final class FlowEnvironment implements AutoCloseable {
   }
 
   /** The final status of the mirror's latest run, once it completes. */
-  MirrorStatus result(String mirror) {
+  public MirrorStatus result(String mirror) {
     return client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror)).getResult(MirrorStatus.class);
   }
 
@@ -99,7 +99,7 @@ final class FlowEnvironment implements AutoCloseable {
    * Queries status until it satisfies {@code condition}: a signal is applied at the workflow's
    * next task, which the test cannot observe otherwise.
    */
-  static MirrorStatus awaitStatus(CdcFlowWorkflow workflow, Predicate<MirrorStatus> condition) {
+  public static MirrorStatus awaitStatus(CdcFlowWorkflow workflow, Predicate<MirrorStatus> condition) {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     MirrorStatus status = workflow.status();
     while (!condition.test(status)) {

@@ -23,11 +23,11 @@ import java.util.concurrent.TimeUnit;
  * reaches it) until the test gives it a step, then plays the step. Tests learn that a batch
  * started from {@link #nextCall()}, so nothing depends on timing.
  */
-final class ScriptedPullRecords implements PullRecordsActivity {
+public final class ScriptedPullRecords implements PullRecordsActivity {
 
   /** What one call does. */
   @FunctionalInterface
-  interface Step {
+  public interface Step {
     BatchOutcome play(PullRecordsRequest request, ActivityExecutionContext context) throws Exception;
   }
 
@@ -38,7 +38,7 @@ final class ScriptedPullRecords implements PullRecordsActivity {
   private final List<PullRecordsRequest> calls = new CopyOnWriteArrayList<>();
 
   /** Delivers {@code records} records: the checkpoint moves {@code records} positions on. */
-  static Step deliver(int records) {
+  public static Step deliver(int records) {
     return (request, context) -> outcome(request, records, null);
   }
 
@@ -58,12 +58,12 @@ final class ScriptedPullRecords implements PullRecordsActivity {
     return fail(ApplicationFailure.newFailureWithCauseAndDelay(message, FailureTypes.TRANSIENT, null, Duration.ofMillis(1)));
   }
 
-  void then(Step... next) {
+  public void then(Step... next) {
     steps.addAll(List.of(next));
   }
 
   /** The next call that started, waiting up to 20 s for it. */
-  PullRecordsRequest nextCall() throws InterruptedException {
+  public PullRecordsRequest nextCall() throws InterruptedException {
     PullRecordsRequest request = started.poll(20, TimeUnit.SECONDS);
     assertNotNull(request, "PullRecords was not called");
     return request;
