@@ -49,7 +49,7 @@ final class WorkerCommand implements Callable<Integer> {
     WorkerPorts ports = context.ports().create(catalogUrl, peers);
     WorkflowClient client = context.clients().connect(temporal);
     WorkerFactory factory = WorkerFactory.newInstance(client);
-    WorkerWiring.register(factory.newWorker(temporal.taskQueue()), peers, ports, PullTuning.defaults());
+    WorkerWiring.register(factory.newWorker(temporal.taskQueue(), WorkerWiring.workerOptions()), peers, ports, PullTuning.defaults());
     factory.start();
     spec.commandLine().getOut().printf("worker polling task queue %s in namespace %s at %s; catalog %s%n",
         temporal.taskQueue(), temporal.namespace(), temporal.address(), Redaction.redact(catalogUrl));

@@ -20,6 +20,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -50,7 +51,9 @@ public final class FlowEnvironment implements AutoCloseable {
       ChangeStreamOpener stream) {
     this.destination = destination;
     this.catalog = catalog;
-    Worker worker = env.newWorker(TASK_QUEUE);
+    // Heartbeats reach the test server at once, so cancellations are seen without delay.
+    Worker worker = env.newWorker(TASK_QUEUE,
+        WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(Fixtures.peers(), new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()),
