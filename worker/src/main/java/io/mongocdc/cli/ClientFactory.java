@@ -11,12 +11,23 @@ public interface ClientFactory {
 
   WorkflowClient connect(TemporalOptions temporal);
 
-  /** A gRPC connection to the configured frontend. */
+  /** Called once a command is done with a client it got from {@link #connect}. */
+  default void release(WorkflowClient client) {}
+
+  /** A gRPC connection to the configured frontend, closed on release. */
   static ClientFactory grpc() {
-    return temporal -> {
-      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-          WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build());
-      return WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().setNamespace(temporal.namespace()).build());
+    return new ClientFactory() {
+      @Override
+      public WorkflowClient connect(TemporalOptions temporal) {
+        WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build());
+        return WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().setNamespace(temporal.namespace()).build());
+      }
+
+      @Override
+      public void release(WorkflowClient client) {
+        client.getWorkflowServiceStubs().shutdown();
+      }
     };
   }
 }

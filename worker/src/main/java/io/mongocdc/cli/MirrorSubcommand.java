@@ -24,12 +24,18 @@ abstract class MirrorSubcommand implements Callable<Integer> {
 
   @Override
   public final Integer call() {
+    WorkflowClient client = null;
     try {
-      run(context.clients().connect(mirror.temporal), spec.commandLine().getOut());
+      client = context.clients().connect(mirror.temporal);
+      run(client, spec.commandLine().getOut());
       spec.commandLine().getOut().flush();
       return ExitCodes.OK;
     } catch (Exception e) {
       throw Failures.explain(e, mirror.name, mirror.temporal);
+    } finally {
+      if (client != null) {
+        context.clients().release(client);
+      }
     }
   }
 }

@@ -62,6 +62,7 @@ final class WorkerCommand implements Callable<Integer> {
       } catch (RuntimeException e) {
         // Stopping anyway.
       }
+      context.clients().release(client);
     });
     return ExitCodes.OK;
   }
