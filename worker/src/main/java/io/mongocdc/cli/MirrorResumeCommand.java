@@ -5,7 +5,7 @@ import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
 @Command(name = "resume", mixinStandardHelpOptions = true,
-    description = "Resume a paused or failed mirror; a failed batch or setup is tried again.")
+    description = "Resume a paused or failed mirror, or end a backoff wait: the batch or setup is tried again.")
 final class MirrorResumeCommand extends MirrorSubcommand {
 
   MirrorResumeCommand(CliContext context) {

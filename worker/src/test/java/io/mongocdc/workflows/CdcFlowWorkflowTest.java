@@ -332,6 +332,24 @@ class CdcFlowWorkflowTest {
   }
 
   @Test
+  void resumeWhileBackingOffTriesTheBatchAgainAtOnce() throws Exception {
+    CdcFlowWorkflow workflow = flow.start(mirror(500));
+    pulls.nextCall();
+    for (int i = 0; i < CdcActivityOptions.PULL_MAX_ATTEMPTS; i++) {
+      pulls.then(ScriptedPullRecords.failTransiently("destination unavailable"));
+    }
+    awaitStatus(workflow, s -> s.state() == MirrorPhase.BACKING_OFF);
+    pulls.drainCalls();
+
+    workflow.resume();
+    PullRecordsRequest again = pulls.nextCall();
+    assertEquals(1, again.batchId());
+    assertEquals(MirrorPhase.RUNNING, workflow.status().state());
+    workflow.terminate(new StopRequest(true));
+    flow.result("orders");
+  }
+
+  @Test
   void aFailureRetryingCannotFixWaitsForTheOperatorThenResumes() throws Exception {
     CdcFlowWorkflow workflow = flow.start(mirror(500));
     pulls.nextCall();

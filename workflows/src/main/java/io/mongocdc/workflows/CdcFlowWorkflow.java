@@ -37,7 +37,7 @@ public interface CdcFlowWorkflow {
   @SignalMethod(name = "pause")
   void pause(StopRequest request);
 
-  /** Resumes a paused or failed mirror; a failed batch or setup is tried again. */
+  /** Resumes a paused or failed mirror, or ends a backoff wait; a failed batch or setup is tried again. */
   @SignalMethod(name = "resume")
   void resume();
 

@@ -120,8 +120,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
           needsOperator ? "waiting for the operator" : "backing off");
       if (!needsOperator) {
         state.phase = MirrorPhase.BACKING_OFF;
+        state.retryNow = false;
+        // A pause or terminate ends the wait, and so does resume: "try again now".
         Workflow.await(CdcActivityOptions.workflowBackoff(state.failedAttempts),
-            () -> state.paused || state.terminateRequested);
+            () -> state.paused || state.terminateRequested || state.retryNow);
       }
     }
   }

@@ -41,6 +41,8 @@ final class FlowState {
   // This run only.
   MirrorPhase phase = MirrorPhase.SETTING_UP;
   boolean terminateRequested;
+  /** Set by resume: ends a backoff wait early. */
+  boolean retryNow;
   long batchInFlight;
   long batchesThisRun;
 
@@ -136,6 +138,7 @@ final class FlowState {
   }
 
   void resume() {
+    retryNow = true;
     paused = false;
     failed = false;
     pausedReason = null;
