@@ -24,6 +24,12 @@ public final class MongoCdc {
       commandLine.getErr().flush();
       return explained.exitCode();
     });
+    cli.setParameterExceptionHandler((failure, args) -> {
+      CommandLine command = failure.getCommandLine();
+      command.getErr().println("mongo-cdc: " + failure.getMessage() + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
+      command.getErr().flush();
+      return ExitCodes.INVALID;
+    });
     return cli;
   }
 

@@ -154,7 +154,10 @@ class MongoCdcCliTest {
 
   @Test
   void usageErrorsExitWithTwo() {
-    Run run = run("mirror", "frobnicate", "orders");
-    assertEquals(ExitCodes.INVALID, run.exitCode());
+    assertOneLineError(run("mirror", "frobnicate", "orders"), ExitCodes.INVALID, "Unmatched arguments");
+    assertOneLineError(run("mirror", "create", "orders"), ExitCodes.INVALID,
+        "Missing required options: '--source-peer=PEER', '--destination-peer=PEER', '--database=<database>' "
+            + "(see 'mongo-cdc mirror create --help')");
+    assertOneLineError(run("mirror", "edit", "orders", "--batch-size", "many"), ExitCodes.INVALID, "--batch-size");
   }
 }
