@@ -52,11 +52,17 @@ class PipelineCancellationTest {
     Gate eighthWrite = sink.blockWrite(7); // records 0..69 written, 0..49 committed
     AtomicReference<PullProgress> seenWhileBlocked = new AtomicReference<>();
     CountDownLatch reportedWhileBlocked = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean blockSeen = new java.util.concurrent.atomic.AtomicBoolean();
 
+    // Reports come one after another from one thread, each snapshot taken after the previous
+    // report returned: the first report after the one that saw the gate reached is a snapshot
+    // of the blocked state.
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink, progress -> {
-      if (eighthWrite.isReached()) {
+      if (blockSeen.get()) {
         seenWhileBlocked.compareAndSet(null, progress);
         reportedWhileBlocked.countDown();
+      } else if (eighthWrite.isReached()) {
+        blockSeen.set(true);
       }
     });
     assertTrue(eighthWrite.awaitReached(WAIT));

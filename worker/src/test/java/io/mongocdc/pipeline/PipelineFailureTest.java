@@ -117,17 +117,21 @@ class PipelineFailureTest {
   @Test
   void decodeErrorSurfacesWhileTheSinkIsStillBlocked() throws Exception {
     ScriptedRenderer renderer = new ScriptedRenderer();
+    Gate decodeOf40 = renderer.blockAt(40);
     renderer.failAt(40, new DocumentRenderException("bad document"));
     PullFixture fixture = new PullFixture(Workload.inserts(100)).renderer(renderer);
     fixture.settings.chunkSize(10).decodeWorkers(2).maxInFlightChunks(6);
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0); // never released
 
-    PullRecordsException error = PullOutcomeProbe.start(fixture, sink).failure();
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    assertTrue(firstWrite.awaitReached(WAIT));
+    assertTrue(decodeOf40.awaitReached(WAIT));
+    decodeOf40.release(); // event 40 fails now, while the sink still holds the first chunk
+    PullRecordsException error = probe.failure();
 
     ChangeEventDecodeException cause = assertInstanceOf(ChangeEventDecodeException.class, error.getCause());
     assertEquals(fixture.stream.tokenOf(40), cause.position());
-    assertTrue(firstWrite.isReached());
     assertEquals(0, sink.commits());
   }
 

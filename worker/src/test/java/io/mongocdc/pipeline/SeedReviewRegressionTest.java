@@ -156,6 +156,7 @@ class SeedReviewRegressionTest {
     fixture.settings.maxBatchSize(100_000).chunkSize(5).decodeWorkers(2).maxInFlightChunks(4);
     Gate farAway = fixture.stream.blockAt(1_000); // never released: reaching it would mean reading on
     RecordingSink sink = new RecordingSink();
+    sink.blockWrite(0); // never released either: only the abort can end this pull
 
     PullRecordsException error = PullOutcomeProbe.start(fixture, sink).failure();
 

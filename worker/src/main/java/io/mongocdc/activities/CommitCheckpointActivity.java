@@ -1,0 +1,15 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.model.CommitCheckpointRequest;
+import io.mongocdc.workflows.model.CommitResult;
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/** Writes a batch's checkpoint and figures to the catalog, monotonically. */
+@ActivityInterface
+public interface CommitCheckpointActivity {
+
+  @ActivityMethod(name = ActivityNames.COMMIT_CHECKPOINT)
+  CommitResult commitCheckpoint(CommitCheckpointRequest request);
+}

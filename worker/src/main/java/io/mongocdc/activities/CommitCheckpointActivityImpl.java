@@ -1,0 +1,24 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.workflows.model.CommitCheckpointRequest;
+import io.mongocdc.workflows.model.CommitResult;
+import java.util.Objects;
+
+/** Commits through the {@link CheckpointCatalog}, whose commit is monotonic and idempotent. */
+public final class CommitCheckpointActivityImpl implements CommitCheckpointActivity {
+
+  private final CheckpointCatalog catalog;
+
+  public CommitCheckpointActivityImpl(CheckpointCatalog catalog) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+  }
+
+  @Override
+  public CommitResult commitCheckpoint(CommitCheckpointRequest request) {
+    try {
+      return catalog.commit(request.mirror(), request.batchId(), request.checkpoint(), request.figures());
+    } catch (RuntimeException e) {
+      throw FailureClassifier.classify("CommitCheckpoint", e);
+    }
+  }
+}

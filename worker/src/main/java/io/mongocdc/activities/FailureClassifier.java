@@ -1,0 +1,86 @@
+package io.mongocdc.activities;
+
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoSecurityException;
+import io.mongocdc.decode.ChangeEventDecodeException;
+import io.mongocdc.pipeline.PullRecordsException;
+import io.mongocdc.source.ChangeStreamException;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.workflows.FailureTypes;
+import io.mongocdc.workflows.model.InvalidEditException;
+import io.mongocdc.workflows.model.InvalidMirrorException;
+import io.temporal.failure.ApplicationFailure;
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * Turns an activity's failure into the ApplicationFailure Temporal records: history lost,
+ * invalid configuration, authentication and undecodable events are not retryable and carry an
+ * operator message saying what to do; anything else (network, primary step-down, destination
+ * unavailable, timeouts) is retried with backoff.
+ *
+ * <p>The failure carries a redacted one-line message and no cause: a cause's message and stack
+ * trace would go into workflow history verbatim, and driver messages can quote connection
+ * strings.
+ */
+public final class FailureClassifier {
+
+  /** MongoDB's AuthenticationFailed and Unauthorized. */
+  private static final Set<Integer> MONGO_AUTH_CODES = Set.of(18, 13);
+
+  private FailureClassifier() {}
+
+  public static ApplicationFailure classify(String what, Throwable failure) {
+    String type = typeOf(failure);
+    String message = Redaction.redact(what + ": " + advice(type, messageOf(failure)));
+    return FailureTypes.NON_RETRYABLE.contains(type)
+        ? ApplicationFailure.newNonRetryableFailure(message, type)
+        : ApplicationFailure.newFailure(message, type);
+  }
+
+  static String typeOf(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ChangeStreamHistoryLostException) {
+        return FailureTypes.HISTORY_LOST;
+      }
+      if (t instanceof InvalidMirrorConfigurationException
+          || t instanceof InvalidMirrorException
+          || t instanceof InvalidEditException) {
+        return FailureTypes.INVALID_CONFIGURATION;
+      }
+      if (t instanceof PeerAuthenticationException
+          || t instanceof MongoSecurityException
+          || (t instanceof MongoCommandException command && MONGO_AUTH_CODES.contains(command.getErrorCode()))
+          || (t instanceof ChangeStreamException stream && MONGO_AUTH_CODES.contains(stream.serverErrorCode()))
+          || (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("28"))) {
+        return FailureTypes.AUTHENTICATION_FAILED;
+      }
+      if (t instanceof ChangeEventDecodeException) {
+        return FailureTypes.UNDECODABLE_EVENT;
+      }
+    }
+    return FailureTypes.TRANSIENT;
+  }
+
+  private static String advice(String type, String message) {
+    return switch (type) {
+      case FailureTypes.HISTORY_LOST -> "the change stream no longer holds the history at the mirror's checkpoint ("
+          + message + "); nothing was skipped, but the mirror must be resynchronised: drop it with its tables and "
+          + "create it again";
+      case FailureTypes.INVALID_CONFIGURATION -> "invalid configuration: " + message
+          + "; fix the mirror or the worker's peers, then resume the mirror";
+      case FailureTypes.AUTHENTICATION_FAILED -> "authentication failed: " + message
+          + "; fix the peer's credentials in the worker's configuration, restart the worker, then resume the mirror";
+      case FailureTypes.UNDECODABLE_EVENT -> "an event cannot be decoded: " + message
+          + "; the checkpoint stops before it; fix the renderer or exclude its operation type, then resume";
+      default -> message;
+    };
+  }
+
+  /** The message of the first failure (a pull failure's cause), in one line. */
+  private static String messageOf(Throwable failure) {
+    Throwable first = failure instanceof PullRecordsException && failure.getCause() != null ? failure.getCause() : failure;
+    String message = first.getMessage() == null ? first.getClass().getSimpleName() : first.getMessage();
+    return message.replaceAll("\\s+", " ").trim();
+  }
+}

@@ -1,0 +1,28 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.workflows.model.MirrorConfig;
+import java.util.List;
+
+/**
+ * The PostgreSQL side of a mirror: its tables and the sink a batch writes to. Implementations
+ * resolve the destination peer through the worker's {@link PeerRegistry}, and apply records
+ * idempotently (a replayed or older event never overwrites a newer one).
+ */
+public interface MirrorDestination {
+
+  /** Checks the destination peer is reachable and the schema usable. */
+  void validate(MirrorConfig mirror);
+
+  /** Creates the mirror's tables if missing; idempotent. @return the tables, qualified */
+  List<String> createTables(MirrorConfig mirror);
+
+  /** Names the table each source namespace goes to. */
+  DestinationTableResolver tableResolver(MirrorConfig mirror);
+
+  /** A sink for one batch attempt. */
+  BatchSink openSink(MirrorConfig mirror, long batchId);
+
+  /** Drops the mirror's tables (on an operator's explicit request only). */
+  void dropTables(MirrorConfig mirror);
+}

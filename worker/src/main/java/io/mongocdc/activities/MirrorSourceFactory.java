@@ -1,0 +1,26 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.MirrorConfig;
+
+/**
+ * The MongoDB side of a mirror. Implementations resolve the mirror's source peer through the
+ * worker's {@link PeerRegistry}; credentials never pass through the activities.
+ */
+public interface MirrorSourceFactory {
+
+  /**
+   * Checks the source peer is reachable and the database exists.
+   *
+   * @throws InvalidMirrorConfigurationException, PeerAuthenticationException, or a transient
+   *     failure to retry
+   */
+  void validate(MirrorConfig mirror);
+
+  /** Opens the mirror's change stream (the database, restricted to its collections). */
+  ChangeStreamOpener openerFor(MirrorConfig mirror);
+
+  /** The source's current operation time: where a new mirror starts reading. */
+  StreamPosition currentPosition(MirrorConfig mirror);
+}

@@ -1,0 +1,15 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.workflows.model.Checkpoint;
+
+/**
+ * The details of a PullRecords heartbeat: what is durably delivered so far, so a retry of the
+ * same batch resumes after it instead of replaying it.
+ *
+ * @param batchId the batch
+ * @param delivered the delivered checkpoint
+ * @param eventsRead events read by the attempt that sent it
+ * @param recordsDelivered records delivered by this batch so far, over all its attempts
+ * @param attempt the activity attempt that sent it
+ */
+public record PullHeartbeat(long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt) {}

@@ -1,0 +1,19 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.model.BatchOutcome;
+import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/**
+ * One batch of a mirror: reads the change stream from the committed checkpoint, applies the
+ * records to the destination, and returns the last delivered checkpoint with the batch's
+ * figures. Heartbeats {@link PullHeartbeat}s; a retry resumes from the last one's checkpoint.
+ */
+@ActivityInterface
+public interface PullRecordsActivity {
+
+  @ActivityMethod(name = ActivityNames.PULL_RECORDS)
+  BatchOutcome pullRecords(PullRecordsRequest request);
+}

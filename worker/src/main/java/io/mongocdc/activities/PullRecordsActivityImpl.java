@@ -1,0 +1,160 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.DriverJsonKeyRenderer;
+import io.mongocdc.decode.DriverJsonRenderer;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.ProgressListener;
+import io.mongocdc.pipeline.PullRecords;
+import io.mongocdc.pipeline.PullRecordsException;
+import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.workflows.FailureTypes;
+import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.BatchOutcome;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
+import io.temporal.failure.ApplicationFailure;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the PullRecords core for one batch as a Temporal activity.
+ *
+ * <p>Progress becomes heartbeats (delivered checkpoint and counts). A heartbeat that reports
+ * cancellation throws, which cancels the pull promptly; the exception is rethrown so Temporal
+ * records the activity as cancelled. A retry of the same batch starts from the last heartbeat's
+ * checkpoint when that is later than the committed one, so nothing delivered is read twice and
+ * nothing is lost.
+ */
+public final class PullRecordsActivityImpl implements PullRecordsActivity {
+
+  private static final Logger log = LoggerFactory.getLogger(PullRecordsActivityImpl.class);
+
+  private final MirrorSourceFactory source;
+  private final MirrorDestination destination;
+  private final PullTuning tuning;
+  private final LongSupplier clock;
+
+  public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
+    this(source, destination, tuning, System::nanoTime);
+  }
+
+  /** @param clock the pipeline's nanosecond clock (idle timeout, batch duration) */
+  public PullRecordsActivityImpl(
+      MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning, LongSupplier clock) {
+    this.source = Objects.requireNonNull(source, "source");
+    this.destination = Objects.requireNonNull(destination, "destination");
+    this.tuning = Objects.requireNonNull(tuning, "tuning");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public BatchOutcome pullRecords(PullRecordsRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    MirrorConfig mirror = request.mirror();
+    long batchId = request.batchId();
+    int attempt = Math.max(1, context.getInfo().getAttempt());
+    PullHeartbeat previous = context.getHeartbeatDetails(PullHeartbeat.class)
+        .filter(h -> h.batchId() == batchId && h.delivered() != null)
+        .orElse(null);
+    boolean resumes = previous != null && Checkpoints.isAfter(previous.delivered(), request.start());
+    Checkpoint start = resumes ? previous.delivered() : request.start();
+    long deliveredBefore = resumes ? previous.recordsDelivered() : 0;
+    if (resumes) {
+      log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
+          mirror.name(), batchId, attempt, start.describe());
+    }
+    try (BatchSink batchSink = destination.openSink(mirror, batchId)) {
+      ExcludingSink sink = new ExcludingSink(batchSink, mirror.settings().excludedOperations());
+      PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
+          tuning.pullSettings(mirror.settings()), clock);
+      ProgressListener heartbeat = progress -> context.heartbeat(new PullHeartbeat(
+          batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
+          deliveredBefore + sink.committedKept(), attempt));
+      try {
+        PullResult result = pull.pull(Checkpoints.toPosition(start), sink, heartbeat);
+        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, attempt);
+        log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, checkpoint {}",
+            mirror.name(), batchId, outcome.figures().eventsRead(), outcome.figures().recordsDelivered(),
+            outcome.figures().recordsExcluded(), result.endReason(), outcome.checkpoint().describe());
+        return outcome;
+      } catch (PullRecordsException e) {
+        rethrowIfCompletion(e);
+        // The SDK sends the last heartbeat with the failure: the retry resumes after this.
+        heartbeatQuietly(context, new PullHeartbeat(batchId, Checkpoints.of(e.deliveredCheckpoint()), 0,
+            deliveredBefore + sink.committedKept(), attempt));
+        throw failed(mirror, batchId, e);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApplicationFailure.newFailure(
+          "PullRecords: the worker is shutting down; the batch is retried from its last delivered checkpoint",
+          FailureTypes.TRANSIENT);
+    } catch (ActivityCompletionException | ApplicationFailure e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw failed(mirror, batchId, e);
+    }
+  }
+
+  private ChangeEventDecoder decoder(MirrorConfig mirror) {
+    return new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), destination.tableResolver(mirror));
+  }
+
+  private static BatchOutcome outcome(
+      long batchId, PullResult result, ExcludingSink sink, long deliveredBefore, int attempt) {
+    Map<String, Long> byTable = new TreeMap<>();
+    result.recordsByTable().forEach((table, byOperation) -> {
+      long kept = 0;
+      for (Map.Entry<Operation, Long> entry : byOperation.entrySet()) {
+        if (!sink.excludes(entry.getKey())) {
+          kept += entry.getValue();
+        }
+      }
+      if (kept > 0) {
+        byTable.put(table, kept);
+      }
+    });
+    BatchFigures figures = new BatchFigures(
+        result.eventsRead(),
+        deliveredBefore + sink.committedKept(),
+        sink.committedExcluded(),
+        result.bytesRead(),
+        byTable,
+        result.timings().total().toMillis(),
+        result.endReason().name(),
+        attempt);
+    String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
+    return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt);
+  }
+
+  private static void rethrowIfCompletion(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ActivityCompletionException completion) {
+        throw completion;
+      }
+    }
+  }
+
+  private static void heartbeatQuietly(ActivityExecutionContext context, PullHeartbeat details) {
+    try {
+      context.heartbeat(details);
+    } catch (ActivityCompletionException e) {
+      // Cancelled meanwhile: the failure below is reported anyway.
+    }
+  }
+
+  private static ApplicationFailure failed(MirrorConfig mirror, long batchId, Throwable e) {
+    ApplicationFailure failure = FailureClassifier.classify("PullRecords", e);
+    log.warn("mirror {} batch {} failed: [{}] {}", mirror.name(), batchId, failure.getType(), failure.getOriginalMessage());
+    return failure;
+  }
+}

@@ -1,0 +1,29 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+import java.util.List;
+
+/** The steps that set a mirror up, once, before its first batch. Each is idempotent. */
+@ActivityInterface
+public interface SetupMirrorActivity {
+
+  /** Checks the configuration, that both peers are known and reachable, and the credentials. */
+  @ActivityMethod(name = ActivityNames.VALIDATE_MIRROR)
+  void validateMirror(MirrorConfig mirror);
+
+  /** Creates the destination tables if missing. @return the tables */
+  @ActivityMethod(name = ActivityNames.CREATE_DESTINATION_TABLES)
+  List<String> createDestinationTables(MirrorConfig mirror);
+
+  /** Registers the mirror in the catalog. @return its committed checkpoint if it had one, else null */
+  @ActivityMethod(name = ActivityNames.REGISTER_MIRROR)
+  Checkpoint registerMirror(MirrorConfig mirror);
+
+  /** The source's current operation time: where a new mirror starts. */
+  @ActivityMethod(name = ActivityNames.TAKE_STARTING_POINT)
+  Checkpoint takeStartingPoint(MirrorConfig mirror);
+}

@@ -1,0 +1,59 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.MirrorConfig;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/** Sets a mirror up through the ports; every failure is classified for Temporal. */
+public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
+
+  private final PeerRegistry peers;
+  private final MirrorSourceFactory source;
+  private final MirrorDestination destination;
+  private final CheckpointCatalog catalog;
+
+  public SetupMirrorActivityImpl(
+      PeerRegistry peers, MirrorSourceFactory source, MirrorDestination destination, CheckpointCatalog catalog) {
+    this.peers = Objects.requireNonNull(peers, "peers");
+    this.source = Objects.requireNonNull(source, "source");
+    this.destination = Objects.requireNonNull(destination, "destination");
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+  }
+
+  @Override
+  public void validateMirror(MirrorConfig mirror) {
+    classified("ValidateMirror", () -> {
+      mirror.requireValid();
+      peers.resolve(mirror.sourcePeer());
+      peers.resolve(mirror.destinationPeer());
+      source.validate(mirror);
+      destination.validate(mirror);
+      return null;
+    });
+  }
+
+  @Override
+  public List<String> createDestinationTables(MirrorConfig mirror) {
+    return classified("CreateDestinationTables", () -> destination.createTables(mirror));
+  }
+
+  @Override
+  public Checkpoint registerMirror(MirrorConfig mirror) {
+    return classified("RegisterMirror", () -> catalog.register(mirror).orElse(null));
+  }
+
+  @Override
+  public Checkpoint takeStartingPoint(MirrorConfig mirror) {
+    return classified("TakeStartingPoint", () -> Checkpoints.of(source.currentPosition(mirror)));
+  }
+
+  private static <T> T classified(String what, Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (RuntimeException e) {
+      throw FailureClassifier.classify(what, e);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.mongocdc.cli;
+
+import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.MirrorSettings;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The editable settings as options; each is unset unless given. Shared by create and edit. */
+public final class SettingsOptions {
+
+  @Option(names = "--batch-size", paramLabel = "N", description = "Change events per batch, at most.")
+  Integer batchSize;
+
+  @Option(names = "--idle-timeout", paramLabel = "SECONDS", description = "A batch ends after this long without an event.")
+  Integer idleTimeoutSeconds;
+
+  @Option(names = "--max-batch-duration", paramLabel = "SECONDS", description = "A batch ends after this long in any case.")
+  Integer maxBatchDurationSeconds;
+
+  @Option(names = "--decode-workers", paramLabel = "N", description = "Threads decoding events in parallel.")
+  Integer decodeWorkers;
+
+  @Option(names = "--chunk-size", paramLabel = "N", description = "Events per chunk handed to a decode worker.")
+  Integer chunkSize;
+
+  @Option(names = "--exclude-operations", paramLabel = "OPS", split = ",",
+      description = "Operation types not applied (insert, update, replace, delete); an empty value clears the list.")
+  List<String> excludedOperations;
+
+  @Option(names = "--control-event-policy", paramLabel = "POLICY",
+      description = "PAUSE (stop before drop/rename/dropDatabase/invalidate) or IGNORE.")
+  String controlEventPolicy;
+
+  @Option(names = "--continue-as-new-every", paramLabel = "BATCHES", description = "Continue the workflow as new after this many batches.")
+  Integer continueAsNewEveryBatches;
+
+  /** The options given, as the JSON object of an edit. */
+  Map<String, Object> asJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    put(json, "batchSize", batchSize);
+    put(json, "idleTimeoutSeconds", idleTimeoutSeconds);
+    put(json, "maxBatchDurationSeconds", maxBatchDurationSeconds);
+    put(json, "decodeWorkers", decodeWorkers);
+    put(json, "chunkSize", chunkSize);
+    if (excludedOperations != null) {
+      json.put("excludedOperations", excludedOperations.stream().filter(s -> !s.isBlank()).toList());
+    }
+    put(json, "controlEventPolicy", controlEventPolicy);
+    put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
+    return json;
+  }
+
+  /** The defaults with the options given applied. */
+  MirrorSettings applyTo(MirrorSettings defaults) {
+    Map<String, Object> json = asJson();
+    return json.isEmpty() ? defaults : defaults.apply(EditRequest.fromJson(json));
+  }
+
+  private static void put(Map<String, Object> json, String name, Object value) {
+    if (value != null) {
+      json.put(name, value);
+    }
+  }
+}

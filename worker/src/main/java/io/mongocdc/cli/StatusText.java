@@ -1,0 +1,51 @@
+package io.mongocdc.cli;
+
+import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.RejectedEdit;
+import java.time.Instant;
+
+/** Renders a status for people; {@code --json} gives the query's JSON as is. */
+final class StatusText {
+
+  private StatusText() {}
+
+  static String of(MirrorStatus s, long nowMillis) {
+    StringBuilder out = new StringBuilder();
+    line(out, "mirror %s: %s%s", s.mirror(), s.state(), s.pausedReason() == null ? "" : " (" + s.pausedReason() + ")");
+    line(out, "  source: peer %s, database %s, collections %s", s.config().sourcePeer(), s.config().sourceDatabase(),
+        s.config().collections().isEmpty() ? "all" : String.join(", ", s.config().collections()));
+    line(out, "  destination: peer %s, schema %s", s.config().destinationPeer(), s.config().destinationSchema());
+    line(out, "  batches: %d committed%s", s.committedBatchId(), s.batchInFlight() == 0 ? "" : ", batch " + s.batchInFlight() + " in flight");
+    if (s.committedCheckpoint() != null) {
+      line(out, "  checkpoint: %s", s.committedCheckpoint().describe());
+      line(out, "  checkpoint age: %s s%s", s.checkpointAgeSeconds(),
+          s.committedAtMillis() == null ? "" : ", committed at " + Instant.ofEpochMilli(s.committedAtMillis()));
+    }
+    line(out, "  totals: %d events read, %d records delivered, %d excluded, %d bytes", s.totals().eventsRead(),
+        s.totals().recordsDelivered(), s.totals().recordsExcluded(), s.totals().bytesRead());
+    line(out, "  last error: %s", s.lastError() == null ? "none"
+        : s.lastError() + " (at " + Instant.ofEpochMilli(s.lastErrorAtMillis()) + ", " + s.failedAttempts() + " failed attempts in a row)");
+    line(out, "  settings: %s", settings(s.config().settings()));
+    for (EditRequest pending : s.pendingEdits()) {
+      line(out, "  pending edit: %s", pending.toJson());
+    }
+    for (RejectedEdit rejected : s.recentRejectedEdits()) {
+      line(out, "  rejected edit: %s at %s: %s", rejected.request(), Instant.ofEpochMilli(rejected.atMillis()), rejected.reason());
+    }
+    line(out, "  workflow run: %d (continued as new %d times), %d batches in this run", s.run() + 1, s.run(), s.batchesThisRun());
+    return out.toString();
+  }
+
+  static String settings(MirrorSettings s) {
+    return "batchSize=" + s.batchSize() + " idleTimeoutSeconds=" + s.idleTimeoutSeconds()
+        + " maxBatchDurationSeconds=" + s.maxBatchDurationSeconds() + " decodeWorkers=" + s.decodeWorkers()
+        + " chunkSize=" + s.chunkSize() + " excludedOperations=" + s.excludedOperations()
+        + " controlEventPolicy=" + s.controlEventPolicy() + " continueAsNewEveryBatches=" + s.continueAsNewEveryBatches();
+  }
+
+  private static void line(StringBuilder out, String format, Object... args) {
+    out.append(String.format(format, args)).append('\n');
+  }
+}

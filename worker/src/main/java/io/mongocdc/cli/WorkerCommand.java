@@ -1,0 +1,69 @@
+package io.mongocdc.cli;
+
+import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.Redaction;
+import io.temporal.client.WorkflowClient;
+import io.temporal.worker.WorkerFactory;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Runs the mirror workflows and their activities until the process is stopped. */
+@Command(name = "worker", mixinStandardHelpOptions = true,
+    description = "Run a worker: the mirror workflows and their activities, until stopped (SIGTERM or Ctrl-C).")
+final class WorkerCommand implements Callable<Integer> {
+
+  private final CliContext context;
+
+  @Mixin TemporalOptions temporal;
+
+  @Option(names = "--catalog-url", paramLabel = "JDBC_URL",
+      defaultValue = "${env:MONGO_CDC_CATALOG_URL}",
+      description = "JDBC URL of the catalog database, without a password (env MONGO_CDC_CATALOG_URL).")
+  String catalogUrl;
+
+  @Option(names = "--peers-file", paramLabel = "FILE", defaultValue = "${env:MONGO_CDC_PEERS_FILE}",
+      description = "Properties file of peers: <peer>.uri=<connection string> (env MONGO_CDC_PEERS_FILE). "
+          + "MONGO_CDC_PEER_<PEER> environment variables override it.")
+  Path peersFile;
+
+  @Spec CommandSpec spec;
+
+  WorkerCommand(CliContext context) {
+    this.context = context;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (catalogUrl == null || catalogUrl.isBlank()) {
+      throw new CliException("the catalog is required: give --catalog-url or set MONGO_CDC_CATALOG_URL", ExitCodes.INVALID);
+    }
+    PeerRegistry peers = ConfiguredPeerRegistry.load(peersFile, context.environment());
+    WorkerPorts ports = context.ports().create(catalogUrl, peers);
+    WorkflowClient client = context.clients().connect(temporal);
+    WorkerFactory factory = WorkerFactory.newInstance(client);
+    WorkerWiring.register(factory.newWorker(temporal.taskQueue(), WorkerWiring.workerOptions()), peers, ports, PullTuning.defaults());
+    factory.start();
+    spec.commandLine().getOut().printf("worker polling task queue %s in namespace %s at %s; catalog %s%n",
+        temporal.taskQueue(), temporal.namespace(), temporal.address(), Redaction.redact(catalogUrl));
+    spec.commandLine().getOut().flush();
+    context.shutdown().runUntilStopped(() -> {
+      // Activities in flight get the time to notice and stop; their batches resume elsewhere.
+      factory.shutdown();
+      try {
+        factory.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (RuntimeException e) {
+        // Stopping anyway.
+      }
+      context.clients().release(client);
+    });
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,36 @@
+package io.mongocdc.cli;
+
+import io.mongocdc.activities.CommitCheckpointActivityImpl;
+import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.activities.PullRecordsActivityImpl;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.SetupMirrorActivityImpl;
+import io.mongocdc.workflows.CdcFlowWorkflowImpl;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
+import java.time.Duration;
+
+/** Registers the mirror workflow and its activities, over the given ports, on a worker. */
+public final class WorkerWiring {
+
+  /**
+   * The SDK sends a heartbeat at most every 0.8 x heartbeat timeout (24 s for PullRecords) unless
+   * capped; a cancellation is only learnt from a heartbeat that reaches the server. Capping the
+   * interval at the progress interval makes a pause with cancelInFlight take effect in about 2 s.
+   */
+  public static final Duration MAX_HEARTBEAT_THROTTLE_INTERVAL = Duration.ofSeconds(2);
+
+  private WorkerWiring() {}
+
+  public static WorkerOptions workerOptions() {
+    return WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE_INTERVAL).build();
+  }
+
+  public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning) {
+    worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
+        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning),
+        new CommitCheckpointActivityImpl(ports.catalog()));
+  }
+}

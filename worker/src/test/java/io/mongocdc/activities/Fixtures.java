@@ -1,0 +1,76 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.ChangeEvents;
+import io.mongocdc.source.scripted.ResumeTokens;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.bson.RawBsonDocument;
+
+/** Mirrors, peers and event scripts shared by the activity, workflow and CLI tests. */
+public final class Fixtures {
+
+  /** The password in the source peer's connection string: must never leave the worker. */
+  public static final String SOURCE_PASSWORD = "s3cr3t-Pa55word";
+  public static final String SOURCE_URI = "mongodb://cdc:" + SOURCE_PASSWORD + "@db1.example:27017/?replicaSet=rs0";
+  public static final Namespace ORDERS = new Namespace("shop", "orders");
+  /** A position before every event {@link ChangeEvents} makes. */
+  public static final StreamPosition BEFORE_EVENTS =
+      StreamPosition.atOperationTime(new BsonTimestamp(1_699_999_999, 1));
+  public static final StreamPosition AFTER_START =
+      StreamPosition.after(ResumeTokens.highWaterMark(new BsonTimestamp(1_699_999_999, 1)));
+
+  private Fixtures() {}
+
+  public static PeerRegistry peers() {
+    return new ConfiguredPeerRegistry(
+        Map.of("orders-mongo", SOURCE_URI, "warehouse-pg", "postgresql://cdc:pg-" + SOURCE_PASSWORD + "@pg1/warehouse"),
+        Map.of());
+  }
+
+  public static MirrorSettings smallSettings() {
+    return new MirrorSettings(1_000, 3, 600, 2, 8, List.of(), "PAUSE", 500);
+  }
+
+  public static MirrorConfig orders() {
+    return orders(smallSettings());
+  }
+
+  public static MirrorConfig orders(MirrorSettings settings) {
+    return new MirrorConfig("orders", "orders-mongo", "warehouse-pg", "shop", List.of("orders"), "public", settings);
+  }
+
+  /**
+   * {@code count} events on shop.orders: inserts of documents 0..n-1, then every third one
+   * updated and every fifth one deleted, in a deterministic mix.
+   */
+  public static List<RawBsonDocument> orderEvents(int count) {
+    ChangeEvents events = new ChangeEvents();
+    List<RawBsonDocument> out = new ArrayList<>();
+    int inserted = 0;
+    for (int i = 0; i < count; i++) {
+      if (i % 5 == 4 && inserted > 1) {
+        out.add(events.delete(ORDERS, new BsonInt32(inserted - 2)));
+      } else if (i % 3 == 2 && inserted > 0) {
+        int id = inserted - 1;
+        BsonDocument after = order(id).append("status", new BsonString("paid-" + i));
+        out.add(events.update(ORDERS, new BsonInt32(id), after, new BsonDocument("status", new BsonString("paid-" + i))));
+      } else {
+        out.add(events.insert(ORDERS, order(inserted++)));
+      }
+    }
+    return out;
+  }
+
+  private static BsonDocument order(int id) {
+    return new BsonDocument("_id", new BsonInt32(id)).append("n", new BsonInt32(id)).append("status", new BsonString("new"));
+  }
+}

@@ -1,0 +1,137 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.workflows.model.MirrorConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A destination in memory that applies records as the PostgreSQL one must: idempotently, each
+ * row keeping the position of the event that last wrote it, so a replay never goes backwards.
+ */
+public final class InMemoryDestination implements MirrorDestination {
+
+  private record Row(String document, ResumeToken position, boolean deleted) {}
+
+  private final Map<String, Map<String, Row>> tables = new HashMap<>();
+  private final List<String> created = new ArrayList<>();
+  private final AtomicInteger recordsApplied = new AtomicInteger();
+  private int recordsCommitted;
+  private final AtomicInteger dropped = new AtomicInteger();
+
+  @Override
+  public void validate(MirrorConfig mirror) {}
+
+  @Override
+  public synchronized List<String> createTables(MirrorConfig mirror) {
+    List<String> names = mirror.collections().stream()
+        .map(c -> mirror.destinationSchema() + "." + c)
+        .toList();
+    names.forEach(name -> {
+      tables.computeIfAbsent(name, n -> new TreeMap<>());
+      if (!created.contains(name)) {
+        created.add(name);
+      }
+    });
+    return names;
+  }
+
+  @Override
+  public DestinationTableResolver tableResolver(MirrorConfig mirror) {
+    return ns -> mirror.destinationSchema() + "." + ns.collection();
+  }
+
+  @Override
+  public BatchSink openSink(MirrorConfig mirror, long batchId) {
+    return new BatchSink() {
+      private final List<ChangeRecord> staged = new ArrayList<>();
+
+      @Override
+      public void write(List<ChangeRecord> records) {
+        staged.addAll(records);
+      }
+
+      @Override
+      public void commit() {
+        apply(staged);
+        staged.clear();
+      }
+
+      @Override
+      public void abort(Throwable cause) {}
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Override
+  public synchronized void dropTables(MirrorConfig mirror) {
+    dropped.incrementAndGet();
+    tables.clear();
+  }
+
+  private synchronized void apply(List<ChangeRecord> records) {
+    recordsCommitted += records.size();
+    notifyAll();
+    for (ChangeRecord record : records) {
+      Map<String, Row> table = tables.computeIfAbsent(record.table(), t -> new TreeMap<>());
+      Row current = table.get(record.key());
+      if (current != null && !record.position().isAfter(current.position())) {
+        continue; // a replay: the row already holds this event or a newer one
+      }
+      boolean delete = record.operation() == Operation.DELETE;
+      String document = delete ? null : record.document() != null ? record.document() : current == null ? null : current.document();
+      table.put(record.key(), new Row(document, record.position(), delete));
+      recordsApplied.incrementAndGet();
+    }
+  }
+
+  /** The live rows of a table: key to document. */
+  public synchronized Map<String, String> rows(String table) {
+    Map<String, String> live = new TreeMap<>();
+    tables.getOrDefault(table, Map.of()).forEach((key, row) -> {
+      if (!row.deleted()) {
+        live.put(key, row.document());
+      }
+    });
+    return live;
+  }
+
+  public synchronized List<String> createdTables() {
+    return List.copyOf(created);
+  }
+
+  /** Records committed by sinks, replays included. */
+  public synchronized int recordsCommitted() {
+    return recordsCommitted;
+  }
+
+  /** Waits until sinks committed at least {@code count} records. */
+  public synchronized void awaitCommitted(int count, java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (recordsCommitted < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + recordsCommitted + " records were committed, expected " + count);
+      }
+      wait(Math.max(1, left / 1_000_000));
+    }
+  }
+
+  /** Rows written (replays that changed nothing not counted). */
+  public int recordsApplied() {
+    return recordsApplied.get();
+  }
+
+  public int dropCalls() {
+    return dropped.get();
+  }
+}

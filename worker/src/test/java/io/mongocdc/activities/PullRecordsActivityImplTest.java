@@ -1,0 +1,250 @@
+package io.mongocdc.activities;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.mongodb.MongoCredential;
+import com.mongodb.MongoSecurityException;
+import io.mongocdc.source.ChangeStreamException;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.source.scripted.Gate;
+import io.mongocdc.source.scripted.ManualClock;
+import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.workflows.FailureTypes;
+import io.mongocdc.workflows.model.BatchOutcome;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.testing.TestActivityEnvironment;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class PullRecordsActivityImplTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(5);
+
+  private final ManualClock clock = new ManualClock();
+  private final InMemoryDestination destination = new InMemoryDestination();
+  private final List<PullHeartbeat> heartbeats = new CopyOnWriteArrayList<>();
+  private TestActivityEnvironment env;
+  private ScriptedChangeStream stream;
+
+  @BeforeEach
+  void setUp() {
+    env = TestActivityEnvironment.newInstance();
+    env.setActivityHeartbeatListener(PullHeartbeat.class, heartbeats::add);
+  }
+
+  @AfterEach
+  void tearDown() {
+    env.close();
+  }
+
+  private PullRecordsActivity activity(List<RawBsonDocument> events) {
+    stream = ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
+    PullTuning tuning = new PullTuning(Duration.ofMillis(20), 10, Duration.ofSeconds(10));
+    env.registerActivitiesImplementations(new PullRecordsActivityImpl(
+        new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock));
+    // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
+    return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(Duration.ofMinutes(1))
+        .setHeartbeatTimeout(Duration.ofMillis(500))
+        .build());
+  }
+
+  private static PullRecordsRequest batch(MirrorConfig mirror, Checkpoint start) {
+    return new PullRecordsRequest(mirror, 1, start);
+  }
+
+  private static Checkpoint start() {
+    return Checkpoints.of(Fixtures.AFTER_START);
+  }
+
+  @Test
+  void returnsTheDeliveredCheckpointAndFigures() {
+    List<RawBsonDocument> events = Fixtures.orderEvents(40);
+    BatchOutcome outcome = activity(events).pullRecords(batch(Fixtures.orders(), start()));
+
+    assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(39))), outcome.checkpoint());
+    assertEquals(40, outcome.figures().eventsRead());
+    assertEquals(40, outcome.figures().recordsDelivered());
+    assertEquals(0, outcome.figures().recordsExcluded());
+    assertEquals(40L, outcome.figures().recordsByTable().get("public.orders"));
+    assertEquals("IDLE_TIMEOUT", outcome.figures().endReason());
+    assertEquals(1, outcome.figures().attempts());
+    assertEquals(40, destination.recordsApplied());
+    assertEquals(0, stream.openCursorCount());
+  }
+
+  @Test
+  void heartbeatsTheDeliveredCheckpointAndCountsWhileTheBatchRuns() throws Exception {
+    List<RawBsonDocument> events = Fixtures.orderEvents(40);
+    PullRecordsActivity activity = activity(events);
+    // Chunks of 8, a commit once 10 records are staged: the commit after chunk 8-15 covers 16
+    // records; chunk 16-23 waits for the next one; event 30 blocks the reader.
+    Gate gate = stream.blockAt(30);
+    CountDownLatch progressed = new CountDownLatch(1);
+    env.setActivityHeartbeatListener(PullHeartbeat.class, details -> {
+      heartbeats.add(details);
+      if (details.recordsDelivered() == 16) {
+        progressed.countDown();
+      }
+    });
+    CompletableFuture<BatchOutcome> pull = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
+    assertTrue(gate.awaitReached(WAIT));
+    assertTrue(progressed.await(WAIT.toSeconds(), TimeUnit.SECONDS), () -> "a heartbeat reported 16 delivered records: " + heartbeats);
+    PullHeartbeat beat = heartbeats.stream().filter(h -> h.recordsDelivered() == 16).findFirst().orElseThrow();
+    assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(15))), beat.delivered());
+    assertEquals(1, beat.batchId());
+    assertEquals(30, beat.eventsRead());
+    for (PullHeartbeat earlier : heartbeats) {
+      assertTrue(earlier.recordsDelivered() <= 16, "never ahead of what the destination committed: " + earlier);
+    }
+    gate.release();
+    assertEquals(40, pull.get(WAIT.toSeconds(), TimeUnit.SECONDS).figures().recordsDelivered());
+  }
+
+  @Test
+  void cancellationNoticedThroughTheHeartbeatStopsThePullPromptly() throws Exception {
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(40));
+    Gate gate = stream.blockAt(20);
+    CompletableFuture<BatchOutcome> pull = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
+    assertTrue(gate.awaitReached(WAIT));
+    env.requestCancelActivity();
+
+    ExecutionException failure = assertThrows(ExecutionException.class, () -> pull.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+    assertTrue(hasCause(failure, CanceledFailure.class) || hasCause(failure, io.temporal.client.ActivityCanceledException.class),
+        () -> "cancelled, got " + failure.getCause());
+    assertEquals(0, stream.openCursorCount());
+    assertEquals(16, destination.recordsApplied(), "the commit before the cancellation stays; nothing after it");
+  }
+
+  @Test
+  void aRetryResumesFromTheLastHeartbeatCheckpoint() {
+    List<RawBsonDocument> events = Fixtures.orderEvents(40);
+    PullRecordsActivity activity = activity(events);
+    Checkpoint heartbeated = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
+    env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 20, 20, 1));
+
+    BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
+
+    assertEquals(List.of(Checkpoints.toPosition(heartbeated)), stream.openedPositions());
+    assertEquals(20, outcome.figures().eventsRead());
+    assertEquals(40, outcome.figures().recordsDelivered(), "the earlier attempt's 20 plus this one's 20");
+    assertEquals(20, destination.recordsApplied());
+  }
+
+  @Test
+  void aHeartbeatOfAnotherBatchOrOlderThanTheStartIsIgnored() {
+    List<RawBsonDocument> events = Fixtures.orderEvents(10);
+    PullRecordsActivity activity = activity(events);
+    env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))), 6, 6, 1));
+
+    BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
+
+    assertEquals(List.of(Checkpoints.toPosition(start())), stream.openedPositions());
+    assertEquals(10, outcome.figures().recordsDelivered());
+  }
+
+  @Test
+  void excludedOperationsAreNotAppliedButTheCheckpointPassesThem() {
+    List<RawBsonDocument> events = Fixtures.orderEvents(20);
+    MirrorSettings settings = Fixtures.smallSettings();
+    MirrorConfig mirror = Fixtures.orders(new MirrorSettings(settings.batchSize(), settings.idleTimeoutSeconds(),
+        settings.maxBatchDurationSeconds(), settings.decodeWorkers(), settings.chunkSize(), List.of("delete"),
+        settings.controlEventPolicy(), settings.continueAsNewEveryBatches()));
+
+    BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
+
+    long deletes = events.stream().filter(e -> e.getString("operationType").getValue().equals("delete")).count();
+    assertTrue(deletes > 0);
+    assertEquals(deletes, outcome.figures().recordsExcluded());
+    assertEquals(20 - deletes, outcome.figures().recordsDelivered());
+    assertEquals(20 - deletes, destination.recordsApplied());
+    assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19))), outcome.checkpoint());
+  }
+
+  @Test
+  void historyLostIsNotRetryableAndTellsTheOperatorToResync() {
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(10));
+    stream.failAt(3, new ChangeStreamHistoryLostException("ChangeStreamHistoryLost: resume point no longer in the oplog", 286, null));
+
+    ApplicationFailure failure = applicationFailure(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
+
+    assertEquals(FailureTypes.HISTORY_LOST, failure.getType());
+    assertTrue(failure.isNonRetryable());
+    assertTrue(failure.getOriginalMessage().contains("resynchronised"), failure.getOriginalMessage());
+  }
+
+  @Test
+  void aNetworkErrorIsRetryable() {
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(10));
+    stream.failAt(3, new ChangeStreamException("Prematurely reached end of stream", 0, null));
+
+    ApplicationFailure failure = applicationFailure(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
+
+    assertEquals(FailureTypes.TRANSIENT, failure.getType());
+    assertFalse(failure.isNonRetryable());
+  }
+
+  @Test
+  void anAuthenticationFailureIsNotRetryableAndNeverQuotesThePassword() {
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(10));
+    stream.failAt(0, new MongoSecurityException(
+        MongoCredential.createCredential("cdc", "admin", Fixtures.SOURCE_PASSWORD.toCharArray()),
+        "Exception authenticating to " + Fixtures.SOURCE_URI));
+
+    ApplicationFailure failure = applicationFailure(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
+
+    assertEquals(FailureTypes.AUTHENTICATION_FAILED, failure.getType());
+    assertTrue(failure.isNonRetryable());
+    assertFalse(failure.getOriginalMessage().contains(Fixtures.SOURCE_PASSWORD), failure.getOriginalMessage());
+    assertTrue(failure.getOriginalMessage().contains("cdc:***@db1.example"), failure.getOriginalMessage());
+  }
+
+  @Test
+  void anUnknownPeerIsAnInvalidConfiguration() {
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(10));
+    MirrorConfig mirror = new MirrorConfig("orders", "nobody", "warehouse-pg", "shop", List.of("orders"), "public",
+        Fixtures.smallSettings());
+
+    ApplicationFailure failure = applicationFailure(() -> activity.pullRecords(batch(mirror, start())));
+
+    assertEquals(FailureTypes.INVALID_CONFIGURATION, failure.getType());
+    assertTrue(failure.getOriginalMessage().contains("unknown peer 'nobody'"), failure.getOriginalMessage());
+  }
+
+  private static ApplicationFailure applicationFailure(Runnable call) {
+    ActivityFailure failure = assertThrows(ActivityFailure.class, call::run);
+    ApplicationFailure application = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertNotNull(application.getType());
+    return application;
+  }
+
+  private static boolean hasCause(Throwable failure, Class<? extends Throwable> type) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,163 @@
+package io.mongocdc.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.FlowEnvironment;
+import io.mongocdc.workflows.ScriptedPullRecords;
+import io.mongocdc.workflows.model.MirrorPhase;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code mongo-cdc mirror ...} run in-process against a Temporal test environment. */
+class MongoCdcCliTest {
+
+  private final ScriptedPullRecords pulls = new ScriptedPullRecords();
+  private final ScriptedChangeStream stream = ScriptedChangeStream.of(List.of());
+  private final FlowEnvironment flow = new FlowEnvironment(pulls, stream);
+  private final CliContext context = new CliContext(
+      temporal -> flow.client,
+      (catalogUrl, peers) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), flow.destination, flow.catalog),
+      Map.of(),
+      stop -> stop.run());
+
+  @AfterEach
+  void tearDown() {
+    flow.close();
+  }
+
+  /** The outcome of one command: exit code, standard output and standard error. */
+  record Run(int exitCode, String out, String err) {}
+
+  private Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = MongoCdc.commandLine(context).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private Run create() {
+    return run("mirror", "create", "orders", "--source-peer", "orders-mongo", "--destination-peer", "warehouse-pg",
+        "--database", "shop", "--collection", "orders", "--batch-size", "1000", "--chunk-size", "8");
+  }
+
+  private static void assertOneLineError(Run run, int exitCode, String text) {
+    assertEquals(exitCode, run.exitCode(), () -> "exit code; err: " + run.err());
+    assertTrue(run.err().startsWith("mongo-cdc: "), run.err());
+    assertTrue(run.err().contains(text), () -> "expected '" + text + "' in: " + run.err());
+    assertEquals(1, run.err().strip().lines().count(), () -> "one line: " + run.err());
+  }
+
+  private CdcFlowWorkflow workflow() {
+    return flow.client.newWorkflowStub(CdcFlowWorkflow.class, "mirror-orders");
+  }
+
+  @Test
+  void createsAMirrorAndShowsItsStatus() throws Exception {
+    Run created = create();
+    assertEquals(0, created.exitCode(), created.err());
+    assertTrue(created.out().startsWith("created mirror orders (workflow mirror-orders, run "), created.out());
+    assertEquals(1, pulls.nextCall().batchId());
+
+    Run status = run("mirror", "status", "orders");
+    assertEquals(0, status.exitCode(), status.err());
+    assertTrue(status.out().startsWith("mirror orders: RUNNING\n"), status.out());
+    assertTrue(status.out().contains("batches: 0 committed, batch 1 in flight"), status.out());
+    assertTrue(status.out().contains("source: peer orders-mongo, database shop, collections orders"), status.out());
+    assertTrue(status.out().contains("batchSize=1000"), status.out());
+
+    JsonNode json = new ObjectMapper().readTree(run("mirror", "status", "orders", "--json").out());
+    assertEquals("RUNNING", json.get("state").asText());
+    assertEquals(8, json.get("config").get("settings").get("chunkSize").asInt());
+    assertFalse(status.out().contains(Fixtures.SOURCE_PASSWORD));
+  }
+
+  @Test
+  void creatingAMirrorTwiceFails() throws Exception {
+    create();
+    pulls.nextCall();
+    assertOneLineError(create(), ExitCodes.FAILED, "mirror 'orders': already exists (workflow mirror-orders is running)");
+  }
+
+  @Test
+  void anInvalidMirrorIsRefusedBeforeAnythingStarts() {
+    Run run = run("mirror", "create", "orders", "--source-peer", "mongodb://cdc:" + Fixtures.SOURCE_PASSWORD + "@db1",
+        "--destination-peer", "warehouse-pg", "--database", "shop", "--decode-workers", "0");
+    assertOneLineError(run, ExitCodes.INVALID, "sourcePeer must be a peer name");
+    assertTrue(run.err().contains("settings.decodeWorkers must be between 1 and 256, got 0"), run.err());
+    assertFalse(run.err().contains(Fixtures.SOURCE_PASSWORD), run.err());
+  }
+
+  @Test
+  void editsApplyFromTheNextBatchAndBadEditsAreRejectedWithTheReason() throws Exception {
+    create();
+    pulls.nextCall();
+
+    Run edited = run("mirror", "edit", "orders", "--batch-size", "5000", "--exclude-operations", "delete,replace");
+    assertEquals(0, edited.exitCode(), edited.err());
+    assertTrue(edited.out().startsWith("edited mirror orders; from batch 2: batchSize=5000"), edited.out());
+    assertTrue(edited.out().contains("excludedOperations=[delete, replace]"), edited.out());
+
+    assertOneLineError(run("mirror", "edit", "orders", "--batch-size", "0"), ExitCodes.INVALID,
+        "mirror 'orders': rejected: invalid edit: batchSize must be between 1 and 10000000, got 0");
+    assertOneLineError(run("mirror", "edit", "orders"), ExitCodes.INVALID, "nothing to edit");
+
+    pulls.then(ScriptedPullRecords.deliver(2));
+    assertEquals(5000, pulls.nextCall().mirror().settings().batchSize());
+  }
+
+  @Test
+  void pausesAndResumes() throws Exception {
+    create();
+    pulls.nextCall();
+    Run paused = run("mirror", "pause", "orders", "--cancel-in-flight");
+    assertEquals(0, paused.exitCode(), paused.err());
+    assertEquals("pause requested for mirror orders (cancelling the batch in flight)\n", paused.out());
+    FlowEnvironment.awaitStatus(workflow(), s -> s.state() == MirrorPhase.PAUSED);
+
+    assertEquals(0, run("mirror", "resume", "orders").exitCode());
+    assertEquals(1, pulls.nextCall().batchId(), "the cancelled batch is read again");
+  }
+
+  @Test
+  void anUnknownMirrorIsNotFound() {
+    assertOneLineError(run("mirror", "status", "nothing"), ExitCodes.NOT_FOUND, "mirror 'nothing': not found");
+    assertOneLineError(run("mirror", "pause", "nothing"), ExitCodes.NOT_FOUND, "mirror 'nothing': not found");
+  }
+
+  @Test
+  void dropTerminatesTheWorkflowAndOnRequestDropsTablesAndCatalogRows() throws Exception {
+    create();
+    pulls.nextCall();
+    pulls.then(ScriptedPullRecords.deliver(3));
+    pulls.nextCall();
+    assertTrue(flow.catalog.committed("orders").isPresent());
+
+    Run dropped = run("mirror", "drop", "orders", "--drop-tables", "--catalog-url", "jdbc:postgresql://pg1/catalog");
+    assertEquals(0, dropped.exitCode(), dropped.err());
+    assertTrue(dropped.out().contains("terminated workflow mirror-orders"), dropped.out());
+    assertEquals(1, flow.destination.dropCalls());
+    assertTrue(flow.catalog.committed("orders").isEmpty());
+    assertOneLineError(run("mirror", "pause", "orders"), ExitCodes.NOT_FOUND, "not found");
+  }
+
+  @Test
+  void usageErrorsExitWithTwo() {
+    assertOneLineError(run("mirror", "frobnicate", "orders"), ExitCodes.INVALID, "Unmatched arguments");
+    assertOneLineError(run("mirror", "create", "orders"), ExitCodes.INVALID,
+        "Missing required options: '--source-peer=PEER', '--destination-peer=PEER', '--database=<database>' "
+            + "(see 'mongo-cdc mirror create --help')");
+    assertOneLineError(run("mirror", "edit", "orders", "--batch-size", "many"), ExitCodes.INVALID, "--batch-size");
+  }
+}

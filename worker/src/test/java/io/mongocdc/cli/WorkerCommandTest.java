@@ -1,0 +1,111 @@
+package io.mongocdc.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.activities.Checkpoints;
+import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemoryCatalog;
+import io.mongocdc.activities.InMemoryDestination;
+import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.workflows.FlowEnvironment;
+import io.mongocdc.workflows.ScriptedPullRecords;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code mongo-cdc worker} in-process: it runs mirrors created with {@code mongo-cdc mirror create}. */
+class WorkerCommandTest {
+
+  private static final int EVENTS = 30;
+
+  @TempDir Path directory;
+
+  private final ScriptedChangeStream stream = ScriptedChangeStream.of(Fixtures.orderEvents(EVENTS));
+  private final InMemoryDestination destination = new InMemoryDestination();
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final FlowEnvironment flow = new FlowEnvironment(destination, catalog, new ScriptedPullRecords(), stream);
+  private final CountDownLatch workerStarted = new CountDownLatch(1);
+  private final CountDownLatch stopWorker = new CountDownLatch(1);
+  private final AtomicReference<String> catalogUrlSeen = new AtomicReference<>();
+
+  private final CliContext context = new CliContext(
+      temporal -> flow.client,
+      (catalogUrl, peers) -> {
+        catalogUrlSeen.set(catalogUrl);
+        return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog);
+      },
+      Map.of("MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://cdc:" + Fixtures.SOURCE_PASSWORD + "@pg1/warehouse"),
+      stop -> {
+        workerStarted.countDown();
+        stopWorker.await();
+        stop.run();
+      });
+
+  @AfterEach
+  void tearDown() {
+    stopWorker.countDown();
+    flow.close();
+  }
+
+  private int run(StringWriter out, StringWriter err, String... args) {
+    return MongoCdc.commandLine(context).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+  }
+
+  @Test
+  void aWorkerRunsTheMirrorsCreatedOnItsTaskQueue() throws Exception {
+    Path peers = directory.resolve("peers.properties");
+    Files.writeString(peers, "orders-mongo.uri=mongodb://db1.example:27017/?replicaSet=rs0\n");
+    StringWriter workerOut = new StringWriter();
+    StringWriter workerErr = new StringWriter();
+    CompletableFuture<Integer> worker = CompletableFuture.supplyAsync(() -> run(workerOut, workerErr, "worker",
+        "--task-queue", "cli-worker", "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc", "--peers-file", peers.toString()));
+    assertTrue(workerStarted.await(20, TimeUnit.SECONDS), () -> "worker did not start: " + workerErr);
+    assertTrue(workerOut.toString().startsWith("worker polling task queue cli-worker in namespace default"), workerOut.toString());
+    assertEquals("jdbc:postgresql://catalog-db/mongo_cdc", catalogUrlSeen.get());
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, run(out, err, "mirror", "create", "orders", "--task-queue", "cli-worker",
+        "--source-peer", "orders-mongo", "--destination-peer", "warehouse-pg", "--database", "shop",
+        "--collection", "orders", "--batch-size", "10", "--idle-timeout", "1", "--chunk-size", "4"), err.toString());
+    catalog.awaitCheckpoint("orders", Checkpoints.of(StreamPosition.after(stream.tokenOf(EVENTS - 1)))::equals,
+        Duration.ofSeconds(30));
+    assertEquals(List.of(1L, 2L, 3L), catalog.batches("orders").stream().limit(3).map(b -> b.batchId()).toList());
+    assertEquals(EVENTS, destination.recordsCommitted());
+
+    assertEquals(0, run(out, err, "mirror", "drop", "orders", "--task-queue", "cli-worker"), err.toString());
+    stopWorker.countDown();
+    assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
+  }
+
+  @Test
+  void theCatalogIsRequired() {
+    StringWriter err = new StringWriter();
+    assertEquals(ExitCodes.INVALID, run(new StringWriter(), err, "worker"));
+    assertEquals("mongo-cdc: the catalog is required: give --catalog-url or set MONGO_CDC_CATALOG_URL\n", err.toString());
+  }
+
+  @Test
+  void anUnreadablePeersFileIsAOneLineError() {
+    StringWriter err = new StringWriter();
+    int code = run(new StringWriter(), err, "worker", "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc",
+        "--peers-file", directory.resolve("missing.properties").toString());
+    assertEquals(ExitCodes.FAILED, code);
+    assertTrue(err.toString().startsWith("mongo-cdc: cannot read the peers file missing.properties"), err.toString());
+    assertEquals(1, err.toString().strip().lines().count());
+  }
+}

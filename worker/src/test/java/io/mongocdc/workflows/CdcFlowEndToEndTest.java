@@ -1,0 +1,137 @@
+package io.mongocdc.workflows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.MongoCredential;
+import com.mongodb.MongoSecurityException;
+import io.mongocdc.activities.Checkpoints;
+import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemoryCatalog;
+import io.mongocdc.activities.InMemoryCatalog.BatchRow;
+import io.mongocdc.activities.InMemoryDestination;
+import io.mongocdc.activities.PullRecordsActivityImpl;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.decode.DriverJsonKeyRenderer;
+import io.mongocdc.decode.DriverJsonRenderer;
+import io.mongocdc.source.ChangeStreamException;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.Gate;
+import io.mongocdc.source.scripted.ManualClock;
+import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.StopRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The workflow with the real activities: PullRecords over a scripted change stream, an
+ * in-memory destination and catalog with the contracts of the PostgreSQL ones.
+ */
+class CdcFlowEndToEndTest {
+
+  private static final int EVENTS = 60;
+
+  private final ManualClock clock = new ManualClock();
+  private final List<RawBsonDocument> events = Fixtures.orderEvents(EVENTS);
+  private final ScriptedChangeStream stream =
+      ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
+  private final InMemoryDestination destination = new InMemoryDestination();
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final FlowEnvironment flow = new FlowEnvironment(destination, catalog,
+      new PullRecordsActivityImpl(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination,
+          new PullTuning(Duration.ofMillis(20), 10, Duration.ofSeconds(10)), clock),
+      stream);
+
+  @AfterEach
+  void tearDown() {
+    flow.close();
+  }
+
+  private static MirrorConfig mirror() {
+    // Batches of 40 events, chunks of 8, a sink commit once 10 records are staged.
+    return Fixtures.orders(new MirrorSettings(40, 3, 600, 2, 8, List.of(), "PAUSE", 500));
+  }
+
+  @Test
+  void theDestinationEndsEqualToTheSourceAndAFailedAttemptResumesFromItsLastHeartbeat() throws Exception {
+    // Event 35 fails once, after the sink committed 32 records (two commits of 16).
+    Gate beforeFailure = stream.blockAt(35);
+    stream.failAt(35, new ChangeStreamException("Prematurely reached end of stream", 0, null));
+    CdcFlowWorkflow workflow = flow.start(mirror());
+    assertTrue(beforeFailure.awaitReached(Duration.ofSeconds(20)));
+    destination.awaitCommitted(32, Duration.ofSeconds(20));
+    beforeFailure.release();
+
+    StreamPosition last = StreamPosition.after(stream.tokenOf(EVENTS - 1));
+    catalog.awaitCheckpoint("orders", Checkpoints.of(last)::equals, Duration.ofSeconds(30));
+
+    assertEquals(expectedFinalState(), destination.rows("public.orders"));
+    assertEquals(EVENTS, destination.recordsApplied(), "nothing lost");
+    assertEquals(EVENTS, destination.recordsCommitted(), "nothing replayed: the retry resumed after the 32 delivered");
+    assertTrue(stream.openedPositions().contains(StreamPosition.after(stream.tokenOf(31))),
+        () -> "the retry resumed after the heartbeated checkpoint: " + stream.openedPositions());
+    List<BatchRow> batches = catalog.batches("orders");
+    assertEquals(1, batches.get(0).batchId());
+    assertEquals(EVENTS, batches.get(0).figures().recordsDelivered());
+    assertEquals(2, batches.get(0).figures().attempts());
+    for (int i = 0; i < batches.size(); i++) {
+      assertEquals(i + 1, batches.get(i).batchId(), "one catalog row per batch, in order");
+    }
+
+    workflow.terminate(new StopRequest(true));
+    MirrorStatus last2 = flow.result("orders");
+    assertEquals(EVENTS, last2.totals().recordsDelivered());
+    assertEquals(MirrorPhase.TERMINATED, last2.state());
+    assertNoSecretIn(flow.client.fetchHistory("mirror-orders").toJson(true), "history");
+    assertNoSecretIn(new ObjectMapper().writeValueAsString(last2), "status");
+  }
+
+  @Test
+  void anAuthenticationFailureLeavesTheMirrorFailedWithoutThePasswordInHistoryOrStatus() throws Exception {
+    stream.failAt(0, new MongoSecurityException(
+        MongoCredential.createCredential("cdc", "admin", Fixtures.SOURCE_PASSWORD.toCharArray()),
+        "Exception authenticating MongoCredential{mechanism=SCRAM-SHA-256, userName='cdc'} to " + Fixtures.SOURCE_URI));
+    CdcFlowWorkflow workflow = flow.start(mirror());
+
+    MirrorStatus failed = FlowEnvironment.awaitStatus(workflow, s -> s.state() == MirrorPhase.FAILED);
+    assertTrue(failed.lastError().contains("[AuthenticationFailed]"), failed.lastError());
+    assertTrue(failed.lastError().contains("cdc:***@db1.example"), failed.lastError());
+    assertNoSecretIn(new ObjectMapper().writeValueAsString(failed), "status");
+
+    workflow.terminate(null);
+    flow.result("orders");
+    assertNoSecretIn(flow.client.fetchHistory("mirror-orders").toJson(true), "history");
+    flow.captureHistory("orders", flow.firstRunId, "end-to-end-authentication-failed");
+  }
+
+  private static void assertNoSecretIn(String text, String where) {
+    assertFalse(text.contains(Fixtures.SOURCE_PASSWORD), () -> "the password leaked into " + where + ": " + text);
+  }
+
+  /** The source's final state, replayed from the events independently of the destination. */
+  private Map<String, String> expectedFinalState() {
+    DriverJsonKeyRenderer keys = new DriverJsonKeyRenderer();
+    DriverJsonRenderer documents = new DriverJsonRenderer();
+    Map<String, String> state = new TreeMap<>();
+    for (RawBsonDocument event : events) {
+      String key = keys.render(event.getDocument("documentKey").get("_id"));
+      switch (event.getString("operationType").getValue()) {
+        case "delete" -> state.remove(key);
+        default -> state.put(key, documents.render((RawBsonDocument) event.getDocument("fullDocument")));
+      }
+    }
+    return state;
+  }
+}

@@ -1,0 +1,18 @@
+package io.mongocdc.workflows;
+
+/**
+ * The activity types the workflow calls. The activity interfaces live in the worker, next to
+ * their implementations, and declare these names; the workflow calls them by name so this module
+ * stays free of the worker's code.
+ */
+public final class ActivityNames {
+
+  public static final String VALIDATE_MIRROR = "ValidateMirror";
+  public static final String CREATE_DESTINATION_TABLES = "CreateDestinationTables";
+  public static final String REGISTER_MIRROR = "RegisterMirror";
+  public static final String TAKE_STARTING_POINT = "TakeStartingPoint";
+  public static final String PULL_RECORDS = "PullRecords";
+  public static final String COMMIT_CHECKPOINT = "CommitCheckpoint";
+
+  private ActivityNames() {}
+}

@@ -1,0 +1,47 @@
+package io.mongocdc.workflows;
+
+import io.mongocdc.workflows.model.BatchOutcome;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.CommitCheckpointRequest;
+import io.mongocdc.workflows.model.CommitResult;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.temporal.workflow.ActivityStub;
+import io.temporal.workflow.Workflow;
+import java.util.List;
+
+/** The workflow's calls to its activities, by activity type name (see {@link ActivityNames}). */
+final class CdcActivities {
+
+  void validateMirror(MirrorConfig mirror) {
+    setup().execute(ActivityNames.VALIDATE_MIRROR, Void.class, mirror);
+  }
+
+  @SuppressWarnings("unchecked")
+  List<String> createDestinationTables(MirrorConfig mirror) {
+    return setup().execute(ActivityNames.CREATE_DESTINATION_TABLES, List.class, mirror);
+  }
+
+  /** The checkpoint the catalog already holds for the mirror, or null for a new one. */
+  Checkpoint registerMirror(MirrorConfig mirror) {
+    return setup().execute(ActivityNames.REGISTER_MIRROR, Checkpoint.class, mirror);
+  }
+
+  Checkpoint takeStartingPoint(MirrorConfig mirror) {
+    return setup().execute(ActivityNames.TAKE_STARTING_POINT, Checkpoint.class, mirror);
+  }
+
+  BatchOutcome pullRecords(PullRecordsRequest request) {
+    return Workflow.newUntypedActivityStub(CdcActivityOptions.pullRecords(request.mirror().settings()))
+        .execute(ActivityNames.PULL_RECORDS, BatchOutcome.class, request);
+  }
+
+  CommitResult commitCheckpoint(CommitCheckpointRequest request) {
+    return Workflow.newUntypedActivityStub(CdcActivityOptions.commitCheckpoint())
+        .execute(ActivityNames.COMMIT_CHECKPOINT, CommitResult.class, request);
+  }
+
+  private static ActivityStub setup() {
+    return Workflow.newUntypedActivityStub(CdcActivityOptions.setup());
+  }
+}

@@ -1,0 +1,200 @@
+package io.mongocdc.workflows;
+
+import io.mongocdc.workflows.model.BatchOutcome;
+import io.mongocdc.workflows.model.CarriedState;
+import io.mongocdc.workflows.model.CdcFlowInput;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.CommitCheckpointRequest;
+import io.mongocdc.workflows.model.CommitResult;
+import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.EditResult;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.StopRequest;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInit;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+
+/**
+ * The mirror's loop: set up once, then PullRecords -> CommitCheckpoint -> next batch, with
+ * operator controls between batches and continue-as-new to keep history bounded.
+ *
+ * <p>The workflow never retries an activity itself while its retry policy runs; once the policy
+ * gives up on a retryable failure it waits (doubling, capped) and starts the batch again from the
+ * committed checkpoint. A failure retrying cannot fix leaves the mirror FAILED until resumed.
+ */
+public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
+
+  private static final Logger log = Workflow.getLogger(CdcFlowWorkflowImpl.class);
+
+  private final CdcActivities activities = new CdcActivities();
+  private final FlowState state;
+  /** The scope of the PullRecords call in flight, so a signal can cancel it. */
+  private CancellationScope inFlight;
+  private boolean inFlightCancelledByOperator;
+
+  /** Builds the state before any handler runs, so a signal sent with the start finds it. */
+  @WorkflowInit
+  public CdcFlowWorkflowImpl(CdcFlowInput input) {
+    CarriedState carried = input.carried() != null ? input.carried() : CarriedState.initial(input.config());
+    this.state = new FlowState(carried);
+  }
+
+  @Override
+  public MirrorStatus run(CdcFlowInput input) {
+    List<String> problems = state.config == null ? List.of("no mirror configuration given") : state.config.problems();
+    if (!problems.isEmpty()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "invalid mirror: " + String.join("; ", problems), FailureTypes.INVALID_CONFIGURATION);
+    }
+    while (!state.terminateRequested) {
+      // Before pausing too, so a run that paused right after its last batch still hands over.
+      if (state.batchesThisRun >= state.config.settings().continueAsNewEveryBatches()
+          || Workflow.getInfo().isContinueAsNewSuggested()) {
+        continueAsNew();
+      }
+      if (state.paused) {
+        waitWhilePaused();
+        continue;
+      }
+      state.phase = state.setUp ? MirrorPhase.RUNNING : MirrorPhase.SETTING_UP;
+      attempt(state.setUp ? this::runBatch : this::setUp);
+    }
+    state.phase = MirrorPhase.TERMINATED;
+    log.info("mirror {} terminated after batch {}", state.config.name(), state.lastBatchId);
+    return state.status(Workflow.currentTimeMillis());
+  }
+
+  private void setUp() {
+    activities.validateMirror(state.config);
+    List<String> tables = activities.createDestinationTables(state.config);
+    Checkpoint stored = activities.registerMirror(state.config);
+    state.checkpoint = stored != null ? stored : activities.takeStartingPoint(state.config);
+    state.setUp = true;
+    log.info("mirror {} set up: tables {}, starting {}", state.config.name(), tables, state.checkpoint.describe());
+  }
+
+  private void runBatch() {
+    state.applyPendingEdits();
+    long batchId = state.lastBatchId + 1;
+    PullRecordsRequest request = new PullRecordsRequest(state.config, batchId, state.checkpoint);
+    BatchOutcome[] outcome = new BatchOutcome[1];
+    state.batchInFlight = batchId;
+    inFlight = Workflow.newCancellationScope(() -> {
+      outcome[0] = activities.pullRecords(request);
+    });
+    try {
+      inFlight.run();
+    } finally {
+      inFlight = null;
+      state.batchInFlight = 0;
+    }
+    // The commit is not cancellable: records were delivered, and the catalog should know.
+    CommitResult result = activities.commitCheckpoint(new CommitCheckpointRequest(
+        state.config.name(), batchId, outcome[0].checkpoint(), outcome[0].figures()));
+    state.committed(outcome[0], result.stored(), Workflow.currentTimeMillis());
+  }
+
+  /** Runs a setup or a batch; a failure is recorded and decides whether to back off or wait. */
+  private void attempt(Runnable step) {
+    try {
+      step.run();
+    } catch (ActivityFailure | CanceledFailure e) {
+      if (inFlightCancelledByOperator) {
+        inFlightCancelledByOperator = false;
+        log.info("mirror {}: batch cancelled by the operator; it replays from {}",
+            state.config.name(), state.checkpoint == null ? "the start" : state.checkpoint.describe());
+        return;
+      }
+      boolean needsOperator = Failures.needsOperator(e);
+      String error = Failures.describe(e);
+      state.failed(error, Workflow.currentTimeMillis(), needsOperator);
+      log.warn("mirror {}: {} (attempt {}, {})", state.config.name(), error, state.failedAttempts,
+          needsOperator ? "waiting for the operator" : "backing off");
+      if (!needsOperator) {
+        state.phase = MirrorPhase.BACKING_OFF;
+        state.retryNow = false;
+        // A pause or terminate ends the wait, and so does resume: "try again now".
+        Workflow.await(CdcActivityOptions.workflowBackoff(state.failedAttempts),
+            () -> state.paused || state.terminateRequested || state.retryNow);
+      }
+    }
+  }
+
+  private void waitWhilePaused() {
+    state.phase = state.failed ? MirrorPhase.FAILED : MirrorPhase.PAUSED;
+    // Signals grow history while paused too; the loop continues as new if Temporal suggests it.
+    Workflow.await(() -> !state.paused || state.terminateRequested || Workflow.getInfo().isContinueAsNewSuggested());
+  }
+
+  private void continueAsNew() {
+    // Handlers are synchronous today; waiting keeps an update from being cut off if one awaits later.
+    Workflow.await(Workflow::isEveryHandlerFinished);
+    log.info("mirror {}: continuing as new after batch {}", state.config.name(), state.lastBatchId);
+    Workflow.continueAsNew(CdcFlowInput.continued(state.carry()));
+  }
+
+  @Override
+  public void pause(StopRequest request) {
+    StopRequest stop = request == null ? StopRequest.AT_BATCH_BOUNDARY : request;
+    if (!state.failed) {
+      state.paused = true;
+      state.pausedReason = "paused by the operator";
+    }
+    cancelInFlightIf(stop.cancelInFlight());
+  }
+
+  @Override
+  public void resume() {
+    state.resume();
+  }
+
+  @Override
+  public void terminate(StopRequest request) {
+    StopRequest stop = request == null ? StopRequest.AT_BATCH_BOUNDARY : request;
+    state.terminateRequested = true;
+    cancelInFlightIf(stop.cancelInFlight());
+  }
+
+  private void cancelInFlightIf(boolean cancel) {
+    if (cancel && inFlight != null) {
+      inFlightCancelledByOperator = true;
+      inFlight.cancel("cancelled by the operator");
+    }
+  }
+
+  @Override
+  public void requestEdit(Map<String, Object> edit) {
+    try {
+      state.pendingEdits.add(state.checkEdit(edit));
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      state.reject(Workflow.currentTimeMillis(), JsonText.of(edit), e.getMessage());
+      log.warn("mirror {}: edit by signal rejected: {}", state.config.name(), e.getMessage());
+    }
+  }
+
+  @Override
+  public EditResult edit(Map<String, Object> edit) {
+    EditRequest accepted = state.checkEdit(edit);
+    state.pendingEdits.add(accepted);
+    long nextBatch = state.lastBatchId + (state.batchInFlight != 0 ? 2 : 1);
+    return new EditResult(state.nextSettings(), nextBatch);
+  }
+
+  @Override
+  public void validateEdit(Map<String, Object> edit) {
+    state.checkEdit(edit);
+  }
+
+  @Override
+  public MirrorStatus status() {
+    return state.status(Workflow.currentTimeMillis());
+  }
+}

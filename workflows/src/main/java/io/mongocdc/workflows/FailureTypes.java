@@ -1,0 +1,26 @@
+package io.mongocdc.workflows;
+
+import java.util.List;
+
+/**
+ * The ApplicationFailure types activities raise. The first four are never retried: retrying
+ * cannot fix them, and the mirror waits for the operator instead.
+ */
+public final class FailureTypes {
+
+  /** The change stream's history at the checkpoint is gone; the mirror needs a resync. */
+  public static final String HISTORY_LOST = "ChangeStreamHistoryLost";
+  /** The mirror's configuration or a peer's cannot work. */
+  public static final String INVALID_CONFIGURATION = "InvalidConfiguration";
+  /** A peer refused the worker's credentials. */
+  public static final String AUTHENTICATION_FAILED = "AuthenticationFailed";
+  /** An event the decoder cannot turn into a record; retrying would meet it again. */
+  public static final String UNDECODABLE_EVENT = "UndecodableEvent";
+  /** Network, primary step-down, destination unavailable, timeouts: retried with backoff. */
+  public static final String TRANSIENT = "Transient";
+
+  public static final List<String> NON_RETRYABLE =
+      List.of(HISTORY_LOST, INVALID_CONFIGURATION, AUTHENTICATION_FAILED, UNDECODABLE_EVENT);
+
+  private FailureTypes() {}
+}

@@ -1,0 +1,52 @@
+package io.mongocdc.workflows.model;
+
+import java.util.List;
+
+/**
+ * Everything a mirror's workflow carries into its next run when it continues as new.
+ *
+ * @param config the mirror with the settings in effect
+ * @param setUp true once setup finished; the next run does not repeat it
+ * @param checkpoint the committed checkpoint
+ * @param lastBatchId the last committed batch
+ * @param committedAtMillis when it was committed
+ * @param totals figures over every committed batch
+ * @param paused whether the mirror is paused
+ * @param failed whether the pause is a failure waiting for the operator
+ * @param pausedReason why it is paused
+ * @param pendingEdits accepted edits not yet applied
+ * @param rejectedEdits the most recent rejected edits
+ * @param lastError the last failure
+ * @param lastErrorAtMillis when it happened
+ * @param failedAttempts consecutive failed attempts
+ * @param run how many times the workflow continued as new before this run
+ */
+public record CarriedState(
+    MirrorConfig config,
+    boolean setUp,
+    Checkpoint checkpoint,
+    long lastBatchId,
+    Long committedAtMillis,
+    MirrorTotals totals,
+    boolean paused,
+    boolean failed,
+    String pausedReason,
+    List<EditRequest> pendingEdits,
+    List<RejectedEdit> rejectedEdits,
+    String lastError,
+    Long lastErrorAtMillis,
+    int failedAttempts,
+    int run) {
+
+  public CarriedState {
+    pendingEdits = pendingEdits == null ? List.of() : List.copyOf(pendingEdits);
+    rejectedEdits = rejectedEdits == null ? List.of() : List.copyOf(rejectedEdits);
+    totals = totals == null ? MirrorTotals.ZERO : totals;
+  }
+
+  /** The state of a mirror that has not been set up yet. */
+  public static CarriedState initial(MirrorConfig config) {
+    return new CarriedState(config, false, null, 0, null, MirrorTotals.ZERO, false, false, null,
+        List.of(), List.of(), null, null, 0, 0);
+  }
+}

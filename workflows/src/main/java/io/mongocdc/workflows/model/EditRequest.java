@@ -1,0 +1,136 @@
+package io.mongocdc.workflows.model;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A change of settings asked by an operator: each field is null when the edit leaves it alone.
+ *
+ * <p>Edits arrive as a plain JSON object ({@code {"batchSize": 5000}}), which Temporal hands the
+ * workflow as a map; {@link #fromJson} turns it into an edit, naming every unknown field and
+ * every value of the wrong type, so a typo is rejected instead of silently ignored.
+ */
+public record EditRequest(
+    Integer batchSize,
+    Integer idleTimeoutSeconds,
+    Integer maxBatchDurationSeconds,
+    Integer decodeWorkers,
+    Integer chunkSize,
+    List<String> excludedOperations,
+    String controlEventPolicy,
+    Integer continueAsNewEveryBatches) {
+
+  /** The fields an edit may set, in the order they are documented. */
+  public static final List<String> FIELDS = List.of(
+      "batchSize", "idleTimeoutSeconds", "maxBatchDurationSeconds", "decodeWorkers", "chunkSize",
+      "excludedOperations", "controlEventPolicy", "continueAsNewEveryBatches");
+
+  public EditRequest {
+    excludedOperations = excludedOperations == null ? null : List.copyOf(excludedOperations);
+  }
+
+  /**
+   * Reads an edit from its JSON object.
+   *
+   * @throws InvalidEditException naming every problem, if the body is missing, has unknown
+   *     fields or values of the wrong type, or changes nothing
+   */
+  public static EditRequest fromJson(Map<String, ?> body) {
+    if (body == null) {
+      throw new InvalidEditException(List.of("the edit has no body; send a JSON object such as {\"batchSize\": 5000}"));
+    }
+    List<String> problems = new ArrayList<>();
+    for (String field : body.keySet()) {
+      if (!FIELDS.contains(field)) {
+        problems.add("unknown field '" + field + "' (editable: " + String.join(", ", FIELDS) + ")");
+      }
+    }
+    EditRequest edit = new EditRequest(
+        integer(body, "batchSize", problems),
+        integer(body, "idleTimeoutSeconds", problems),
+        integer(body, "maxBatchDurationSeconds", problems),
+        integer(body, "decodeWorkers", problems),
+        integer(body, "chunkSize", problems),
+        strings(body, "excludedOperations", problems),
+        string(body, "controlEventPolicy", problems),
+        integer(body, "continueAsNewEveryBatches", problems));
+    if (problems.isEmpty() && edit.changesNothing()) {
+      problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidEditException(problems);
+    }
+    return edit;
+  }
+
+  /** The JSON object of this edit: only the fields it sets. */
+  public Map<String, Object> toJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    put(json, "batchSize", batchSize);
+    put(json, "idleTimeoutSeconds", idleTimeoutSeconds);
+    put(json, "maxBatchDurationSeconds", maxBatchDurationSeconds);
+    put(json, "decodeWorkers", decodeWorkers);
+    put(json, "chunkSize", chunkSize);
+    put(json, "excludedOperations", excludedOperations);
+    put(json, "controlEventPolicy", controlEventPolicy);
+    put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
+    return json;
+  }
+
+  /** True if every field is null. */
+  public boolean changesNothing() {
+    return toJson().isEmpty();
+  }
+
+  private static void put(Map<String, Object> json, String name, Object value) {
+    if (value != null) {
+      json.put(name, value);
+    }
+  }
+
+  private static Integer integer(Map<String, ?> body, String name, List<String> problems) {
+    Object value = body.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof Number number) {
+      // JSON has one number type; accept 5000 and 5000.0 but not 2.5 or values beyond int.
+      try {
+        return new BigDecimal(number.toString()).intValueExact();
+      } catch (ArithmeticException | NumberFormatException e) {
+        problems.add(name + " must be a whole number within the integer range, got " + number);
+        return null;
+      }
+    }
+    problems.add(name + " must be a number, got " + describe(value));
+    return null;
+  }
+
+  private static String string(Map<String, ?> body, String name, List<String> problems) {
+    Object value = body.get(name);
+    if (value == null || value instanceof String) {
+      return (String) value;
+    }
+    problems.add(name + " must be a string, got " + describe(value));
+    return null;
+  }
+
+  private static List<String> strings(Map<String, ?> body, String name, List<String> problems) {
+    Object value = body.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) {
+      return list.stream().map(String.class::cast).toList();
+    }
+    problems.add(name + " must be a list of strings, got " + describe(value));
+    return null;
+  }
+
+  private static String describe(Object value) {
+    return value instanceof String text ? "\"" + text + "\"" : String.valueOf(value);
+  }
+}

@@ -1,0 +1,106 @@
+package io.mongocdc.workflows.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The settings of a mirror an operator may change while it runs (by the {@code edit} update or
+ * signal). They apply from the batch after the one in flight.
+ *
+ * <p>Durations are whole seconds so the JSON an operator types stays plain: {@code
+ * {"idleTimeoutSeconds": 5}}. Validation lives here, in deterministic code, so the workflow's
+ * update validator can reject a bad edit without calling an activity.
+ *
+ * @param batchSize change events read per batch, at most
+ * @param idleTimeoutSeconds a batch ends after this long without a new event
+ * @param maxBatchDurationSeconds a batch ends after this long even if events keep coming
+ * @param decodeWorkers threads decoding events in parallel in one batch
+ * @param chunkSize events per chunk handed to a decode worker
+ * @param excludedOperations operation types ({@code insert}, {@code update}, {@code replace},
+ *     {@code delete}) not applied to the destination; the checkpoint still passes them
+ * @param controlEventPolicy {@code PAUSE} (stop before a drop/rename/dropDatabase/invalidate and
+ *     pause the mirror) or {@code IGNORE} (log, count and pass it)
+ * @param continueAsNewEveryBatches the workflow continues as new after this many batches (or
+ *     earlier when Temporal suggests it), which bounds its history
+ */
+public record MirrorSettings(
+    int batchSize,
+    int idleTimeoutSeconds,
+    int maxBatchDurationSeconds,
+    int decodeWorkers,
+    int chunkSize,
+    List<String> excludedOperations,
+    String controlEventPolicy,
+    int continueAsNewEveryBatches) {
+
+  public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
+  public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
+
+  static final Range BATCH_SIZE = new Range("batchSize", 1, 10_000_000);
+  static final Range IDLE_TIMEOUT = new Range("idleTimeoutSeconds", 1, 3_600);
+  static final Range MAX_BATCH_DURATION = new Range("maxBatchDurationSeconds", 1, 3_600);
+  static final Range DECODE_WORKERS = new Range("decodeWorkers", 1, 256);
+  static final Range CHUNK_SIZE = new Range("chunkSize", 1, 100_000);
+  static final Range CONTINUE_AS_NEW = new Range("continueAsNewEveryBatches", 1, 100_000);
+
+  public MirrorSettings {
+    excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
+  }
+
+  public static MirrorSettings defaults() {
+    return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500);
+  }
+
+  /** Every reason these settings cannot work; empty when they can. */
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    BATCH_SIZE.check(batchSize, problems);
+    IDLE_TIMEOUT.check(idleTimeoutSeconds, problems);
+    MAX_BATCH_DURATION.check(maxBatchDurationSeconds, problems);
+    DECODE_WORKERS.check(decodeWorkers, problems);
+    CHUNK_SIZE.check(chunkSize, problems);
+    CONTINUE_AS_NEW.check(continueAsNewEveryBatches, problems);
+    for (String operation : excludedOperations) {
+      if (!OPERATIONS.contains(operation)) {
+        problems.add("excludedOperations: '" + operation + "' is not one of insert, update, replace, delete");
+      }
+    }
+    if (Set.copyOf(excludedOperations).containsAll(OPERATIONS)) {
+      problems.add("excludedOperations: excluding every operation type would replicate nothing");
+    }
+    if (controlEventPolicy == null || !CONTROL_EVENT_POLICIES.contains(controlEventPolicy)) {
+      problems.add("controlEventPolicy must be PAUSE or IGNORE, got " + quoted(controlEventPolicy));
+    }
+    return problems;
+  }
+
+  /**
+   * These settings with the edit's fields applied (fields the edit leaves null keep their value).
+   * The result is not validated: call {@link #problems()} on it.
+   */
+  public MirrorSettings apply(EditRequest edit) {
+    return new MirrorSettings(
+        edit.batchSize() != null ? edit.batchSize() : batchSize,
+        edit.idleTimeoutSeconds() != null ? edit.idleTimeoutSeconds() : idleTimeoutSeconds,
+        edit.maxBatchDurationSeconds() != null ? edit.maxBatchDurationSeconds() : maxBatchDurationSeconds,
+        edit.decodeWorkers() != null ? edit.decodeWorkers() : decodeWorkers,
+        edit.chunkSize() != null ? edit.chunkSize() : chunkSize,
+        edit.excludedOperations() != null ? edit.excludedOperations() : excludedOperations,
+        edit.controlEventPolicy() != null ? edit.controlEventPolicy() : controlEventPolicy,
+        edit.continueAsNewEveryBatches() != null ? edit.continueAsNewEveryBatches() : continueAsNewEveryBatches);
+  }
+
+  private static String quoted(String value) {
+    return value == null ? "nothing" : "'" + value + "'";
+  }
+
+  /** An inclusive range of allowed values for one integer setting. */
+  record Range(String name, int min, int max) {
+    void check(int value, List<String> problems) {
+      if (value < min || value > max) {
+        problems.add(name + " must be between " + min + " and " + max + ", got " + value);
+      }
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package io.mongocdc.workflows.model;
+
+import java.util.List;
+
+/**
+ * The answer to the {@code status} query.
+ *
+ * @param mirror the mirror's name
+ * @param state what the workflow is doing
+ * @param pausedReason why it is paused or failed; null when running
+ * @param committedBatchId the last batch whose checkpoint was committed (0 before the first)
+ * @param batchInFlight the batch being pulled, or 0
+ * @param committedCheckpoint the committed checkpoint; null before setup took the starting point
+ * @param committedAtMillis workflow time of the last commit, epoch milliseconds
+ * @param checkpointAgeSeconds how far the committed checkpoint's cluster time lags the
+ *     workflow's clock: the replication lag as of the last commit
+ * @param totals figures over every committed batch
+ * @param lastError the last batch or setup failure, in one line (never a credential)
+ * @param lastErrorAtMillis when it happened
+ * @param failedAttempts consecutive failed attempts since the last success
+ * @param config the mirror with the settings in effect
+ * @param pendingEdits accepted edits that apply from the next batch
+ * @param recentRejectedEdits the last edits by signal that were rejected, oldest first
+ * @param run how many times the workflow continued as new
+ * @param batchesThisRun batches committed since the last continue-as-new
+ */
+public record MirrorStatus(
+    String mirror,
+    MirrorPhase state,
+    String pausedReason,
+    long committedBatchId,
+    long batchInFlight,
+    Checkpoint committedCheckpoint,
+    Long committedAtMillis,
+    Long checkpointAgeSeconds,
+    MirrorTotals totals,
+    String lastError,
+    Long lastErrorAtMillis,
+    int failedAttempts,
+    MirrorConfig config,
+    List<EditRequest> pendingEdits,
+    List<RejectedEdit> recentRejectedEdits,
+    int run,
+    long batchesThisRun) {}

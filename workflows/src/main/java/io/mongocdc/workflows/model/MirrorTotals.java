@@ -1,0 +1,17 @@
+package io.mongocdc.workflows.model;
+
+/** Figures summed over every committed batch of a mirror (across continue-as-new). */
+public record MirrorTotals(
+    long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead) {
+
+  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0);
+
+  public MirrorTotals plus(BatchFigures batch) {
+    return new MirrorTotals(
+        batches + 1,
+        eventsRead + batch.eventsRead(),
+        recordsDelivered + batch.recordsDelivered(),
+        recordsExcluded + batch.recordsExcluded(),
+        bytesRead + batch.bytesRead());
+  }
+}

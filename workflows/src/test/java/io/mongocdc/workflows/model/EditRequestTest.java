@@ -1,0 +1,50 @@
+package io.mongocdc.workflows.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EditRequestTest {
+
+  @Test
+  void readsEveryEditableFieldFromJson() {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("batchSize", 5000);
+    body.put("idleTimeoutSeconds", 5L);
+    body.put("maxBatchDurationSeconds", 30.0);
+    body.put("decodeWorkers", 8);
+    body.put("chunkSize", 64);
+    body.put("excludedOperations", List.of("delete"));
+    body.put("controlEventPolicy", "IGNORE");
+    body.put("continueAsNewEveryBatches", 100);
+
+    EditRequest edit = EditRequest.fromJson(body);
+
+    assertEquals(new EditRequest(5000, 5, 30, 8, 64, List.of("delete"), "IGNORE", 100), edit);
+    assertEquals(body.keySet(), edit.toJson().keySet());
+  }
+
+  @Test
+  void namesEveryProblemAtOnce() {
+    InvalidEditException e = assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(
+        Map.of("batchSiz", 1, "chunkSize", "many", "excludedOperations", "delete", "decodeWorkers", 1e12)));
+    assertEquals(4, e.problems().size(), e.getMessage());
+    assertTrue(e.getMessage().contains("unknown field 'batchSiz'"));
+    assertTrue(e.getMessage().contains("chunkSize must be a number, got \"many\""));
+    assertTrue(e.getMessage().contains("excludedOperations must be a list of strings"));
+    assertTrue(e.getMessage().contains("decodeWorkers must be a whole number within the integer range"));
+  }
+
+  @Test
+  void anEmptyOrMissingEditIsRejected() {
+    assertTrue(assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(Map.of()))
+        .getMessage().contains("changes nothing"));
+    assertTrue(assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(null))
+        .getMessage().contains("has no body"));
+  }
+}

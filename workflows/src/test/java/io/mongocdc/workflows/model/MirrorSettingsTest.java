@@ -1,0 +1,59 @@
+package io.mongocdc.workflows.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MirrorSettingsTest {
+
+  @Test
+  void theDefaultsAreValid() {
+    assertEquals(List.of(), MirrorSettings.defaults().problems());
+  }
+
+  @Test
+  void valuesOutOfRangeAreNamedWithTheirLimits() {
+    MirrorSettings bad = new MirrorSettings(0, 0, 3601, 257, 0, List.of("upsert"), "SKIP", 0);
+    List<String> problems = bad.problems();
+    assertEquals(8, problems.size(), problems.toString());
+    assertTrue(problems.contains("batchSize must be between 1 and 10000000, got 0"));
+    assertTrue(problems.contains("maxBatchDurationSeconds must be between 1 and 3600, got 3601"));
+    assertTrue(problems.contains("excludedOperations: 'upsert' is not one of insert, update, replace, delete"));
+    assertTrue(problems.contains("controlEventPolicy must be PAUSE or IGNORE, got 'SKIP'"));
+  }
+
+  @Test
+  void excludingEveryOperationIsRefused() {
+    MirrorSettings settings = MirrorSettings.defaults().apply(
+        new EditRequest(null, null, null, null, null, List.of("insert", "update", "replace", "delete"), null, null));
+    assertEquals(List.of("excludedOperations: excluding every operation type would replicate nothing"), settings.problems());
+  }
+
+  @Test
+  void anEditChangesOnlyTheFieldsItSets() {
+    MirrorSettings edited = MirrorSettings.defaults().apply(new EditRequest(5000, null, null, null, 64, null, null, null));
+    MirrorSettings d = MirrorSettings.defaults();
+    assertEquals(new MirrorSettings(5000, d.idleTimeoutSeconds(), d.maxBatchDurationSeconds(), d.decodeWorkers(), 64,
+        d.excludedOperations(), d.controlEventPolicy(), d.continueAsNewEveryBatches()), edited);
+  }
+
+  @Test
+  void aMirrorRefusesAConnectionStringAsAPeerName() {
+    MirrorConfig config = new MirrorConfig("orders", "mongodb://cdc:secret@db1", "warehouse-pg", "shop", List.of(),
+        "public", MirrorSettings.defaults());
+    InvalidMirrorException e = assertThrows(InvalidMirrorException.class, config::requireValid);
+    assertTrue(e.getMessage().contains("sourcePeer must be a peer name"), e.getMessage());
+    assertTrue(!e.getMessage().contains("secret"), "the value is not echoed: " + e.getMessage());
+  }
+
+  @Test
+  void aMirrorNameMustFitAWorkflowIdAndATableName() {
+    MirrorConfig config = new MirrorConfig("Orders!", "a", "b", "shop", List.of(), "Public", MirrorSettings.defaults());
+    List<String> problems = config.problems();
+    assertEquals(2, problems.size(), problems.toString());
+    assertEquals("mirror-orders", MirrorIds.workflowId("orders"));
+  }
+}
