@@ -1,8 +1,8 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.decode.ChangeEventDecoder;
-import io.mongocdc.decode.DriverJsonKeyRenderer;
-import io.mongocdc.decode.DriverJsonRenderer;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
@@ -106,7 +106,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   }
 
   private ChangeEventDecoder decoder(MirrorConfig mirror) {
-    return new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), destination.tableResolver(mirror));
+    return new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), destination.tableResolver(mirror));
   }
 
   private static BatchOutcome outcome(

@@ -1,8 +1,11 @@
 package io.mongocdc.catalog;
 
+import static io.mongocdc.catalog.jooq.Tables.BATCHES;
+import static io.mongocdc.catalog.jooq.Tables.CHECKPOINTS;
 import static io.mongocdc.catalog.jooq.Tables.MIRRORS;
 import static io.mongocdc.catalog.jooq.Tables.PEERS;
 import static io.mongocdc.catalog.jooq.Tables.SETTINGS;
+import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 
 import io.mongocdc.catalog.jooq.tables.records.MirrorsRecord;
 import java.util.LinkedHashMap;
@@ -118,6 +121,17 @@ public final class Catalog {
   }
 
   /** Sets a mirror's status; a non-null {@code error} becomes its last error. */
+  /** Deletes a mirror's rows: counters, batch history, checkpoint, then the mirror itself. */
+  public void forgetMirror(String name) {
+    dsl.transaction(configuration -> {
+      DSLContext tx = configuration.dsl();
+      tx.deleteFrom(TABLE_COUNTERS).where(TABLE_COUNTERS.MIRROR_NAME.eq(name)).execute();
+      tx.deleteFrom(BATCHES).where(BATCHES.MIRROR_NAME.eq(name)).execute();
+      tx.deleteFrom(CHECKPOINTS).where(CHECKPOINTS.MIRROR_NAME.eq(name)).execute();
+      tx.deleteFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).execute();
+    });
+  }
+
   public void setMirrorStatus(String name, MirrorStatus status, String error) {
     var update =
         dsl.update(MIRRORS)

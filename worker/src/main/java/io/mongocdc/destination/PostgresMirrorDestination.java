@@ -1,0 +1,129 @@
+package io.mongocdc.destination;
+
+import io.mongocdc.activities.BatchSink;
+import io.mongocdc.activities.InvalidMirrorConfigurationException;
+import io.mongocdc.activities.MirrorDestination;
+import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.secrets.Redaction;
+import io.mongocdc.workflows.model.MirrorConfig;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The activities' destination port on PostgreSQL: one table per watched collection in the
+ * mirror's schema, and a {@link PostgresRecordSink} per batch attempt. Connections come from the
+ * destination peer's JDBC URL, resolved on the worker.
+ */
+public final class PostgresMirrorDestination implements MirrorDestination {
+
+  private final PeerRegistry peers;
+  private final PostgresSinkOptions options;
+  private final Map<String, DataSource> dataSources = new ConcurrentHashMap<>();
+
+  public PostgresMirrorDestination(PeerRegistry peers, PostgresSinkOptions options) {
+    this.peers = peers;
+    this.options = options;
+  }
+
+  @Override
+  public void validate(MirrorConfig mirror) {
+    try (Connection connection = dataSource(mirror).getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("select 1");
+      PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
+    } catch (SQLException e) {
+      throw new InvalidMirrorConfigurationException("destination " + mirror.destinationPeer() + " is not usable: "
+          + Redaction.redact(e.getMessage()));
+    } catch (TableNameCollisionException e) {
+      throw new InvalidMirrorConfigurationException(e.getMessage());
+    }
+  }
+
+  @Override
+  public List<String> createTables(MirrorConfig mirror) {
+    try (Connection connection = dataSource(mirror).getConnection()) {
+      return PostgresDestination.setUp(connection, mirror.destinationSchema(), sources(mirror)).stream()
+          .map(DestinationTable::qualifiedName)
+          .toList();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create the tables of mirror " + mirror.name() + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+  }
+
+  @Override
+  public DestinationTableResolver tableResolver(MirrorConfig mirror) {
+    return TableNaming.instance();
+  }
+
+  @Override
+  public BatchSink openSink(MirrorConfig mirror, long batchId) {
+    try {
+      PostgresRecordSink sink = PostgresRecordSink.open(dataSource(mirror),
+          options.withSchema(mirror.destinationSchema()),
+          PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
+      return new PostgresBatchSink(sink);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+  }
+
+  @Override
+  public void dropTables(MirrorConfig mirror) {
+    try (Connection connection = dataSource(mirror).getConnection();
+        Statement statement = connection.createStatement()) {
+      for (DestinationTable table :
+          PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance())) {
+        statement.execute("drop table if exists " + table.qualifiedName());
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot drop the tables of mirror " + mirror.name() + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+  }
+
+  private static List<Namespace> sources(MirrorConfig mirror) {
+    return mirror.collections().stream().map(c -> new Namespace(mirror.sourceDatabase(), c)).toList();
+  }
+
+  private DataSource dataSource(MirrorConfig mirror) {
+    return dataSources.computeIfAbsent(mirror.destinationPeer(), name -> {
+      PGSimpleDataSource dataSource = new PGSimpleDataSource();
+      dataSource.setUrl(peers.resolve(name).connectionString());
+      return dataSource;
+    });
+  }
+
+  /** The sink as the activities close it. */
+  private record PostgresBatchSink(PostgresRecordSink sink) implements BatchSink {
+    @Override
+    public void write(List<ChangeRecord> records) throws Exception {
+      sink.write(records);
+    }
+
+    @Override
+    public void commit() throws Exception {
+      sink.commit();
+    }
+
+    @Override
+    public void abort(Throwable cause) {
+      sink.abort(cause);
+    }
+
+    @Override
+    public void close() {
+      sink.close();
+    }
+  }
+}

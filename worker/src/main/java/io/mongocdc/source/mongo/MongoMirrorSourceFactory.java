@@ -1,0 +1,88 @@
+package io.mongocdc.source.mongo;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import io.mongocdc.activities.InvalidMirrorConfigurationException;
+import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.MirrorConfig;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonTimestamp;
+
+/**
+ * The activities' source port on MongoDB: one client per source peer (connection strings are
+ * resolved on the worker), a database-level change stream per mirror restricted to its
+ * collections and excluded operations, validated when the mirror is set up.
+ */
+public final class MongoMirrorSourceFactory implements MirrorSourceFactory, AutoCloseable {
+
+  private final PeerRegistry peers;
+  private final Map<String, MongoClient> clients = new ConcurrentHashMap<>();
+
+  public MongoMirrorSourceFactory(PeerRegistry peers) {
+    this.peers = peers;
+  }
+
+  @Override
+  public void validate(MirrorConfig mirror) {
+    SourceValidationReport report;
+    try {
+      report = new SourceValidator(client(mirror)).validate(settings(mirror));
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+    if (!report.problems().isEmpty()) {
+      throw new InvalidMirrorConfigurationException(new SourceValidationException(report.problems()).getMessage());
+    }
+  }
+
+  @Override
+  public ChangeStreamOpener openerFor(MirrorConfig mirror) {
+    return new MongoChangeStreamOpener(ChangeStreamTarget.of(client(mirror), mirror.sourceDatabase()), settings(mirror));
+  }
+
+  @Override
+  public StreamPosition currentPosition(MirrorConfig mirror) {
+    try {
+      BsonDocument reply = client(mirror).getDatabase("admin")
+          .runCommand(new BsonDocument("ping", new BsonInt32(1)), BsonDocument.class);
+      BsonTimestamp operationTime = reply.containsKey("operationTime")
+          ? reply.getTimestamp("operationTime")
+          : reply.getDocument("$clusterTime").getTimestamp("clusterTime");
+      return StreamPosition.atOperationTime(operationTime);
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    clients.values().forEach(MongoClient::close);
+    clients.clear();
+  }
+
+  static MongoSourceSettings settings(MirrorConfig mirror) {
+    List<String> collections = mirror.collections().stream().map(c -> mirror.sourceDatabase() + "." + c).toList();
+    Set<Operation> excluded = new LinkedHashSet<>();
+    for (String op : mirror.settings().excludedOperations()) {
+      excluded.add(Operation.fromOperationType(op));
+    }
+    MongoSourceSettings defaults = MongoSourceSettings.of(mirror.sourceDatabase(), collections);
+    return new MongoSourceSettings(mirror.sourceDatabase(), collections, excluded, defaults.fullDocument(),
+        defaults.cursorBatchSize(), defaults.maxAwaitTime(), defaults.splitLargeEvents());
+  }
+
+  private MongoClient client(MirrorConfig mirror) {
+    return clients.computeIfAbsent(mirror.sourcePeer(), name -> MongoClients.create(peers.resolve(name).connectionString()));
+  }
+}
