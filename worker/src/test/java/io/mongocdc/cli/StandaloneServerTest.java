@@ -39,7 +39,7 @@ class StandaloneServerTest {
   private final CountDownLatch workerStarted = new CountDownLatch(1);
   private final CountDownLatch stopWorker = new CountDownLatch(1);
   private final int port = freePort();
-  private final TestServer.PortBoundTestServer server = TestServer.createPortBoundServer(port, false);
+  private final TestServer.PortBoundTestServer server = TestServer.createPortBoundServer(port, true); // real time: no skipping
   private final String address = "localhost:" + port;
 
   private final CliContext context = new CliContext(

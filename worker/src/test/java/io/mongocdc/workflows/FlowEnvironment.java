@@ -14,7 +14,9 @@ import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestEnvironmentOptions;
@@ -76,9 +78,21 @@ public final class FlowEnvironment implements AutoCloseable {
     return client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
   }
 
-  /** The final status of the mirror's latest run, once it completes. */
+  /**
+   * The final status of the mirror's latest run, once it completes. Waits through describe, not
+   * getResult: getResult lets the test server skip time, which would fire the heartbeat
+   * timeout of an activity still stopping in real time.
+   */
   public MirrorStatus result(String mirror) {
-    return client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror)).getResult(MirrorStatus.class);
+    WorkflowStub stub = client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror));
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      if (System.nanoTime() > deadline) {
+        fail("mirror " + mirror + " did not complete");
+      }
+      LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+    }
+    return stub.getResult(MirrorStatus.class);
   }
 
   /** Waits until the mirror's latest run is not its first one: it continued as new. */
