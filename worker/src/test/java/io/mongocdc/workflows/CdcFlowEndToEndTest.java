@@ -15,8 +15,8 @@ import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.ScriptedSource;
-import io.mongocdc.decode.DriverJsonKeyRenderer;
-import io.mongocdc.decode.DriverJsonRenderer;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
@@ -122,11 +122,11 @@ class CdcFlowEndToEndTest {
 
   /** The source's final state, replayed from the events independently of the destination. */
   private Map<String, String> expectedFinalState() {
-    DriverJsonKeyRenderer keys = new DriverJsonKeyRenderer();
-    DriverJsonRenderer documents = new DriverJsonRenderer();
+    IdKeyRenderer keys = new IdKeyRenderer();
+    TranscodingJsonRenderer documents = TranscodingJsonRenderer.relaxed();
     Map<String, String> state = new TreeMap<>();
     for (RawBsonDocument event : events) {
-      String key = keys.render(event.getDocument("documentKey").get("_id"));
+      String key = keys.renderIdOf((RawBsonDocument) event.getDocument("documentKey"));
       switch (event.getString("operationType").getValue()) {
         case "delete" -> state.remove(key);
         default -> state.put(key, documents.render((RawBsonDocument) event.getDocument("fullDocument")));
