@@ -19,6 +19,9 @@ import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Map;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mongocdc.metrics.MirrorMetrics;
+import io.mongocdc.metrics.PipelineMetrics;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -42,6 +45,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final MirrorDestination destination;
   private final PullTuning tuning;
   private final LongSupplier clock;
+  private final PipelineMetrics metrics;
 
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
     this(source, destination, tuning, System::nanoTime);
@@ -50,10 +54,17 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   /** @param clock the pipeline's nanosecond clock (idle timeout, batch duration) */
   public PullRecordsActivityImpl(
       MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning, LongSupplier clock) {
+    this(source, destination, tuning, clock, new PipelineMetrics(new SimpleMeterRegistry()));
+  }
+
+  /** @param metrics where each batch's progress and figures are published */
+  public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
+      LongSupplier clock, PipelineMetrics metrics) {
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
     this.tuning = Objects.requireNonNull(tuning, "tuning");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   @Override
@@ -76,17 +87,23 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       ExcludingSink sink = new ExcludingSink(batchSink, mirror.settings().excludedOperations());
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
           tuning.pullSettings(mirror.settings()), clock);
-      ProgressListener heartbeat = progress -> context.heartbeat(new PullHeartbeat(
-          batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
-          deliveredBefore + sink.committedKept(), attempt));
+      MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
+      ProgressListener heartbeat = progress -> {
+        mirrorMetrics.onProgress(progress);
+        context.heartbeat(new PullHeartbeat(
+            batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
+            deliveredBefore + sink.committedKept(), attempt));
+      };
       try {
         PullResult result = pull.pull(Checkpoints.toPosition(start), sink, heartbeat);
+        mirrorMetrics.onBatch(result);
         BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, attempt);
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, checkpoint {}",
             mirror.name(), batchId, outcome.figures().eventsRead(), outcome.figures().recordsDelivered(),
             outcome.figures().recordsExcluded(), result.endReason(), outcome.checkpoint().describe());
         return outcome;
       } catch (PullRecordsException e) {
+        mirrorMetrics.onBatchFailed();
         rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
         heartbeatQuietly(context, new PullHeartbeat(batchId, Checkpoints.of(e.deliveredCheckpoint()), 0,

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** {@code mongo-cdc}: runs a worker, and creates and controls mirrors through Temporal. */
 @Command(name = "mongo-cdc", mixinStandardHelpOptions = true, version = "mongo-cdc 0.1.0",
     description = "Change data capture from MongoDB into PostgreSQL, orchestrated by Temporal.",
-    subcommands = {WorkerCommand.class, MirrorCommand.class})
+    subcommands = {WorkerCommand.class, MirrorCommand.class, DevCommand.class})
 public final class MongoCdc {
 
   public static void main(String[] args) {

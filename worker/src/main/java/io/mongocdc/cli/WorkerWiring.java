@@ -6,6 +6,8 @@ import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.workflows.CdcFlowWorkflowImpl;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mongocdc.metrics.PipelineMetrics;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
@@ -27,10 +29,16 @@ public final class WorkerWiring {
   }
 
   public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning) {
+    register(worker, peers, ports, tuning, new PipelineMetrics(new SimpleMeterRegistry()));
+  }
+
+  /** Registers the workflow and activities; the activities publish batch metrics to {@code metrics}. */
+  public static void register(
+      Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning, PipelineMetrics metrics) {
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
-        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning),
+        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, System::nanoTime, metrics),
         new CommitCheckpointActivityImpl(ports.catalog()));
   }
 }

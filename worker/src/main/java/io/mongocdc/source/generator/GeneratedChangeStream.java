@@ -68,6 +68,11 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     return generated;
   }
 
+  /** The token of the last event generated so far, or null before the first. */
+  public synchronized ResumeToken lastEventToken() {
+    return retained.size() > head ? retained.get(retained.size() - 1).token : lastDropped == null ? null : lastDropped.token;
+  }
+
   /** True once {@link LoadProfile#totalEvents()} events were made (never, for an endless profile). */
   public synchronized boolean exhausted() {
     return profile.totalEvents() > 0 && generated >= profile.totalEvents() && pendingTransaction.isEmpty();

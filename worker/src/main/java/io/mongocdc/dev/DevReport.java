@@ -1,0 +1,31 @@
+package io.mongocdc.dev;
+
+/**
+ * What {@code mongo-cdc dev --report FILE} writes: the figures of the run and whether the
+ * destination holds exactly the source's final state.
+ *
+ * @param source "generator" or "mongodb"
+ * @param sourceEvents change events the source produced (the generator's count; for MongoDB,
+ *     events read)
+ * @param deliveredRecords records the destination committed, summed over batches
+ * @param destinationRows live (not deleted) rows in the destination tables
+ * @param destinationMatchesSource every row equals the generator's model of the final state,
+ *     and no other live row exists (null when the source is MongoDB: no model to compare with)
+ * @param mismatchedRows rows that differ, are missing or should not exist
+ * @param batches batches committed
+ * @param eventsPerSecond source events over the wall time from the first batch's start to the
+ *     last batch's end
+ * @param batchLatencyP50Ms median batch duration
+ * @param batchLatencyP99Ms 99th percentile batch duration
+ */
+public record DevReport(
+    String source,
+    long sourceEvents,
+    long deliveredRecords,
+    long destinationRows,
+    Boolean destinationMatchesSource,
+    long mismatchedRows,
+    long batches,
+    double eventsPerSecond,
+    long batchLatencyP50Ms,
+    long batchLatencyP99Ms) {}

@@ -1,0 +1,240 @@
+package io.mongocdc.dev;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.generator.GeneratedChangeStream;
+import io.mongocdc.source.generator.LoadProfile;
+import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
+import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.model.CdcFlowInput;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.StopRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * One {@code mongo-cdc dev} session: starts the stack, creates the mirror, shows progress until
+ * the requested events are delivered or the user stops it, then prints a summary and writes the
+ * report.
+ */
+public final class DevRun {
+
+  public static final String MIRROR = "dev";
+  private static final String SCHEMA = "public";
+
+  /** What the user asked for. */
+  public record Options(
+      int temporalPort,
+      int metricsPort,
+      String mongoUri,
+      String mongoDatabase,
+      List<String> mongoCollections,
+      long events,
+      int eventsPerSecond,
+      long seed,
+      Path report,
+      boolean headless,
+      MirrorSettings settings) {}
+
+  private final Options options;
+  private final PrintWriter out;
+
+  public DevRun(Options options, PrintWriter out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /**
+   * Runs until the requested events are delivered (when {@code events > 0}) or {@code stop}
+   * counts down.
+   */
+  public DevReport run(CountDownLatch stop) throws Exception {
+    boolean generated = options.mongoUri() == null;
+    GeneratedChangeStream generator = generated
+        ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events()),
+            Clock.systemUTC(), Duration.ofMillis(200))
+        : null;
+    List<String> collections = generated
+        ? List.of("orders", "users", "products")
+        : options.mongoCollections();
+    String database = generated ? "demo" : options.mongoDatabase();
+    try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
+        generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
+        peers -> generated ? new GeneratorSourceFactory(generator) : new MongoMirrorSourceFactory(peers),
+        PullTuning.defaults())) {
+      MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? "generator" : "mongodb", DevStack.DESTINATION_PEER,
+          database, collections, SCHEMA, options.settings()).requireValid();
+      CdcFlowWorkflow workflow = stack.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
+          .setWorkflowId("mirror-" + MIRROR).setTaskQueue(DevStack.TASK_QUEUE).build());
+      WorkflowClient.start(workflow::run, CdcFlowInput.newMirror(mirror));
+      printIntroduction(stack, generated);
+
+      BooleanSupplier done = generated && options.events() > 0
+          ? () -> generator.exhausted() && delivered(stack, generator.lastEventToken())
+          : () -> false;
+      showProgress(stack, stop, done);
+
+      workflow.terminate(new StopRequest(false));
+      awaitClosed(stack);
+      DevReport report = report(stack, generated, generator, collections, database);
+      printSummary(report);
+      if (options.report() != null) {
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.report().toFile(), report);
+        out.printf("report written to %s%n", options.report());
+      }
+      out.flush();
+      return report;
+    }
+  }
+
+  private void printIntroduction(DevStack stack, boolean generated) {
+    String target = "localhost:" + stack.temporalPort;
+    out.printf("mongo-cdc dev: mirror '%s' is running.%n", MIRROR);
+    out.printf("  source:      %s%n", generated
+        ? "the built-in LOAD GENERATOR (synthetic events, seed " + options.seed() + "; no MongoDB involved)"
+        : "MongoDB at " + Redaction.redact(options.mongoUri()));
+    out.printf("  Temporal:    %s (namespace default, task queue %s)%n", target, DevStack.TASK_QUEUE);
+    out.printf("  catalog and destination (admin SQL): %s%n", stack.jdbcUrl);
+    if (stack.metricsEndpoint != null) {
+      out.printf("  metrics:     http://127.0.0.1:%d/metrics%n", stack.metricsEndpoint.port());
+    }
+    out.printf("  try:%n");
+    out.printf("    temporal workflow query  --address %s --workflow-id mirror-%s --type status%n", target, MIRROR);
+    out.printf("    temporal workflow signal --address %s --workflow-id mirror-%s --name pause%n", target, MIRROR);
+    out.printf("    temporal workflow signal --address %s --workflow-id mirror-%s --name resume%n", target, MIRROR);
+    out.printf("    temporal workflow update execute --address %s --workflow-id mirror-%s --name edit"
+        + " --input '{\"batchSize\": 5000}'%n", target, MIRROR);
+    out.printf("    psql '%s' -c 'select * from mongo_cdc.mirror_status'%n",
+        "postgresql://postgres@localhost:" + stack.postgres.getPort() + "/postgres");
+    out.flush();
+  }
+
+  private void showProgress(DevStack stack, CountDownLatch stop, BooleanSupplier done) throws Exception {
+    ProgressBar bar = options.headless() ? null : new ProgressBarBuilder()
+        .setTaskName("mirror " + MIRROR)
+        .setInitialMax(options.events() > 0 ? options.events() : -1)
+        .setStyle(ProgressBarStyle.ASCII)
+        .setUpdateIntervalMillis(500)
+        .setUnit(" records", 1)
+        .continuousUpdate()
+        .build();
+    try {
+      long lastRecords = 0;
+      long lastAt = System.nanoTime();
+      while (!stop.await(500, TimeUnit.MILLISECONDS)) {
+        if (bar != null) {
+          Progress progress = progress(stack);
+          long now = System.nanoTime();
+          double rate = (progress.records - lastRecords) * 1e9 / Math.max(1, now - lastAt);
+          lastRecords = progress.records;
+          lastAt = now;
+          bar.stepTo(progress.records);
+          bar.setExtraMessage(String.format(" %,.0f rec/s, batch %d, checkpoint lag %s", rate, progress.batches,
+              progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
+        }
+        if (done.getAsBoolean()) {
+          break;
+        }
+      }
+    } finally {
+      if (bar != null) {
+        bar.close();
+      }
+    }
+  }
+
+  private record Progress(long records, long batches, long lagSeconds) {}
+
+  private static Progress progress(DevStack stack) throws SQLException {
+    try (Connection connection = stack.dataSource().getConnection();
+        PreparedStatement statement = connection.prepareStatement("""
+            select coalesce((select sum(records) from mongo_cdc.batches where mirror_name = ?), 0),
+                   coalesce((select max(batch_id) from mongo_cdc.batches where mirror_name = ?), 0),
+                   coalesce((select extract(epoch from now() - cluster_time_at)::bigint
+                             from mongo_cdc.checkpoints where mirror_name = ?), -1)""")) {
+      statement.setString(1, MIRROR);
+      statement.setString(2, MIRROR);
+      statement.setString(3, MIRROR);
+      try (ResultSet row = statement.executeQuery()) {
+        row.next();
+        return new Progress(row.getLong(1), row.getLong(2), row.getLong(3));
+      }
+    }
+  }
+
+  /** True once the catalog's committed checkpoint is at or past {@code token}. */
+  private static boolean delivered(DevStack stack, ResumeToken token) {
+    if (token == null) {
+      return true;
+    }
+    try (Connection connection = stack.dataSource().getConnection();
+        PreparedStatement statement = connection.prepareStatement(
+            "select resume_token from mongo_cdc.checkpoints where mirror_name = ?")) {
+      statement.setString(1, MIRROR);
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() && row.getString(1) != null && ResumeToken.of(row.getString(1)).compareTo(token) >= 0;
+      }
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  private static void awaitClosed(DevStack stack) {
+    try {
+      stack.client.newUntypedWorkflowStub("mirror-" + MIRROR).getResult(30, TimeUnit.SECONDS, Object.class);
+    } catch (Exception e) {
+      // The summary is still worth printing; the workflow ends with the server anyway.
+    }
+  }
+
+  private DevReport report(DevStack stack, boolean generated, GeneratedChangeStream generator,
+      List<String> collections, String database) throws SQLException {
+    try (Connection connection = stack.dataSource().getConnection()) {
+      BatchStatistics batches = BatchStatistics.of(connection, MIRROR);
+      List<Namespace> namespaces = collections.stream().map(c -> new Namespace(database, c)).toList();
+      long rows = DestinationComparison.liveRows(connection, SCHEMA, namespaces);
+      Boolean matches = null;
+      long mismatched = 0;
+      long sourceEvents = batches.records();
+      if (generated) {
+        mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState());
+        matches = mismatched == 0;
+        sourceEvents = generator.eventsGenerated();
+      }
+      double rate = batches.seconds() > 0 ? sourceEvents / batches.seconds() : 0;
+      return new DevReport(generated ? "generator" : "mongodb", sourceEvents, batches.records(), rows, matches,
+          mismatched, batches.batches(), Math.round(rate * 10) / 10.0, batches.p50Millis(), batches.p99Millis());
+    }
+  }
+
+  private void printSummary(DevReport report) {
+    out.printf("summary: %,d source events, %,d records delivered in %d batches (%,.0f events/s;"
+            + " batch p50 %d ms, p99 %d ms); %,d live destination rows%s%n",
+        report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
+        report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
+        report.destinationMatchesSource() == null ? ""
+            : report.destinationMatchesSource() ? "; the destination matches the source"
+                : "; " + report.mismatchedRows() + " rows DIFFER from the source");
+  }
+}

