@@ -96,6 +96,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       inFlight = null;
       state.batchInFlight = 0;
     }
+    // A cancellation that came too late to stop the batch: it completed, so commit it.
+    inFlightCancelledByOperator = false;
     // The commit is not cancellable: records were delivered, and the catalog should know.
     CommitResult result = activities.commitCheckpoint(new CommitCheckpointRequest(
         state.config.name(), batchId, outcome[0].checkpoint(), outcome[0].figures()));
