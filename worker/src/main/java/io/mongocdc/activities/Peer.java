@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.secrets.Redaction;
+
 import java.util.Objects;
 
 /**

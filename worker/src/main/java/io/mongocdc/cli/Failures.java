@@ -2,7 +2,7 @@ package io.mongocdc.cli;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.mongocdc.activities.Redaction;
+import io.mongocdc.secrets.Redaction;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;

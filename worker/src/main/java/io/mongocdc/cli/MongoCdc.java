@@ -1,6 +1,6 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.activities.Redaction;
+import io.mongocdc.secrets.Redaction;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -3,7 +3,7 @@ package io.mongocdc.cli;
 import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
-import io.mongocdc.activities.Redaction;
+import io.mongocdc.secrets.Redaction;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
 import java.nio.file.Path;

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The activities' destination port on PostgreSQL: one table per watched collection in the
@@ -97,11 +96,8 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   private DataSource dataSource(MirrorConfig mirror) {
-    return dataSources.computeIfAbsent(mirror.destinationPeer(), name -> {
-      PGSimpleDataSource dataSource = new PGSimpleDataSource();
-      dataSource.setUrl(peers.resolve(name).connectionString());
-      return dataSource;
-    });
+    return dataSources.computeIfAbsent(mirror.destinationPeer(),
+        name -> PostgresUrls.dataSource(peers.resolve(name).connectionString()));
   }
 
   /** The sink as the activities close it. */

@@ -12,6 +12,8 @@ import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.client.WorkflowClient;
@@ -83,7 +85,7 @@ public final class DevRun {
         generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
         peers -> generated ? new GeneratorSourceFactory(generator) : new MongoMirrorSourceFactory(peers),
         PullTuning.defaults())) {
-      MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? "generator" : "mongodb", DevStack.DESTINATION_PEER,
+      MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
           database, collections, SCHEMA, options.settings()).requireValid();
       CdcFlowWorkflow workflow = stack.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
           .setWorkflowId("mirror-" + MIRROR).setTaskQueue(DevStack.TASK_QUEUE).build());
@@ -93,7 +95,25 @@ public final class DevRun {
       BooleanSupplier done = generated && options.events() > 0
           ? () -> generator.exhausted() && delivered(stack, generator.lastEventToken())
           : () -> false;
-      showProgress(stack, stop, done);
+      BooleanSupplier failed = () -> {
+        MirrorStatus status = workflow.status();
+        if (status.state() == MirrorPhase.FAILED) {
+          out.printf("the mirror FAILED: %s%n", status.lastError());
+          return true;
+        }
+        return false;
+      };
+      boolean mirrorFailed = showProgress(stack, stop, done, failed);
+      if (generated && !mirrorFailed) {
+        // Stopped by the user: let the mirror deliver what was generated, so the comparison holds.
+        generator.stopGenerating();
+        out.println("stopping: delivering the events generated so far...");
+        out.flush();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!delivered(stack, generator.lastEventToken()) && System.nanoTime() < deadline) {
+          Thread.sleep(200);
+        }
+      }
 
       workflow.terminate(new StopRequest(false));
       awaitClosed(stack);
@@ -130,7 +150,9 @@ public final class DevRun {
     out.flush();
   }
 
-  private void showProgress(DevStack stack, CountDownLatch stop, BooleanSupplier done) throws Exception {
+  /** Shows progress until done, stopped or failed; returns true if the mirror failed. */
+  private boolean showProgress(DevStack stack, CountDownLatch stop, BooleanSupplier done, BooleanSupplier failed)
+      throws Exception {
     ProgressBar bar = options.headless() ? null : new ProgressBarBuilder()
         .setTaskName("mirror " + MIRROR)
         .setInitialMax(options.events() > 0 ? options.events() : -1)
@@ -142,6 +164,7 @@ public final class DevRun {
     try {
       long lastRecords = 0;
       long lastAt = System.nanoTime();
+      int polls = 0;
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
         if (bar != null) {
           Progress progress = progress(stack);
@@ -154,9 +177,13 @@ public final class DevRun {
               progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
         }
         if (done.getAsBoolean()) {
-          break;
+          return false;
+        }
+        if (++polls % 4 == 0 && failed.getAsBoolean()) {
+          return true;
         }
       }
+      return false;
     } finally {
       if (bar != null) {
         bar.close();

@@ -37,6 +37,8 @@ import javax.sql.DataSource;
 final class DevStack implements AutoCloseable {
 
   static final String DESTINATION_PEER = "embedded-postgres";
+  /** The load generator's peer: it has no connection string, only a name the mirror refers to. */
+  static final String GENERATOR_PEER = "generator";
   static final String TASK_QUEUE = "mongo-cdc";
 
   final EmbeddedPostgres postgres;
@@ -79,6 +81,9 @@ final class DevStack implements AutoCloseable {
       PeerRegistry peers = name -> {
         if (DESTINATION_PEER.equals(name)) {
           return new Peer(name, jdbcUrl);
+        }
+        if (GENERATOR_PEER.equals(name)) {
+          return new Peer(name, "generator:built-in");
         }
         String uri = sourcePeers.get(name);
         if (uri == null) {

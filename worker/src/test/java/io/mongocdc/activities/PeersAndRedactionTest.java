@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.secrets.Redaction;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -9,13 +9,13 @@ class RedactionTest {
 
   @Test
   void hidesPasswordsInConnectionStrings() {
-    assertEquals("mongodb://cdc:****@db1:27017,db2:27017/?replicaSet=rs0",
+    assertEquals("mongodb://cdc:***@db1:27017,db2:27017/?replicaSet=rs0",
         Redaction.redact("mongodb://cdc:s3cr3t@db1:27017,db2:27017/?replicaSet=rs0"));
-    assertEquals("mongodb+srv://cdc:****@cluster0.example.net/app",
+    assertEquals("mongodb+srv://cdc:***@cluster0.example.net/app",
         Redaction.redact("mongodb+srv://cdc:p%40ss@cluster0.example.net/app"));
-    assertEquals("postgresql://admin:****@pg:5432/catalog",
+    assertEquals("postgresql://admin:***@pg:5432/catalog",
         Redaction.redact("postgresql://admin:hunter2@pg:5432/catalog"));
-    assertEquals("jdbc:postgresql://pg/catalog?user=cdc&password=****&ssl=true",
+    assertEquals("jdbc:postgresql://pg/catalog?user=cdc&password=***&ssl=true",
         Redaction.redact("jdbc:postgresql://pg/catalog?user=cdc&password=topsecret&ssl=true"));
   }
 
@@ -29,7 +29,7 @@ class RedactionTest {
 
   @Test
   void redactsInsideLongerMessages() {
-    assertEquals("cannot connect to mongodb://u:****@h:1 (refused); retrying mongodb://u:****@h:2",
+    assertEquals("cannot connect to mongodb://u:***@h:1 (refused); retrying mongodb://u:***@h:2",
         Redaction.redact("cannot connect to mongodb://u:a@h:1 (refused); retrying mongodb://u:b:c@h:2"));
   }
 }

@@ -52,6 +52,7 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   private long dropped;
   private long startNanos = -1;
   private long txnNumber;
+  private boolean stopped;
 
   public GeneratedChangeStream(LoadProfile profile, InstantSource clock, Duration maxAwaitTime) {
     this.profile = profile;
@@ -73,9 +74,14 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     return retained.size() > head ? retained.get(retained.size() - 1).token : lastDropped == null ? null : lastDropped.token;
   }
 
-  /** True once {@link LoadProfile#totalEvents()} events were made (never, for an endless profile). */
+  /** True once {@link LoadProfile#totalEvents()} events were made, or generation was stopped. */
   public synchronized boolean exhausted() {
-    return profile.totalEvents() > 0 && generated >= profile.totalEvents() && pendingTransaction.isEmpty();
+    return (stopped || profile.totalEvents() > 0 && generated >= profile.totalEvents()) && pendingTransaction.isEmpty();
+  }
+
+  /** Makes no new events after the transaction in progress: the stream goes idle, its model final. */
+  public synchronized void stopGenerating() {
+    stopped = true;
   }
 
   /** The documents each collection holds after every event generated so far. */
@@ -101,7 +107,7 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   /** Makes the next event, or null if the profile is exhausted. */
   private RawBsonDocument generate() {
     if (pendingTransaction.isEmpty()) {
-      if (profile.totalEvents() > 0 && generated >= profile.totalEvents()) {
+      if (stopped || profile.totalEvents() > 0 && generated >= profile.totalEvents()) {
         return null;
       }
       makeOperations();

@@ -118,6 +118,6 @@ class ChangeStreamErrorsTest {
     ChangeStreamException error = ChangeStreamErrors.classify(getMoreError(
         "{ok: 0, errmsg: 'bad option in mongodb://cdc:hunter2@db1:27017/', code: 2, codeName: 'BadValue'}"));
     assertFalse(error.getMessage().contains("hunter2"), error.getMessage());
-    assertTrue(error.getMessage().contains("mongodb://cdc:****@db1"), error.getMessage());
+    assertTrue(error.getMessage().contains("mongodb://cdc:***@db1"), error.getMessage());
   }
 }

@@ -1,0 +1,46 @@
+package io.mongocdc.destination;
+
+import io.mongocdc.activities.InvalidMirrorConfigurationException;
+import io.mongocdc.secrets.Redaction;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * Data sources from a peer's connection string, written either as a JDBC URL
+ * ({@code jdbc:postgresql://host:5432/db?user=u&password=p}) or as a libpq URI
+ * ({@code postgresql://u:p@host:5432/db}), which the JDBC driver alone does not accept.
+ */
+public final class PostgresUrls {
+
+  private PostgresUrls() {}
+
+  public static PGSimpleDataSource dataSource(String connectionString) {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    try {
+      if (connectionString.startsWith("jdbc:")) {
+        dataSource.setUrl(connectionString);
+        return dataSource;
+      }
+      if (!connectionString.startsWith("postgresql://") && !connectionString.startsWith("postgres://")) {
+        throw new IllegalArgumentException("not a jdbc:postgresql:// or postgresql:// URL");
+      }
+      URI uri = URI.create(connectionString);
+      String path = uri.getRawPath() == null || uri.getRawPath().length() <= 1 ? "/postgres" : uri.getRawPath();
+      String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
+      dataSource.setUrl("jdbc:postgresql://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + path + query);
+      if (uri.getRawUserInfo() != null) {
+        String[] userInfo = uri.getRawUserInfo().split(":", 2);
+        dataSource.setUser(URLDecoder.decode(userInfo[0], StandardCharsets.UTF_8));
+        if (userInfo.length == 2) {
+          dataSource.setPassword(URLDecoder.decode(userInfo[1], StandardCharsets.UTF_8));
+        }
+      }
+      return dataSource;
+    } catch (IllegalArgumentException e) {
+      throw new InvalidMirrorConfigurationException("the PostgreSQL peer's connection string "
+          + Redaction.redact(connectionString) + " is not usable: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.mongocdc.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.StopRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowStub;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code mongo-cdc dev} end to end: the whole stack in one process, fed by the load generator. */
+class DevCommandTest {
+
+  @TempDir Path directory;
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** A shutdown signal a test triggers, standing in for Ctrl-C. */
+  private static CliContext.ShutdownSignal on(CountDownLatch ctrlC) {
+    return stop -> {
+      ctrlC.await();
+      stop.run();
+    };
+  }
+
+  private static CommandLine cli(CountDownLatch ctrlC, StringWriter out) {
+    CommandLine cli = MongoCdc.commandLine(
+        new CliContext(ClientFactory.grpc(), PortsFactory.installed(), Map.of(), on(ctrlC)));
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(out, true));
+    return cli;
+  }
+
+  @Test
+  void aHeadlessRunOf20000EventsEndsWithTheDestinationEqualToTheSource() throws Exception {
+    Path report = directory.resolve("report.json");
+    StringWriter out = new StringWriter();
+
+    int exit = cli(new CountDownLatch(1), out).execute("dev", "--headless", "--events", "20000", "--rate", "0",
+        "--report", report.toString(), "--temporal-port", String.valueOf(freePort()), "--metrics-port", "-1");
+
+    assertEquals(0, exit, out.toString());
+    JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
+    assertTrue(figures.get("destinationMatchesSource").asBoolean(), figures.toString());
+    assertEquals(20000, figures.get("sourceEvents").asLong());
+    assertEquals(20000, figures.get("deliveredRecords").asLong());
+    assertTrue(figures.get("destinationRows").asLong() > 0);
+    assertTrue(figures.get("batches").asLong() >= 4, "batches of at most 5000 events");
+    assertTrue(figures.get("batchLatencyP99Ms").asLong() >= figures.get("batchLatencyP50Ms").asLong());
+    assertTrue(out.toString().contains("LOAD GENERATOR"), "it says plainly that the source is the generator");
+    assertTrue(out.toString().contains("--workflow-id mirror-dev --name pause"), out.toString());
+  }
+
+  @Test
+  void pauseEditAndResumeThroughATemporalClientWhileItRuns() throws Exception {
+    int port = freePort();
+    Path report = directory.resolve("report.json");
+    CountDownLatch ctrlC = new CountDownLatch(1);
+    StringWriter out = new StringWriter();
+    AtomicInteger exit = new AtomicInteger(-1);
+    Thread dev = new Thread(() -> exit.set(cli(ctrlC, out).execute("dev", "--headless", "--rate", "3000",
+        "--report", report.toString(), "--temporal-port", String.valueOf(port), "--metrics-port", "-1")), "dev");
+    dev.start();
+
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + port).build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(service);
+      CdcFlowWorkflow mirror = awaitWorkflow(client);
+      await(mirror, s -> s.state() == MirrorPhase.RUNNING && s.committedBatchId() >= 1);
+
+      mirror.pause(StopRequest.AT_BATCH_BOUNDARY);
+      MirrorStatus paused = await(mirror, s -> s.state() == MirrorPhase.PAUSED);
+      WorkflowStub.fromTyped(mirror).update("edit", Object.class, Map.of("batchSize", 1234));
+      mirror.resume();
+      await(mirror, s -> s.state() == MirrorPhase.RUNNING && s.committedBatchId() > paused.committedBatchId()
+          && s.config().settings().batchSize() == 1234);
+    } finally {
+      ctrlC.countDown();
+      dev.join(Duration.ofSeconds(100).toMillis());
+      service.shutdownNow();
+    }
+
+    assertEquals(0, exit.get(), out.toString());
+    JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
+    assertTrue(figures.get("destinationMatchesSource").asBoolean(), figures.toString());
+  }
+
+  private static CdcFlowWorkflow awaitWorkflow(WorkflowClient client) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      try {
+        CdcFlowWorkflow mirror = client.newWorkflowStub(CdcFlowWorkflow.class, "mirror-dev");
+        mirror.status();
+        return mirror;
+      } catch (RuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+        Thread.onSpinWait();
+      }
+    }
+  }
+
+  /** Polls the status query until it satisfies the condition: a condition, not a timed guess. */
+  private static MirrorStatus await(CdcFlowWorkflow mirror, Predicate<MirrorStatus> condition) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    MirrorStatus status = mirror.status();
+    while (!condition.test(status)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the mirror never got there; its status is " + status);
+      }
+      status = mirror.status();
+    }
+    return status;
+  }
+}
