@@ -8,6 +8,7 @@ import io.mongocdc.decode.ChangeEventDecodeException;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.source.SourceAccessDeniedException;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.model.InvalidEditException;
 import io.mongocdc.workflows.model.InvalidMirrorException;
@@ -59,6 +60,13 @@ public final class FailureClassifier {
       }
       if (t instanceof ChangeEventDecodeException) {
         return FailureTypes.UNDECODABLE_EVENT;
+      }
+      if (t instanceof SourceAccessDeniedException) {
+        return FailureTypes.AUTHENTICATION_FAILED;
+      }
+      if (t instanceof ChangeStreamException stream && !stream.retryable()) {
+        // An oversized event or a server error retrying cannot fix: the message says what to change.
+        return FailureTypes.INVALID_CONFIGURATION;
       }
     }
     return FailureTypes.TRANSIENT;

@@ -1,0 +1,33 @@
+package io.mongocdc.activities;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.source.ChangeStreamException;
+import io.mongocdc.source.OversizedEventException;
+import io.mongocdc.source.SourceAccessDeniedException;
+import io.mongocdc.workflows.FailureTypes;
+import io.temporal.failure.ApplicationFailure;
+import org.junit.jupiter.api.Test;
+
+/** The source's own classification (retryable or not) reaches the activity's failure types. */
+class FailureClassifierSourceTest {
+
+  @Test
+  void sourceFailuresThatRetryingCannotFixAreNotRetried() {
+    ApplicationFailure oversized = FailureClassifier.classify("PullRecords",
+        new OversizedEventException("a change event is larger than 16 MiB; enable splitLargeEvents", null));
+    assertEquals(FailureTypes.INVALID_CONFIGURATION, oversized.getType());
+    assertTrue(oversized.isNonRetryable());
+    assertTrue(oversized.getOriginalMessage().contains("splitLargeEvents"), oversized.getOriginalMessage());
+
+    ApplicationFailure denied = FailureClassifier.classify("PullRecords",
+        new SourceAccessDeniedException("the mirror's MongoDB user lacks a privilege", 13, null));
+    assertEquals(FailureTypes.AUTHENTICATION_FAILED, denied.getType());
+
+    ApplicationFailure stepDown = FailureClassifier.classify("PullRecords",
+        new ChangeStreamException("not primary", 10107, true, null));
+    assertEquals(FailureTypes.TRANSIENT, stepDown.getType());
+    assertTrue(!stepDown.isNonRetryable());
+  }
+}
