@@ -1,8 +1,12 @@
 package io.mongocdc.cli;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
+import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.metrics.PrometheusEndpoint;
 import io.mongocdc.secrets.Redaction;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
@@ -11,9 +15,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Runs the mirror workflows and their activities until the process is stopped. */
 @Command(name = "worker", mixinStandardHelpOptions = true,
@@ -34,6 +38,11 @@ final class WorkerCommand implements Callable<Integer> {
           + "MONGO_CDC_PEER_<PEER> environment variables override it.")
   Path peersFile;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:MONGO_CDC_METRICS_PORT:--1}",
+      description = "Serve Prometheus metrics at http://<host>:PORT/metrics; -1 for none (env MONGO_CDC_METRICS_PORT;"
+          + " default: ${DEFAULT-VALUE}).")
+  int metricsPort;
+
   @Spec CommandSpec spec;
 
   WorkerCommand(CliContext context) {
@@ -49,7 +58,10 @@ final class WorkerCommand implements Callable<Integer> {
     WorkerPorts ports = context.ports().create(catalogUrl, peers);
     WorkflowClient client = context.clients().connect(temporal);
     WorkerFactory factory = WorkerFactory.newInstance(client);
-    WorkerWiring.register(factory.newWorker(temporal.taskQueue(), WorkerWiring.workerOptions()), peers, ports, PullTuning.defaults());
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PrometheusEndpoint metrics = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "0.0.0.0", metricsPort);
+    WorkerWiring.register(factory.newWorker(temporal.taskQueue(), WorkerWiring.workerOptions()), peers, ports,
+        PullTuning.defaults(), new PipelineMetrics(registry));
     factory.start();
     spec.commandLine().getOut().printf("worker polling task queue %s in namespace %s at %s; catalog %s%n",
         temporal.taskQueue(), temporal.namespace(), temporal.address(), Redaction.redact(catalogUrl));
@@ -63,6 +75,9 @@ final class WorkerCommand implements Callable<Integer> {
         // Stopping anyway.
       }
       context.clients().release(client);
+      if (metrics != null) {
+        metrics.close();
+      }
     });
     return ExitCodes.OK;
   }

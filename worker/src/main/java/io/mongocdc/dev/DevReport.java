@@ -12,7 +12,9 @@ package io.mongocdc.dev;
  * @param destinationMatchesSource every row equals the generator's model of the final state,
  *     and no other live row exists (null when the source is MongoDB: no model to compare with)
  * @param mismatchedRows rows that differ, are missing or should not exist
- * @param batches batches committed
+ * @param batches batch rows in the catalog's history
+ * @param lastBatchId the highest batch id in that history (equal to {@code batches} when every
+ *     batch has exactly one row)
  * @param eventsPerSecond source events over the wall time from the first batch's start to the
  *     last batch's end
  * @param batchLatencyP50Ms median batch duration
@@ -26,6 +28,7 @@ public record DevReport(
     Boolean destinationMatchesSource,
     long mismatchedRows,
     long batches,
+    long lastBatchId,
     double eventsPerSecond,
     long batchLatencyP50Ms,
     long batchLatencyP99Ms) {}

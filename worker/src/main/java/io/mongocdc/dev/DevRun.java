@@ -251,7 +251,8 @@ public final class DevRun {
       }
       double rate = batches.seconds() > 0 ? sourceEvents / batches.seconds() : 0;
       return new DevReport(generated ? "generator" : "mongodb", sourceEvents, batches.records(), rows, matches,
-          mismatched, batches.batches(), Math.round(rate * 10) / 10.0, batches.p50Millis(), batches.p99Millis());
+          mismatched, batches.batches(), batches.lastBatchId(), Math.round(rate * 10) / 10.0, batches.p50Millis(),
+          batches.p99Millis());
     }
   }
 

@@ -16,7 +16,10 @@ import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
 import io.temporal.client.WorkflowClient;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -96,10 +99,14 @@ final class DevStack implements AutoCloseable {
           new PostgresCheckpointCatalog(Catalog.open(dataSource)));
 
       TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
-      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-          WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
-      WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      // The Temporal SDK's own metrics (polls, task latencies, activity outcomes) join ours.
+      Scope sdkMetrics = new RootScopeBuilder()
+          .reporter(new MicrometerClientStatsReporter(registry))
+          .reportEvery(com.uber.m3.util.Duration.ofSeconds(1));
+      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder()
+          .setTarget("localhost:" + temporalPort).setMetricsScope(sdkMetrics).build());
+      WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
       WorkerFactory workers = WorkerFactory.newInstance(client);
       WorkerWiring.register(workers.newWorker(TASK_QUEUE, WorkerWiring.workerOptions()), peers, ports, tuning,
           new PipelineMetrics(registry));

@@ -17,6 +17,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,6 +74,8 @@ class DevCommandTest {
     assertEquals(20000, figures.get("deliveredRecords").asLong());
     assertTrue(figures.get("destinationRows").asLong() > 0);
     assertTrue(figures.get("batches").asLong() >= 4, "batches of at most 5000 events");
+    assertEquals(figures.get("lastBatchId").asLong(), figures.get("batches").asLong(),
+        "the catalog holds one row per batch, numbered from 1");
     assertTrue(figures.get("batchLatencyP99Ms").asLong() >= figures.get("batchLatencyP50Ms").asLong());
     assertTrue(out.toString().contains("LOAD GENERATOR"), "it says plainly that the source is the generator");
     assertTrue(out.toString().contains("--workflow-id mirror-dev --name pause"), out.toString());
@@ -78,12 +84,14 @@ class DevCommandTest {
   @Test
   void pauseEditAndResumeThroughATemporalClientWhileItRuns() throws Exception {
     int port = freePort();
+    int metricsPort = freePort();
     Path report = directory.resolve("report.json");
     CountDownLatch ctrlC = new CountDownLatch(1);
     StringWriter out = new StringWriter();
     AtomicInteger exit = new AtomicInteger(-1);
     Thread dev = new Thread(() -> exit.set(cli(ctrlC, out).execute("dev", "--headless", "--rate", "3000",
-        "--report", report.toString(), "--temporal-port", String.valueOf(port), "--metrics-port", "-1")), "dev");
+        "--report", report.toString(), "--temporal-port", String.valueOf(port), "--metrics-port",
+        String.valueOf(metricsPort))), "dev");
     dev.start();
 
     WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
@@ -99,6 +107,13 @@ class DevCommandTest {
       mirror.resume();
       await(mirror, s -> s.state() == MirrorPhase.RUNNING && s.committedBatchId() > paused.committedBatchId()
           && s.config().settings().batchSize() == 1234);
+
+      String metrics = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      assertTrue(metrics.contains("mongo_cdc_records_delivered_total{mirror=\"dev\"}"), metrics);
+      assertTrue(metrics.contains("mongo_cdc_checkpoint_lag_seconds{mirror=\"dev\"}"), metrics);
+      assertTrue(metrics.contains("temporal_"), "the Temporal SDK's metrics are served too");
     } finally {
       ctrlC.countDown();
       dev.join(Duration.ofSeconds(100).toMillis());
@@ -106,6 +121,7 @@ class DevCommandTest {
     }
 
     assertEquals(0, exit.get(), out.toString());
+    assertTrue(out.toString().contains("stopping: delivering the events generated so far"), out.toString());
     JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
     assertTrue(figures.get("destinationMatchesSource").asBoolean(), figures.toString());
   }
