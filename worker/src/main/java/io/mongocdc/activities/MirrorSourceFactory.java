@@ -3,6 +3,7 @@ package io.mongocdc.activities;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.OplogSpan;
 
 /**
  * The MongoDB side of a mirror. Implementations resolve the mirror's source peer through the
@@ -20,6 +21,14 @@ public interface MirrorSourceFactory {
 
   /** Opens the mirror's change stream (the database, restricted to its collections). */
   ChangeStreamOpener openerFor(MirrorConfig mirror);
+
+  /**
+   * The span of history the source's oplog holds now, or null if the source cannot tell (no
+   * privilege to read it, or no oplog). Read after each batch, for status and metrics.
+   */
+  default OplogSpan oplogSpan(MirrorConfig mirror) {
+    return null;
+  }
 
   /** The source's current operation time: where a new mirror starts reading. */
   StreamPosition currentPosition(MirrorConfig mirror);

@@ -13,6 +13,7 @@ import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -97,7 +98,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       try {
         PullResult result = pull.pull(Checkpoints.toPosition(start), sink, heartbeat);
         mirrorMetrics.onBatch(result);
-        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, attempt);
+        OplogSpan oplog = oplogSpanQuietly(mirror);
+        if (oplog != null) {
+          mirrorMetrics.onOplogHeadroom(java.time.Duration.ofSeconds(
+              Math.max(0, oplog.headroomSeconds(Checkpoints.of(result.checkpoint())))));
+        }
+        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, attempt, oplog);
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, checkpoint {}",
             mirror.name(), batchId, outcome.figures().eventsRead(), outcome.figures().recordsDelivered(),
             outcome.figures().recordsExcluded(), result.endReason(), outcome.checkpoint().describe());
@@ -126,8 +132,18 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     return new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), destination.tableResolver(mirror));
   }
 
+  /** The source's oplog span; a failure to read it never fails a batch that delivered. */
+  private OplogSpan oplogSpanQuietly(MirrorConfig mirror) {
+    try {
+      return source.oplogSpan(mirror);
+    } catch (RuntimeException e) {
+      log.debug("mirror {}: cannot read the source's oplog span", mirror.name(), e);
+      return null;
+    }
+  }
+
   private static BatchOutcome outcome(
-      long batchId, PullResult result, ExcludingSink sink, long deliveredBefore, int attempt) {
+      long batchId, PullResult result, ExcludingSink sink, long deliveredBefore, int attempt, OplogSpan oplog) {
     Map<String, Long> byTable = new TreeMap<>();
     result.recordsByTable().forEach((table, byOperation) -> {
       long kept = 0;
@@ -150,7 +166,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         result.endReason().name(),
         attempt);
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
-    return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt);
+    return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }
 
   private static void rethrowIfCompletion(Throwable failure) {

@@ -23,6 +23,10 @@ final class StatusText {
       line(out, "  checkpoint age: %s s%s", s.checkpointAgeSeconds(),
           s.committedAtMillis() == null ? "" : ", committed at " + Instant.ofEpochMilli(s.committedAtMillis()));
     }
+    if (s.oplogHeadroomSeconds() != null) {
+      line(out, "  oplog headroom: %d s%s", s.oplogHeadroomSeconds(),
+          s.oplogWarning() == null ? "" : " (WARNING: " + s.oplogWarning() + ")");
+    }
     line(out, "  totals: %d events read, %d records delivered, %d excluded, %d bytes", s.totals().eventsRead(),
         s.totals().recordsDelivered(), s.totals().recordsExcluded(), s.totals().bytesRead());
     line(out, "  last error: %s", s.lastError() == null ? "none"

@@ -9,6 +9,7 @@ import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.MirrorTotals;
+import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.RejectedEdit;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,8 @@ final class FlowState {
   boolean retryNow;
   long batchInFlight;
   long batchesThisRun;
+  /** The source's oplog span at the last batch, if the source reports it. */
+  OplogSpan oplog;
 
   FlowState(CarriedState carried) {
     config = carried.config();
@@ -119,6 +122,9 @@ final class FlowState {
     totals = totals.plus(outcome.figures());
     batchesThisRun++;
     failedAttempts = 0;
+    if (outcome.oplog() != null) {
+      oplog = outcome.oplog();
+    }
     if (outcome.stoppedAt() != null) {
       paused = true;
       pausedReason = "stopped before a control event (" + outcome.stoppedAt() + "); adjust the source or set "
@@ -148,6 +154,8 @@ final class FlowState {
     Long age = checkpoint == null ? null : Math.max(0, nowMillis / 1000 - checkpoint.clusterTimeSeconds());
     return new MirrorStatus(config.name(), phase, pausedReason, lastBatchId, batchInFlight, checkpoint,
         committedAtMillis, age, totals, lastError, lastErrorAtMillis, failedAttempts, config,
-        List.copyOf(pendingEdits), List.copyOf(rejectedEdits), run, batchesThisRun);
+        List.copyOf(pendingEdits), List.copyOf(rejectedEdits), run, batchesThisRun,
+        oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
+        oplog == null || checkpoint == null ? null : oplog.warning(checkpoint));
   }
 }

@@ -10,6 +10,7 @@ import io.mongocdc.decode.Operation;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.OplogSpan;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,18 @@ public final class MongoMirrorSourceFactory implements MirrorSourceFactory, Auto
   @Override
   public ChangeStreamOpener openerFor(MirrorConfig mirror) {
     return new MongoChangeStreamOpener(ChangeStreamTarget.of(client(mirror), mirror.sourceDatabase()), settings(mirror));
+  }
+
+  @Override
+  public OplogSpan oplogSpan(MirrorConfig mirror) {
+    try {
+      OplogWindow window = SourceValidator.readOplogWindow(client(mirror));
+      return window == null ? null
+          : new OplogSpan(window.oldest().getTime() & 0xFFFFFFFFL, window.newest().getTime() & 0xFFFFFFFFL);
+    } catch (MongoException e) {
+      // No privilege on local.oplog.rs, or a sharded cluster's mongos: status then shows no headroom.
+      return null;
+    }
   }
 
   @Override

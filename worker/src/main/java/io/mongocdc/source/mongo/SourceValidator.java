@@ -74,6 +74,11 @@ public final class SourceValidator {
   }
 
   private OplogWindow oplogWindow() {
+    return readOplogWindow(client);
+  }
+
+  /** The first and last oplog entries' times, or null if the oplog is empty. Needs read on local.oplog.rs. */
+  public static OplogWindow readOplogWindow(MongoClient client) {
     MongoCollection<BsonDocument> oplog = client.getDatabase("local").getCollection("oplog.rs", BsonDocument.class);
     BsonDocument natural = new BsonDocument("$natural", new BsonInt32(1));
     BsonDocument reverse = new BsonDocument("$natural", new BsonInt32(-1));

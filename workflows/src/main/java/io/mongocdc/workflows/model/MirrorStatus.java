@@ -23,6 +23,10 @@ import java.util.List;
  * @param recentRejectedEdits the last edits by signal that were rejected, oldest first
  * @param run how many times the workflow continued as new
  * @param batchesThisRun batches committed since the last continue-as-new
+ * @param oplogHeadroomSeconds how much further the committed checkpoint may fall behind before
+ *     the source's oplog no longer holds it; null when the source does not report its oplog
+ * @param oplogWarning set, well before history would be lost, when the checkpoint is in the
+ *     oldest quarter of the oplog window; null otherwise
  */
 public record MirrorStatus(
     String mirror,
@@ -41,4 +45,6 @@ public record MirrorStatus(
     List<EditRequest> pendingEdits,
     List<RejectedEdit> recentRejectedEdits,
     int run,
-    long batchesThisRun) {}
+    long batchesThisRun,
+    Long oplogHeadroomSeconds,
+    String oplogWarning) {}
