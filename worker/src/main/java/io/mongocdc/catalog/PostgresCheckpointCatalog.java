@@ -21,6 +21,7 @@ import java.util.Optional;
 public final class PostgresCheckpointCatalog implements CheckpointCatalog {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String CONTROL_EVENT = "CONTROL_EVENT";
 
   private final Catalog catalog;
 
@@ -57,6 +58,13 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
         null,
         java.util.List.of()));
     CheckpointStore.CommitResult result = catalog.checkpoints().commit(mirror, batchId, position);
+    if (CONTROL_EVENT.equals(figures.endReason())) {
+      // The workflow pauses the mirror; the catalog says so too, for operators reading plain SQL.
+      catalog.setMirrorStatus(mirror, Catalog.MirrorStatus.PAUSED, "batch " + batchId + " stopped just before a drop,"
+          + " rename, dropDatabase or invalidate event (control event policy PAUSE); the mirror's status names it");
+    } else {
+      catalog.setMirrorStatus(mirror, Catalog.MirrorStatus.RUNNING, null);
+    }
     return new CommitResult(Checkpoints.of(result.current().position()),
         result.outcome() == CheckpointStore.Outcome.APPLIED);
   }
