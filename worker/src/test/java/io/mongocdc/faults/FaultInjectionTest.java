@@ -410,7 +410,7 @@ class FaultInjectionTest {
         pump(workflow, deadline, "the committed checkpoint to reach the last event");
       }
       ending = true;
-      workflow.terminate(null);
+      signal(() -> workflow.terminate(null));
       WorkflowStub stub = harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
       while (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
         pump(workflow, deadline, "the workflow to terminate");
@@ -445,11 +445,29 @@ class FaultInjectionTest {
       if (pausePending && !ending) {
         MirrorStatus status = workflow.status();
         if (status.state() == MirrorPhase.PAUSED) {
-          workflow.resume();
+          signal(workflow::resume);
           pausePending = false;
         }
       }
       LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
+    }
+
+    /**
+     * Sends a signal, again if it met the instant between two runs of a continue-as-new, when the
+     * test server answers NOT_FOUND "Completed workflow" for the latest run.
+     */
+    private static void signal(Runnable send) {
+      for (int i = 0; ; i++) {
+        try {
+          send.run();
+          return;
+        } catch (io.temporal.client.WorkflowNotFoundException e) {
+          if (i >= 1000) {
+            throw e;
+          }
+          LockSupport.parkNanos(Duration.ofMillis(2).toNanos());
+        }
+      }
     }
 
     private int killDestinationBackends() throws SQLException {
@@ -597,12 +615,12 @@ class FaultInjectionTest {
           Map<String, Object> edit = editsAt.remove(n);
           CdcFlowWorkflow workflow = harness.client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(m));
           if (edit != null) {
-            workflow.requestEdit(edit);
+            signal(() -> workflow.requestEdit(edit));
             count("fault: edit signal", 1);
           }
           if (n == pauseAt) {
+            signal(() -> workflow.pause(null));
             pausePending = true;
-            workflow.pause(null);
             count("fault: pause and resume", 1);
           }
         }
