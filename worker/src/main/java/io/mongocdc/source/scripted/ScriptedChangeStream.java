@@ -38,6 +38,8 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
   private final List<StreamPosition> opened = new CopyOnWriteArrayList<>();
   private final AtomicInteger openCursors = new AtomicInteger();
   private final AtomicInteger eventsYielded = new AtomicInteger();
+  /** The furthest step any cursor has played: a reopened cursor does not replay idle time before it. */
+  private final AtomicInteger playedUpTo = new AtomicInteger();
 
   private ScriptedChangeStream(List<Step> steps, ManualClock clock, Duration idlePollDuration) {
     this.steps = List.copyOf(steps);
@@ -137,7 +139,7 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
     opened.add(position);
     int start = firstStepAfter(position);
     openCursors.incrementAndGet();
-    return new Cursor(start, position.tokenOrNull());
+    return new Cursor(start, position.tokenOrNull(), playedUpTo.get());
   }
 
   /** The step after the last event the position covers; idle steps after it are played. */
@@ -161,10 +163,12 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
     private int next;
     private ResumeToken postBatchToken;
     private boolean closed;
+    private final int replayHorizon;
 
-    Cursor(int start, ResumeToken startToken) {
+    Cursor(int start, ResumeToken startToken, int replayHorizon) {
       this.next = start;
       this.postBatchToken = startToken;
+      this.replayHorizon = replayHorizon;
     }
 
     @Override
@@ -176,7 +180,16 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
         idlePoll();
         return null;
       }
+      // A server replays events after a reopen, not the quiet time that passed between them.
+      while (next < replayHorizon && next < steps.size() && steps.get(next) instanceof IdleStep) {
+        next++;
+      }
+      if (next >= steps.size()) {
+        idlePoll();
+        return null;
+      }
       Step step = steps.get(next);
+      playedUpTo.accumulateAndGet(next + 1, Math::max);
       if (step instanceof IdleStep idle) {
         next++;
         if (idle.postBatchToken != null) {
