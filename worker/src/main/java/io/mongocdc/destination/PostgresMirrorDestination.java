@@ -4,7 +4,6 @@ import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.PeerRegistry;
-import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.secrets.Redaction;
@@ -67,10 +66,8 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   @Override
   public BatchSink openSink(MirrorConfig mirror, long batchId) {
     try {
-      PostgresRecordSink sink = PostgresRecordSink.open(dataSource(mirror),
-          options.withSchema(mirror.destinationSchema()),
+      return PostgresRecordSink.open(dataSource(mirror), options.withSchema(mirror.destinationSchema()),
           PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
-      return new PostgresBatchSink(sink);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
@@ -98,28 +95,5 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   private DataSource dataSource(MirrorConfig mirror) {
     return dataSources.computeIfAbsent(mirror.destinationPeer(),
         name -> PostgresUrls.dataSource(peers.resolve(name).connectionString()));
-  }
-
-  /** The sink as the activities close it. */
-  private record PostgresBatchSink(PostgresRecordSink sink) implements BatchSink {
-    @Override
-    public void write(List<ChangeRecord> records) throws Exception {
-      sink.write(records);
-    }
-
-    @Override
-    public void commit() throws Exception {
-      sink.commit();
-    }
-
-    @Override
-    public void abort(Throwable cause) {
-      sink.abort(cause);
-    }
-
-    @Override
-    public void close() {
-      sink.close();
-    }
   }
 }

@@ -1,9 +1,9 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.activities.BatchSink;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
-import io.mongocdc.pipeline.RecordSink;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -76,7 +76,7 @@ import org.slf4j.LoggerFactory;
  * back and leaves the sink unusable (open a new one for the retry): nothing of the batch is
  * applied, and nothing is reported delivered.
  */
-public final class PostgresRecordSink implements RecordSink, AutoCloseable {
+public final class PostgresRecordSink implements BatchSink {
 
   private static final Logger log = LoggerFactory.getLogger(PostgresRecordSink.class);
 
