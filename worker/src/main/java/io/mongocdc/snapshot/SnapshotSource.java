@@ -1,0 +1,34 @@
+package io.mongocdc.snapshot;
+
+import java.util.List;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+
+/**
+ * The MongoDB side of an initial snapshot: what a database's collections hold, and reading one
+ * collection by {@code _id} range. One instance serves one mirror's source database.
+ */
+public interface SnapshotSource extends AutoCloseable {
+
+  /** The collections of the source database, sorted by name (for mirrors of every collection). */
+  List<String> collectionNames();
+
+  /** The collection's document count as the server estimates it from metadata (cheap). */
+  long estimatedCount(String collection);
+
+  /**
+   * Up to {@code size} {@code _id}s picked at random from the collection (unsorted), for
+   * planning partitions. An empty list for an empty or missing collection.
+   */
+  List<BsonValue> sampleIds(String collection, int size);
+
+  /**
+   * Opens a cursor over the documents whose {@code _id} is in {@code range} and that match
+   * {@code filter} (an empty document matches all), read as raw BSON.
+   */
+  DocumentCursor open(String collection, IdRange range, BsonDocument filter, int batchSize);
+
+  /** Releases what the source holds. Never throws. */
+  @Override
+  void close();
+}
