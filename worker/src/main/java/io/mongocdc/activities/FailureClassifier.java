@@ -5,6 +5,7 @@ import io.mongocdc.secrets.Redaction;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoSecurityException;
 import io.mongocdc.decode.ChangeEventDecodeException;
+import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
@@ -58,7 +59,7 @@ public final class FailureClassifier {
           || (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("28"))) {
         return FailureTypes.AUTHENTICATION_FAILED;
       }
-      if (t instanceof ChangeEventDecodeException) {
+      if (t instanceof ChangeEventDecodeException || t instanceof DocumentRenderException) {
         return FailureTypes.UNDECODABLE_EVENT;
       }
       if (t instanceof SourceAccessDeniedException) {

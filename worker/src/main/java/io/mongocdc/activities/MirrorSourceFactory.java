@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -28,6 +29,16 @@ public interface MirrorSourceFactory {
    */
   default OplogSpan oplogSpan(MirrorConfig mirror) {
     return null;
+  }
+
+  /**
+   * Reads the mirror's source database for a snapshot. The caller closes it.
+   *
+   * @throws InvalidMirrorConfigurationException if this source cannot snapshot
+   */
+  default SnapshotSource snapshotSource(MirrorConfig mirror) {
+    throw new InvalidMirrorConfigurationException(
+        "this source cannot copy existing documents; create the mirror with the snapshot off");
   }
 
   /** The source's current operation time: where a new mirror starts reading. */

@@ -81,6 +81,10 @@ public final class Catalog {
     return checkpoints;
   }
 
+  public SnapshotStore snapshots() {
+    return new SnapshotStore(dsl);
+  }
+
   public BatchHistory batches() {
     return batches;
   }

@@ -113,6 +113,7 @@ final class DevCommand implements Callable<Integer> {
   private static MirrorSettings devDefaults() {
     MirrorSettings defaults = MirrorSettings.defaults();
     return new MirrorSettings(5_000, 2, 10, defaults.decodeWorkers(), defaults.chunkSize(),
-        defaults.excludedOperations(), defaults.controlEventPolicy(), defaults.continueAsNewEveryBatches());
+        defaults.excludedOperations(), defaults.controlEventPolicy(), defaults.continueAsNewEveryBatches(),
+        defaults.splitLargeEvents(), defaults.snapshot());
   }
 }

@@ -4,6 +4,7 @@ import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
@@ -20,9 +21,11 @@ public final class ProductionPorts implements PortsFactory {
     PGSimpleDataSource catalogSource = new PGSimpleDataSource();
     catalogSource.setUrl(catalogJdbcUrl);
     CatalogMigrator.migrate(catalogSource);
+    Catalog catalog = Catalog.open(catalogSource);
     return new WorkerPorts(
         new MongoMirrorSourceFactory(peers),
         new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults()),
-        new PostgresCheckpointCatalog(Catalog.open(catalogSource)));
+        new PostgresCheckpointCatalog(catalog),
+        new PostgresSnapshotCatalog(catalog));
   }
 }

@@ -36,6 +36,28 @@ public final class SettingsOptions {
   @Option(names = "--continue-as-new-every", paramLabel = "BATCHES", description = "Continue the workflow as new after this many batches.")
   Integer continueAsNewEveryBatches;
 
+  @Option(names = "--split-large-events", negatable = true,
+      description = "Split change events over 16 MiB with $changeStreamSplitLargeEvent and reassemble them "
+          + "(MongoDB 6.0.9+); without it such an event fails the batch (error 10334).")
+  Boolean splitLargeEvents;
+
+  @Option(names = "--snapshot", negatable = true,
+      description = "Copy the documents that already exist before replicating changes (default: on).")
+  Boolean snapshot;
+
+  @Option(names = "--snapshot-documents-per-partition", paramLabel = "N",
+      description = "Target documents per snapshot partition (one activity each).")
+  Integer snapshotDocumentsPerPartition;
+
+  @Option(names = "--snapshot-parallel-partitions", paramLabel = "N",
+      description = "Snapshot partitions copied at the same time.")
+  Integer snapshotParallelPartitions;
+
+  @Option(names = "--snapshot-filter", paramLabel = "COLLECTION=QUERY",
+      description = "Copy only the documents of COLLECTION matching QUERY (Extended JSON); repeat per collection; "
+          + "an empty query {} removes a filter. Changes are replicated whatever the filter says.")
+  Map<String, String> snapshotFilters;
+
   /** The options given, as the JSON object of an edit. */
   Map<String, Object> asJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -49,6 +71,11 @@ public final class SettingsOptions {
     }
     put(json, "controlEventPolicy", controlEventPolicy);
     put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
+    put(json, "splitLargeEvents", splitLargeEvents);
+    put(json, "snapshot", snapshot);
+    put(json, "snapshotDocumentsPerPartition", snapshotDocumentsPerPartition);
+    put(json, "snapshotParallelPartitions", snapshotParallelPartitions);
+    put(json, "snapshotFilters", snapshotFilters);
     return json;
   }
 

@@ -4,6 +4,7 @@ import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.RejectedEdit;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import java.time.Instant;
 
 /** Renders a status for people; {@code --json} gives the query's JSON as is. */
@@ -27,6 +28,12 @@ final class StatusText {
       line(out, "  oplog headroom: %d s%s", s.oplogHeadroomSeconds(),
           s.oplogWarning() == null ? "" : " (WARNING: " + s.oplogWarning() + ")");
     }
+    for (SnapshotProgress snapshot : s.snapshots()) {
+      line(out, "  snapshot of %s: %s, %d of %s partitions, %d documents copied, from %s", snapshot.collection(),
+          snapshot.state(), snapshot.partitionsDone(),
+          snapshot.partitionsTotal() == 0 ? "?" : String.valueOf(snapshot.partitionsTotal()),
+          snapshot.documentsCopied(), snapshot.position().describe());
+    }
     line(out, "  totals: %d events read, %d records delivered, %d excluded, %d bytes", s.totals().eventsRead(),
         s.totals().recordsDelivered(), s.totals().recordsExcluded(), s.totals().bytesRead());
     line(out, "  last error: %s", s.lastError() == null ? "none"
@@ -46,7 +53,11 @@ final class StatusText {
     return "batchSize=" + s.batchSize() + " idleTimeoutSeconds=" + s.idleTimeoutSeconds()
         + " maxBatchDurationSeconds=" + s.maxBatchDurationSeconds() + " decodeWorkers=" + s.decodeWorkers()
         + " chunkSize=" + s.chunkSize() + " excludedOperations=" + s.excludedOperations()
-        + " controlEventPolicy=" + s.controlEventPolicy() + " continueAsNewEveryBatches=" + s.continueAsNewEveryBatches();
+        + " controlEventPolicy=" + s.controlEventPolicy() + " continueAsNewEveryBatches=" + s.continueAsNewEveryBatches()
+        + " splitLargeEvents=" + s.splitLargeEvents() + " snapshot=" + s.snapshot().enabled()
+        + " snapshotDocumentsPerPartition=" + s.snapshot().documentsPerPartition()
+        + " snapshotParallelPartitions=" + s.snapshot().parallelPartitions()
+        + (s.snapshot().filters().isEmpty() ? "" : " snapshotFilters=" + new java.util.TreeMap<>(s.snapshot().filters()));
   }
 
   private static void line(StringBuilder out, String format, Object... args) {

@@ -5,6 +5,7 @@ import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
+import io.mongocdc.activities.SnapshotActivityImpl;
 import io.mongocdc.workflows.CdcFlowWorkflowImpl;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.metrics.PipelineMetrics;
@@ -39,6 +40,7 @@ public final class WorkerWiring {
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, System::nanoTime, metrics),
-        new CommitCheckpointActivityImpl(ports.catalog()));
+        new CommitCheckpointActivityImpl(ports.catalog()),
+        new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics));
   }
 }

@@ -10,6 +10,7 @@ import io.mongocdc.activities.UnknownPeerException;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.cli.WorkerWiring;
 import io.mongocdc.destination.PostgresMirrorDestination;
@@ -94,9 +95,10 @@ final class DevStack implements AutoCloseable {
         }
         return new Peer(name, uri);
       };
+      Catalog catalog = Catalog.open(dataSource);
       WorkerPorts ports = new WorkerPorts(sources.apply(peers),
           new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults()),
-          new PostgresCheckpointCatalog(Catalog.open(dataSource)));
+          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog));
 
       TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

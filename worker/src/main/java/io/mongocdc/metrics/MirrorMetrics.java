@@ -26,6 +26,8 @@ public final class MirrorMetrics {
   private final Counter recordsDecoded;
   private final Counter recordsDelivered;
   private final Timer batchDuration;
+  private final Counter snapshotDocuments;
+  private final Counter snapshotPartitions;
   private final AtomicLong queueDepth = new AtomicLong();
   private final AtomicLong checkpointEpochSeconds = new AtomicLong(-1);
   private final AtomicLong oplogHeadroomSeconds = new AtomicLong(-1);
@@ -44,6 +46,10 @@ public final class MirrorMetrics {
         .description("records durably committed to the destination").tags(tags).register(registry);
     batchDuration = Timer.builder("mongo_cdc_batch_duration").description("wall time of PullRecords batches")
         .tags(tags).register(registry);
+    snapshotDocuments = Counter.builder("mongo_cdc_snapshot_documents_copied")
+        .description("documents the snapshot copied and committed").tags(tags).register(registry);
+    snapshotPartitions = Counter.builder("mongo_cdc_snapshot_partitions_copied")
+        .description("snapshot partitions copied and committed").tags(tags).register(registry);
     Gauge.builder("mongo_cdc_decode_queue_depth", queueDepth, AtomicLong::get)
         .description("chunks read and not yet written to the destination").tags(tags).register(registry);
     Gauge.builder("mongo_cdc_checkpoint_lag_seconds", this, MirrorMetrics::checkpointLagSeconds)
@@ -63,6 +69,12 @@ public final class MirrorMetrics {
     seenDelivered = progress.recordsDelivered();
     queueDepth.set(progress.chunksInFlight());
     observeCheckpoint(progress.deliveredCheckpoint());
+  }
+
+  /** A snapshot partition was copied and committed. */
+  public void onSnapshotPartition(long documents) {
+    snapshotDocuments.increment(documents);
+    snapshotPartitions.increment();
   }
 
   /** A batch ended successfully. */

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
@@ -37,7 +38,7 @@ public final class Fixtures {
   }
 
   public static MirrorSettings smallSettings() {
-    return new MirrorSettings(1_000, 3, 600, 2, 8, List.of(), "PAUSE", 500);
+    return new MirrorSettings(1_000, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off());
   }
 
   public static MirrorConfig orders() {

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.model.SnapshotSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -170,7 +171,7 @@ class PullRecordsActivityImplTest {
     MirrorSettings settings = Fixtures.smallSettings();
     MirrorConfig mirror = Fixtures.orders(new MirrorSettings(settings.batchSize(), settings.idleTimeoutSeconds(),
         settings.maxBatchDurationSeconds(), settings.decodeWorkers(), settings.chunkSize(), List.of("delete"),
-        settings.controlEventPolicy(), settings.continueAsNewEveryBatches()));
+        settings.controlEventPolicy(), settings.continueAsNewEveryBatches(), false, SnapshotSettings.off()));
 
     BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
 

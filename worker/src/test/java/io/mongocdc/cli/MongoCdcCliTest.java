@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.workflows.CdcFlowWorkflow;
@@ -28,7 +29,8 @@ class MongoCdcCliTest {
   private final FlowEnvironment flow = new FlowEnvironment(pulls, stream);
   private final CliContext context = new CliContext(
       temporal -> flow.client,
-      (catalogUrl, peers) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), flow.destination, flow.catalog),
+      (catalogUrl, peers) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), flow.destination, flow.catalog,
+          new InMemorySnapshotCatalog()),
       Map.of(),
       stop -> stop.run());
 

@@ -9,6 +9,7 @@ import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
+import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
@@ -45,7 +46,8 @@ class StandaloneServerTest {
   private final CliContext context = new CliContext(
       ClientFactory.grpc(),
       (catalogUrl, peers) -> new WorkerPorts(
-          new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog),
+          new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
+            new InMemorySnapshotCatalog()),
       Map.of("MONGO_CDC_PEER_ORDERS_MONGO", Fixtures.SOURCE_URI, "MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://pg1/wh"),
       stop -> {
         workerStarted.countDown();

@@ -7,6 +7,7 @@ import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
+import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
@@ -46,7 +47,8 @@ class WorkerCommandTest {
       temporal -> flow.client,
       (catalogUrl, peers) -> {
         catalogUrlSeen.set(catalogUrl);
-        return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog);
+        return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
+            new InMemorySnapshotCatalog());
       },
       Map.of("MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://cdc:" + Fixtures.SOURCE_PASSWORD + "@pg1/warehouse"),
       stop -> {

@@ -1,5 +1,6 @@
 package io.mongocdc.faults;
 
+import io.mongocdc.workflows.model.SnapshotSettings;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.mongocdc.activities.BatchSink;
@@ -291,7 +292,7 @@ class FaultInjectionTest {
       int events = 30 + random.nextInt(121);
       this.workload = new RandomWorkload(random, events);
       MirrorSettings settings = new MirrorSettings(5 + random.nextInt(36), 2, 600, 1 + random.nextInt(4),
-          1 + random.nextInt(10), List.of(), "PAUSE", 1 + random.nextInt(5));
+          1 + random.nextInt(10), List.of(), "PAUSE", 1 + random.nextInt(5), false, SnapshotSettings.off());
       this.mirror = new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, "shop", List.of("orders"), name, settings);
       this.table = TableNaming.qualified(name, TableNaming.tableName(RandomWorkload.NS));
       plan.add("events=" + events + " transactions=" + workload.transactions + " idleGaps=" + workload.idleGaps

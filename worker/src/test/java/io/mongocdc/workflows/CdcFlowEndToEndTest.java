@@ -1,5 +1,6 @@
 package io.mongocdc.workflows;
 
+import io.mongocdc.workflows.model.SnapshotSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,7 +61,7 @@ class CdcFlowEndToEndTest {
 
   private static MirrorConfig mirror() {
     // Batches of 40 events, chunks of 8, a sink commit once 10 records are staged.
-    return Fixtures.orders(new MirrorSettings(40, 3, 600, 2, 8, List.of(), "PAUSE", 500));
+    return Fixtures.orders(new MirrorSettings(40, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off()));
   }
 
   @Test

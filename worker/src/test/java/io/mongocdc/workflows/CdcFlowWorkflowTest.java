@@ -1,5 +1,6 @@
 package io.mongocdc.workflows;
 
+import io.mongocdc.workflows.model.SnapshotSettings;
 import static io.mongocdc.workflows.FlowEnvironment.awaitStatus;
 import static io.mongocdc.workflows.ScriptedPullRecords.advance;
 import static io.mongocdc.workflows.ScriptedPullRecords.deliver;
@@ -43,7 +44,8 @@ class CdcFlowWorkflowTest {
   private static MirrorConfig mirror(int continueAsNewEveryBatches) {
     MirrorSettings s = Fixtures.smallSettings();
     return Fixtures.orders(new MirrorSettings(s.batchSize(), s.idleTimeoutSeconds(), s.maxBatchDurationSeconds(),
-        s.decodeWorkers(), s.chunkSize(), s.excludedOperations(), s.controlEventPolicy(), continueAsNewEveryBatches));
+        s.decodeWorkers(), s.chunkSize(), s.excludedOperations(), s.controlEventPolicy(), continueAsNewEveryBatches,
+        false, SnapshotSettings.off()));
   }
 
   @Test
@@ -168,7 +170,7 @@ class CdcFlowWorkflowTest {
 
     pulls.then(deliver(1));
     MirrorSettings applied = pulls.nextCall().mirror().settings();
-    assertEquals(new MirrorSettings(5000, 5, 600, 3, 64, List.of("delete"), "PAUSE", 500), applied);
+    assertEquals(new MirrorSettings(5000, 5, 600, 3, 64, List.of("delete"), "PAUSE", 500, false, SnapshotSettings.off()), applied);
     MirrorStatus after = workflow.status();
     assertEquals(applied, after.config().settings());
     assertEquals(List.of(), after.pendingEdits());

@@ -13,6 +13,9 @@ public final class ActivityNames {
   public static final String TAKE_STARTING_POINT = "TakeStartingPoint";
   public static final String PULL_RECORDS = "PullRecords";
   public static final String COMMIT_CHECKPOINT = "CommitCheckpoint";
+  public static final String LIST_SOURCE_COLLECTIONS = "ListSourceCollections";
+  public static final String PLAN_SNAPSHOT = "PlanSnapshot";
+  public static final String COPY_SNAPSHOT_PARTITION = "CopySnapshotPartition";
 
   private ActivityNames() {}
 }

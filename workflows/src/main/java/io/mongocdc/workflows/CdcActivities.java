@@ -6,6 +6,11 @@ import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.SnapshotPartitionCopied;
+import io.mongocdc.workflows.model.SnapshotPartitionRequest;
+import io.mongocdc.workflows.model.SnapshotPlan;
+import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.ActivityStub;
 import io.temporal.workflow.Workflow;
 import java.util.List;
@@ -39,6 +44,22 @@ final class CdcActivities {
   CommitResult commitCheckpoint(CommitCheckpointRequest request) {
     return Workflow.newUntypedActivityStub(CdcActivityOptions.commitCheckpoint())
         .execute(ActivityNames.COMMIT_CHECKPOINT, CommitResult.class, request);
+  }
+
+  @SuppressWarnings("unchecked")
+  List<String> listSourceCollections(MirrorConfig mirror) {
+    return setup().execute(ActivityNames.LIST_SOURCE_COLLECTIONS, List.class, mirror);
+  }
+
+  SnapshotPlan planSnapshot(SnapshotPlanRequest request) {
+    return Workflow.newUntypedActivityStub(CdcActivityOptions.planSnapshot())
+        .execute(ActivityNames.PLAN_SNAPSHOT, SnapshotPlan.class, request);
+  }
+
+  /** Starts copying a partition; the promise completes when it is copied or has failed. */
+  Promise<SnapshotPartitionCopied> copySnapshotPartition(SnapshotPartitionRequest request) {
+    return Workflow.newUntypedActivityStub(CdcActivityOptions.copySnapshotPartition())
+        .executeAsync(ActivityNames.COPY_SNAPSHOT_PARTITION, SnapshotPartitionCopied.class, request);
   }
 
   private static ActivityStub setup() {

@@ -19,6 +19,9 @@ public final class CdcActivityOptions {
   static final int PULL_MAX_ATTEMPTS = 5;
   static final int COMMIT_MAX_ATTEMPTS = 10;
   static final int SETUP_MAX_ATTEMPTS = 5;
+  static final Duration SNAPSHOT_PLAN_TIMEOUT = Duration.ofMinutes(10);
+  /** A partition is sized to copy in minutes; hours means something is wrong, and it is retried. */
+  static final Duration SNAPSHOT_PARTITION_TIMEOUT = Duration.ofHours(6);
   /** After an activity's retries are spent, the workflow waits this long, doubling, up to the cap. */
   static final Duration WORKFLOW_BACKOFF_INITIAL = Duration.ofSeconds(30);
   static final Duration WORKFLOW_BACKOFF_MAX = Duration.ofMinutes(10);
@@ -62,6 +65,30 @@ public final class CdcActivityOptions {
     return ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(2))
         .setRetryOptions(retry(SETUP_MAX_ATTEMPTS))
+        .build();
+  }
+
+  /**
+   * PlanSnapshot: counts and samples one collection's {@code _id}s ({@code $sample} may scan a
+   * collection that is not much larger than the sample), then stores the plan.
+   */
+  public static ActivityOptions planSnapshot() {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(SNAPSHOT_PLAN_TIMEOUT)
+        .setRetryOptions(retry(SETUP_MAX_ATTEMPTS))
+        .build();
+  }
+
+  /**
+   * CopySnapshotPartition: heartbeats as it copies, so a lost worker is noticed in 30 s however
+   * long the partition takes; cancellation waits until the copy stopped writing.
+   */
+  public static ActivityOptions copySnapshotPartition() {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(SNAPSHOT_PARTITION_TIMEOUT)
+        .setHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)
+        .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
+        .setRetryOptions(retry(PULL_MAX_ATTEMPTS))
         .build();
   }
 

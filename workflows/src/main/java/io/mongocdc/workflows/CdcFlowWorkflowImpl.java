@@ -8,23 +8,41 @@ import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.EditResult;
+import io.mongocdc.workflows.model.JsonText;
+import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.SnapshotPartitionCopied;
+import io.mongocdc.workflows.model.SnapshotPartitionRequest;
+import io.mongocdc.workflows.model.SnapshotPlan;
+import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 
 /**
- * The mirror's loop: set up once, then PullRecords -> CommitCheckpoint -> next batch, with
- * operator controls between batches and continue-as-new to keep history bounded.
+ * The mirror's loop: set up once, copy the existing documents (the snapshot), then PullRecords
+ * -> CommitCheckpoint -> next batch, with operator controls between steps and continue-as-new to
+ * keep history bounded.
+ *
+ * <p>The snapshot starts at the checkpoint taken before it and the batches after it start there
+ * too, so the changes made while it copied are replayed over the copied rows; the destination's
+ * apply by position absorbs the overlap. A collection added by an edit is snapshotted the same way
+ * from the committed checkpoint.
  *
  * <p>The workflow never retries an activity itself while its retry policy runs; once the policy
  * gives up on a retryable failure it waits (doubling, capped) and starts the batch again from the
@@ -33,6 +51,10 @@ import org.slf4j.Logger;
 public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private static final Logger log = Workflow.getLogger(CdcFlowWorkflowImpl.class);
+  /** The change id of the initial snapshot: histories from before it replay without one. */
+  static final String SNAPSHOT_CHANGE = "initial-snapshot";
+  /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
+  static final int SNAPSHOT_PARTITIONS_PER_RUN = 500;
 
   private final CdcActivities activities = new CdcActivities();
   private final FlowState state;
@@ -57,6 +79,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     while (!state.terminateRequested) {
       // Before pausing too, so a run that paused right after its last batch still hands over.
       if (state.batchesThisRun >= state.config.settings().continueAsNewEveryBatches()
+          || state.snapshotPartitionsThisRun >= SNAPSHOT_PARTITIONS_PER_RUN
           || Workflow.getInfo().isContinueAsNewSuggested()) {
         continueAsNew();
       }
@@ -64,8 +87,9 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         waitWhilePaused();
         continue;
       }
-      state.phase = state.setUp ? MirrorPhase.RUNNING : MirrorPhase.SETTING_UP;
-      attempt(state.setUp ? this::runBatch : this::setUp);
+      state.phase = !state.setUp ? MirrorPhase.SETTING_UP
+          : state.snapshotPending() ? MirrorPhase.SNAPSHOTTING : MirrorPhase.RUNNING;
+      attempt(state.setUp ? this::nextStep : this::setUp);
     }
     state.phase = MirrorPhase.TERMINATED;
     log.info("mirror {} terminated after batch {}", state.config.name(), state.lastBatchId);
@@ -77,12 +101,115 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     List<String> tables = activities.createDestinationTables(state.config);
     Checkpoint stored = activities.registerMirror(state.config);
     state.checkpoint = stored != null ? stored : activities.takeStartingPoint(state.config);
+    // Only a mirror without a committed checkpoint is new; one with a checkpoint has its rows.
+    if (stored == null
+        && state.config.settings().snapshot().enabled()
+        && Workflow.getVersion(SNAPSHOT_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
+      state.startSnapshots(state.config.collections().isEmpty()
+          ? activities.listSourceCollections(state.config)
+          : state.config.collections());
+    }
     state.setUp = true;
     log.info("mirror {} set up: tables {}, starting {}", state.config.name(), tables, state.checkpoint.describe());
   }
 
-  private void runBatch() {
+  /** Applies pending edits, then copies snapshot partitions if any are left, else runs a batch. */
+  private void nextStep() {
+    applyPendingEdits();
+    if (state.snapshotPending()) {
+      state.phase = MirrorPhase.SNAPSHOTTING;
+      copySnapshots();
+    } else {
+      state.phase = MirrorPhase.RUNNING;
+      runBatch();
+    }
+  }
+
+  private void applyPendingEdits() {
+    List<String> added = state.collectionsToAdd();
+    if (!added.isEmpty()) {
+      MirrorConfig next = state.nextConfig();
+      try {
+        activities.validateMirror(next);
+      } catch (ActivityFailure e) {
+        if (!Failures.isInvalidConfiguration(e)) {
+          throw e;
+        }
+        state.rejectAddedCollections(Workflow.currentTimeMillis(), Failures.describe(e));
+        log.warn("mirror {}: collections {} not added: {}", state.config.name(), added, Failures.describe(e));
+        return;
+      }
+      activities.createDestinationTables(next);
+      log.info("mirror {}: adding collections {} from {}", state.config.name(), added, state.checkpoint.describe());
+    }
     state.applyPendingEdits();
+  }
+
+  /**
+   * Plans what is not planned (after continue-as-new or a failure the catalog says which
+   * partitions are done), then copies the pending partitions, {@code parallelPartitions} at a
+   * time. A pause or terminate stops starting new ones; the ones running finish. The first
+   * failure is thrown once every running copy has ended, so none outlives the step.
+   */
+  private void copySnapshots() {
+    Deque<SnapshotPartitionRequest> queue = new ArrayDeque<>();
+    for (SnapshotProgress progress : List.copyOf(state.snapshots)) {
+      if (progress.done()) {
+        continue;
+      }
+      SnapshotPlan plan = activities.planSnapshot(
+          new SnapshotPlanRequest(state.config, progress.collection(), progress.position()));
+      state.snapshotPlanned(plan);
+      for (int partition : plan.pendingPartitions()) {
+        queue.add(new SnapshotPartitionRequest(state.config, progress.collection(), partition, progress.position()));
+      }
+    }
+    RuntimeException[] failure = new RuntimeException[1];
+    inFlight = Workflow.newCancellationScope(() -> {
+      List<Promise<PartitionAttempt>> running = new ArrayList<>();
+      int parallel = state.config.settings().snapshot().parallelPartitions();
+      while (!running.isEmpty() || (!queue.isEmpty() && failure[0] == null && !snapshotShouldStop())) {
+        while (running.size() < parallel && !queue.isEmpty() && failure[0] == null && !snapshotShouldStop()) {
+          SnapshotPartitionRequest request = queue.poll();
+          running.add(activities.copySnapshotPartition(request)
+              .handle((copied, error) -> new PartitionAttempt(copied, error)));
+        }
+        Promise.anyOf(running).get();
+        for (Iterator<Promise<PartitionAttempt>> it = running.iterator(); it.hasNext(); ) {
+          Promise<PartitionAttempt> promise = it.next();
+          if (promise.isCompleted()) {
+            it.remove();
+            PartitionAttempt attempt = promise.get();
+            if (attempt.error() != null) {
+              failure[0] = failure[0] == null ? attempt.error() : failure[0];
+            } else {
+              state.snapshotPartitionCopied(attempt.copied());
+            }
+          }
+        }
+      }
+    });
+    try {
+      inFlight.run();
+    } finally {
+      inFlight = null;
+    }
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    inFlightCancelledByOperator = false;
+  }
+
+  private boolean snapshotShouldStop() {
+    return state.paused || state.terminateRequested
+        || state.snapshotPartitionsThisRun >= SNAPSHOT_PARTITIONS_PER_RUN
+        || Workflow.getInfo().isContinueAsNewSuggested();
+  }
+
+  /** How one partition's copy ended: copied, or the failure. */
+  private record PartitionAttempt(SnapshotPartitionCopied copied, RuntimeException error) {}
+
+  private void runBatch() {
     long batchId = state.lastBatchId + 1;
     PullRecordsRequest request = new PullRecordsRequest(state.config, batchId, state.checkpoint);
     BatchOutcome[] outcome = new BatchOutcome[1];

@@ -17,6 +17,12 @@ final class Failures {
         && (application.isNonRetryable() || FailureTypes.NON_RETRYABLE.contains(application.getType()));
   }
 
+  /** The configuration (for example a collection added by an edit) is what the activity refused. */
+  static boolean isInvalidConfiguration(Throwable failure) {
+    ApplicationFailure application = applicationCause(failure);
+    return application != null && FailureTypes.INVALID_CONFIGURATION.equals(application.getType());
+  }
+
   static String describe(Throwable failure) {
     String activity = failure instanceof ActivityFailure a ? a.getActivityType() + ": " : "";
     ApplicationFailure application = applicationCause(failure);

@@ -4,6 +4,7 @@ import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.JsonText;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -11,8 +12,14 @@ import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.MirrorTotals;
 import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.RejectedEdit;
+import io.mongocdc.workflows.model.SnapshotPartitionCopied;
+import io.mongocdc.workflows.model.SnapshotPlan;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The mutable state of one workflow run: what continue-as-new carries ({@link CarriedState}) plus
@@ -38,6 +45,8 @@ final class FlowState {
   Long lastErrorAtMillis;
   int failedAttempts;
   int run;
+  /** Every collection's snapshot, in the order they were asked for; done ones stay for status. */
+  final List<SnapshotProgress> snapshots = new ArrayList<>();
 
   // This run only.
   MirrorPhase phase = MirrorPhase.SETTING_UP;
@@ -48,6 +57,7 @@ final class FlowState {
   long batchesThisRun;
   /** The source's oplog span at the last batch, if the source reports it. */
   OplogSpan oplog;
+  long snapshotPartitionsThisRun;
 
   FlowState(CarriedState carried) {
     config = carried.config();
@@ -65,12 +75,13 @@ final class FlowState {
     lastErrorAtMillis = carried.lastErrorAtMillis();
     failedAttempts = carried.failedAttempts();
     run = carried.run();
+    snapshots.addAll(carried.snapshots());
   }
 
   CarriedState carry() {
     return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals,
         paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis,
-        failedAttempts, run + 1);
+        failedAttempts, run + 1, snapshots);
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */
@@ -82,22 +93,82 @@ final class FlowState {
     return settings;
   }
 
+  /** The collections pending edits add, in the order they were asked for. */
+  List<String> collectionsToAdd() {
+    Set<String> added = new LinkedHashSet<>();
+    for (EditRequest edit : pendingEdits) {
+      if (edit.addCollections() != null) {
+        added.addAll(edit.addCollections());
+      }
+    }
+    return List.copyOf(added);
+  }
+
+  /** The mirror as the next step will run it: every pending edit applied. */
+  MirrorConfig nextConfig() {
+    return withEdit(null);
+  }
+
+  private MirrorConfig withEdit(EditRequest extra) {
+    List<String> collections = new ArrayList<>(config.collections());
+    collectionsToAdd().forEach(collections::add);
+    MirrorSettings settings = nextSettings();
+    if (extra != null) {
+      if (extra.addCollections() != null) {
+        collections.addAll(extra.addCollections());
+      }
+      settings = settings.apply(extra);
+    }
+    return config.withCollections(collections).withSettings(settings);
+  }
+
   /**
-   * Checks an edit against the settings it would apply to.
+   * Checks an edit against the mirror it would apply to.
    *
    * @throws io.mongocdc.workflows.model.InvalidEditException naming every problem
    * @throws IllegalStateException if the mirror is terminating
    */
-  EditRequest checkEdit(java.util.Map<String, ?> body) {
+  EditRequest checkEdit(Map<String, ?> body) {
     if (terminateRequested || phase == MirrorPhase.TERMINATED) {
       throw new IllegalStateException("mirror '" + config.name() + "' is terminating; edits are no longer accepted");
     }
     EditRequest edit = EditRequest.fromJson(body);
-    List<String> problems = nextSettings().apply(edit).problems();
+    List<String> problems = new ArrayList<>(addedCollectionProblems(edit));
+    MirrorConfig next = withEdit(edit);
+    next.problems().stream()
+        // Only what the edit can change: the rest of the configuration was valid already.
+        .filter(p -> p.startsWith("settings.") || p.startsWith("collections"))
+        .map(p -> p.startsWith("settings.") ? p.substring("settings.".length()) : p)
+        .forEach(problems::add);
     if (!problems.isEmpty()) {
       throw new io.mongocdc.workflows.model.InvalidEditException(problems);
     }
     return edit;
+  }
+
+  private List<String> addedCollectionProblems(EditRequest edit) {
+    if (edit.addCollections() == null) {
+      return List.of();
+    }
+    List<String> problems = new ArrayList<>();
+    if (config.collections().isEmpty()) {
+      problems.add("addCollections: this mirror replicates every collection of " + config.sourceDatabase()
+          + " already");
+      return problems;
+    }
+    Set<String> seen = new LinkedHashSet<>(config.collections());
+    seen.addAll(collectionsToAdd());
+    if (edit.addCollections().isEmpty()) {
+      problems.add("addCollections: name at least one collection");
+    }
+    for (String collection : edit.addCollections()) {
+      if (collection == null || collection.isBlank()) {
+        problems.add("addCollections: collection names must not be blank");
+      } else if (!seen.add(collection)) {
+        problems.add("addCollections: '" + collection + "' is already replicated or being added");
+      }
+    }
+    return problems;
   }
 
   void reject(long nowMillis, String request, String reason) {
@@ -107,11 +178,63 @@ final class FlowState {
     }
   }
 
-  /** Pending edits take effect: called at a batch boundary, before the next batch starts. */
+  /**
+   * Pending edits take effect: called between steps (batches, snapshot rounds). A collection
+   * added while snapshots are on is snapshotted from the committed checkpoint before the next
+   * batch; the batches after it replay its changes from there.
+   */
   void applyPendingEdits() {
     if (!pendingEdits.isEmpty()) {
-      config = config.withSettings(nextSettings());
+      List<String> added = collectionsToAdd();
+      config = nextConfig();
       pendingEdits.clear();
+      if (config.settings().snapshot().enabled()) {
+        added.forEach(collection -> snapshots.add(SnapshotProgress.pending(collection, checkpoint)));
+      }
+    }
+  }
+
+  /**
+   * The added collections could not be set up (the source or destination refused them): pending
+   * edits lose their {@code addCollections}, and the refusal is kept with the rejected edits.
+   */
+  void rejectAddedCollections(long nowMillis, String reason) {
+    List<String> added = collectionsToAdd();
+    List<EditRequest> kept = new ArrayList<>();
+    for (EditRequest edit : pendingEdits) {
+      EditRequest settings = edit.settingsOnly();
+      if (!settings.changesNothing()) {
+        kept.add(settings);
+      }
+    }
+    pendingEdits.clear();
+    pendingEdits.addAll(kept);
+    reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
+  }
+
+  void startSnapshots(List<String> collections) {
+    collections.forEach(collection -> snapshots.add(SnapshotProgress.pending(collection, checkpoint)));
+  }
+
+  boolean snapshotPending() {
+    return snapshots.stream().anyMatch(s -> !s.done());
+  }
+
+  void snapshotPlanned(SnapshotPlan plan) {
+    replaceSnapshot(plan.collection(), progress -> progress.planned(plan));
+  }
+
+  void snapshotPartitionCopied(SnapshotPartitionCopied copied) {
+    replaceSnapshot(copied.collection(), progress -> progress.copied(copied));
+    snapshotPartitionsThisRun++;
+  }
+
+  private void replaceSnapshot(String collection, java.util.function.UnaryOperator<SnapshotProgress> change) {
+    for (int i = 0; i < snapshots.size(); i++) {
+      if (snapshots.get(i).collection().equals(collection) && !snapshots.get(i).done()) {
+        snapshots.set(i, change.apply(snapshots.get(i)));
+        return;
+      }
     }
   }
 
@@ -156,6 +279,6 @@ final class FlowState {
         committedAtMillis, age, totals, lastError, lastErrorAtMillis, failedAttempts, config,
         List.copyOf(pendingEdits), List.copyOf(rejectedEdits), run, batchesThisRun,
         oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
-        oplog == null || checkpoint == null ? null : oplog.warning(checkpoint));
+        oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(snapshots));
   }
 }

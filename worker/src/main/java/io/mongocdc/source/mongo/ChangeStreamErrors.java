@@ -56,7 +56,8 @@ public final class ChangeStreamErrors {
       }
       if (code == OversizedEventException.SERVER_CODE) {
         return new OversizedEventException("a change event is larger than 16 MiB (MongoDB error 10334: " + message
-            + "); enable splitLargeEvents for this mirror (MongoDB 6.0.9+ or 7.0+)", error);
+            + "); enable splitLargeEvents for this mirror (mongo-cdc mirror edit <name> --split-large-events, "
+            + "or the edit {\"splitLargeEvents\": true}; MongoDB 6.0.9+ or 7.0+), then resume it", error);
       }
       if (ACCESS_DENIED.contains(code)) {
         return new SourceAccessDeniedException(

@@ -92,7 +92,7 @@ public final class MongoMirrorSourceFactory implements MirrorSourceFactory, Auto
     }
     MongoSourceSettings defaults = MongoSourceSettings.of(mirror.sourceDatabase(), collections);
     return new MongoSourceSettings(mirror.sourceDatabase(), collections, excluded, defaults.fullDocument(),
-        defaults.cursorBatchSize(), defaults.maxAwaitTime(), defaults.splitLargeEvents());
+        defaults.cursorBatchSize(), defaults.maxAwaitTime(), mirror.settings().splitLargeEvents());
   }
 
   private MongoClient client(MirrorConfig mirror) {

@@ -20,6 +20,8 @@ import java.util.List;
  * @param lastErrorAtMillis when it happened
  * @param failedAttempts consecutive failed attempts
  * @param run how many times the workflow continued as new before this run
+ * @param snapshots the collections' snapshots, done or not (null in histories from before
+ *     snapshots existed)
  */
 public record CarriedState(
     MirrorConfig config,
@@ -36,17 +38,19 @@ public record CarriedState(
     String lastError,
     Long lastErrorAtMillis,
     int failedAttempts,
-    int run) {
+    int run,
+    List<SnapshotProgress> snapshots) {
 
   public CarriedState {
     pendingEdits = pendingEdits == null ? List.of() : List.copyOf(pendingEdits);
     rejectedEdits = rejectedEdits == null ? List.of() : List.copyOf(rejectedEdits);
     totals = totals == null ? MirrorTotals.ZERO : totals;
+    snapshots = snapshots == null ? List.of() : List.copyOf(snapshots);
   }
 
   /** The state of a mirror that has not been set up yet. */
   public static CarriedState initial(MirrorConfig config) {
     return new CarriedState(config, false, null, 0, null, MirrorTotals.ZERO, false, false, null,
-        List.of(), List.of(), null, null, 0, 0);
+        List.of(), List.of(), null, null, 0, 0, List.of());
   }
 }

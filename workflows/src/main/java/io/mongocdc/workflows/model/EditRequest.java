@@ -12,6 +12,11 @@ import java.util.Map;
  * <p>Edits arrive as a plain JSON object ({@code {"batchSize": 5000}}), which Temporal hands the
  * workflow as a map; {@link #fromJson} turns it into an edit, naming every unknown field and
  * every value of the wrong type, so a typo is rejected instead of silently ignored.
+ *
+ * <p>Every field but {@code addCollections} changes {@link MirrorSettings}; {@code
+ * addCollections} extends the mirror's collections: each added collection is snapshotted (when
+ * snapshots are on) and then replicated from the checkpoint the snapshot started at, with no gap.
+ * {@code snapshotFilters} merges into the filters in effect; a filter of {@code "{}"} removes one.
  */
 public record EditRequest(
     Integer batchSize,
@@ -21,15 +26,31 @@ public record EditRequest(
     Integer chunkSize,
     List<String> excludedOperations,
     String controlEventPolicy,
-    Integer continueAsNewEveryBatches) {
+    Integer continueAsNewEveryBatches,
+    Boolean splitLargeEvents,
+    Boolean snapshot,
+    Integer snapshotDocumentsPerPartition,
+    Integer snapshotParallelPartitions,
+    Map<String, String> snapshotFilters,
+    List<String> addCollections) {
 
   /** The fields an edit may set, in the order they are documented. */
   public static final List<String> FIELDS = List.of(
       "batchSize", "idleTimeoutSeconds", "maxBatchDurationSeconds", "decodeWorkers", "chunkSize",
-      "excludedOperations", "controlEventPolicy", "continueAsNewEveryBatches");
+      "excludedOperations", "controlEventPolicy", "continueAsNewEveryBatches", "splitLargeEvents", "snapshot",
+      "snapshotDocumentsPerPartition", "snapshotParallelPartitions", "snapshotFilters", "addCollections");
 
   public EditRequest {
     excludedOperations = excludedOperations == null ? null : List.copyOf(excludedOperations);
+    snapshotFilters = snapshotFilters == null ? null : Map.copyOf(snapshotFilters);
+    addCollections = addCollections == null ? null : List.copyOf(addCollections);
+  }
+
+  /** An edit that changes only the settings this one changes (no collections added). */
+  public EditRequest settingsOnly() {
+    return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
+        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
+        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null);
   }
 
   /**
@@ -56,7 +77,13 @@ public record EditRequest(
         integer(body, "chunkSize", problems),
         strings(body, "excludedOperations", problems),
         string(body, "controlEventPolicy", problems),
-        integer(body, "continueAsNewEveryBatches", problems));
+        integer(body, "continueAsNewEveryBatches", problems),
+        bool(body, "splitLargeEvents", problems),
+        bool(body, "snapshot", problems),
+        integer(body, "snapshotDocumentsPerPartition", problems),
+        integer(body, "snapshotParallelPartitions", problems),
+        filters(body, "snapshotFilters", problems),
+        strings(body, "addCollections", problems));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }
@@ -77,6 +104,12 @@ public record EditRequest(
     put(json, "excludedOperations", excludedOperations);
     put(json, "controlEventPolicy", controlEventPolicy);
     put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
+    put(json, "splitLargeEvents", splitLargeEvents);
+    put(json, "snapshot", snapshot);
+    put(json, "snapshotDocumentsPerPartition", snapshotDocumentsPerPartition);
+    put(json, "snapshotParallelPartitions", snapshotParallelPartitions);
+    put(json, "snapshotFilters", snapshotFilters);
+    put(json, "addCollections", addCollections);
     return json;
   }
 
@@ -107,6 +140,41 @@ public record EditRequest(
     }
     problems.add(name + " must be a number, got " + describe(value));
     return null;
+  }
+
+  private static Boolean bool(Map<String, ?> body, String name, List<String> problems) {
+    Object value = body.get(name);
+    if (value == null || value instanceof Boolean) {
+      return (Boolean) value;
+    }
+    problems.add(name + " must be true or false, got " + describe(value));
+    return null;
+  }
+
+  /**
+   * A map from collection to a filter. A filter may be sent as a JSON object or as its text; it
+   * is kept as text (the worker parses it as Extended JSON).
+   */
+  private static Map<String, String> filters(Map<String, ?> body, String name, List<String> problems) {
+    Object value = body.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Map<?, ?> map)) {
+      problems.add(name + " must be an object of collection: filter, got " + describe(value));
+      return null;
+    }
+    Map<String, String> filters = new LinkedHashMap<>();
+    map.forEach((collection, filter) -> {
+      if (filter instanceof String text) {
+        filters.put(String.valueOf(collection), text);
+      } else if (filter instanceof Map<?, ?>) {
+        filters.put(String.valueOf(collection), JsonText.of(filter));
+      } else {
+        problems.add(name + "." + collection + " must be a JSON object or its text, got " + describe(filter));
+      }
+    });
+    return filters;
   }
 
   private static String string(Map<String, ?> body, String name, List<String> problems) {

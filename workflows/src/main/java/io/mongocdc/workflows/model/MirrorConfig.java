@@ -59,6 +59,13 @@ public record MirrorConfig(
       problems.add("settings are required");
     } else {
       settings.problems().forEach(p -> problems.add("settings." + p));
+      if (!collections.isEmpty()) {
+        for (String filtered : settings.snapshot().filters().keySet()) {
+          if (!collections.contains(filtered)) {
+            problems.add("settings.snapshotFilters: '" + filtered + "' is not one of the mirror's collections " + collections);
+          }
+        }
+      }
     }
     return problems;
   }
@@ -78,6 +85,11 @@ public record MirrorConfig(
   public MirrorConfig withSettings(MirrorSettings newSettings) {
     return new MirrorConfig(
         name, sourcePeer, destinationPeer, sourceDatabase, collections, destinationSchema, newSettings);
+  }
+
+  public MirrorConfig withCollections(List<String> newCollections) {
+    return new MirrorConfig(
+        name, sourcePeer, destinationPeer, sourceDatabase, newCollections, destinationSchema, settings);
   }
 
   private static void checkPeer(String field, String value, List<String> problems) {

@@ -4,6 +4,8 @@ package io.mongocdc.workflows.model;
 public enum MirrorPhase {
   /** Validating, creating destination tables, registering, taking the starting point. */
   SETTING_UP,
+  /** Copying the documents that existed before the starting point; change batches wait. */
+  SNAPSHOTTING,
   /** Pulling and committing batches. */
   RUNNING,
   /** Paused by an operator or by a control event; waits for {@code resume}. */

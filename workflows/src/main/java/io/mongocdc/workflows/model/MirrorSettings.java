@@ -23,6 +23,10 @@ import java.util.Set;
  *     pause the mirror) or {@code IGNORE} (log, count and pass it)
  * @param continueAsNewEveryBatches the workflow continues as new after this many batches (or
  *     earlier when Temporal suggests it), which bounds its history
+ * @param splitLargeEvents read the change stream with {@code $changeStreamSplitLargeEvent} (MongoDB
+ *     6.0.9+/7.0+) and reassemble events over 16 MiB from their fragments; off (the default), such
+ *     an event fails the batch with error 10334
+ * @param snapshot how existing documents are copied (null in JSON means the defaults)
  */
 public record MirrorSettings(
     int batchSize,
@@ -32,7 +36,9 @@ public record MirrorSettings(
     int chunkSize,
     List<String> excludedOperations,
     String controlEventPolicy,
-    int continueAsNewEveryBatches) {
+    int continueAsNewEveryBatches,
+    boolean splitLargeEvents,
+    SnapshotSettings snapshot) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
@@ -46,10 +52,17 @@ public record MirrorSettings(
 
   public MirrorSettings {
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
+    snapshot = snapshot == null ? SnapshotSettings.defaults() : snapshot;
   }
 
   public static MirrorSettings defaults() {
-    return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500);
+    return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults());
+  }
+
+  /** These settings with the snapshot settings replaced. */
+  public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
+    return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
+        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -72,6 +85,7 @@ public record MirrorSettings(
     if (controlEventPolicy == null || !CONTROL_EVENT_POLICIES.contains(controlEventPolicy)) {
       problems.add("controlEventPolicy must be PAUSE or IGNORE, got " + quoted(controlEventPolicy));
     }
+    problems.addAll(snapshot.problems());
     return problems;
   }
 
@@ -88,7 +102,9 @@ public record MirrorSettings(
         edit.chunkSize() != null ? edit.chunkSize() : chunkSize,
         edit.excludedOperations() != null ? edit.excludedOperations() : excludedOperations,
         edit.controlEventPolicy() != null ? edit.controlEventPolicy() : controlEventPolicy,
-        edit.continueAsNewEveryBatches() != null ? edit.continueAsNewEveryBatches() : continueAsNewEveryBatches);
+        edit.continueAsNewEveryBatches() != null ? edit.continueAsNewEveryBatches() : continueAsNewEveryBatches,
+        edit.splitLargeEvents() != null ? edit.splitLargeEvents() : splitLargeEvents,
+        snapshot.apply(edit));
   }
 
   private static String quoted(String value) {

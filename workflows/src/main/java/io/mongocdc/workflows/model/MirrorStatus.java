@@ -27,6 +27,8 @@ import java.util.List;
  *     the source's oplog no longer holds it; null when the source does not report its oplog
  * @param oplogWarning set, well before history would be lost, when the checkpoint is in the
  *     oldest quarter of the oplog window; null otherwise
+ * @param snapshots per collection, the snapshot's progress (partitions done, documents
+ *     copied); empty when the mirror was created without a snapshot
  */
 public record MirrorStatus(
     String mirror,
@@ -47,4 +49,5 @@ public record MirrorStatus(
     int run,
     long batchesThisRun,
     Long oplogHeadroomSeconds,
-    String oplogWarning) {}
+    String oplogWarning,
+    List<SnapshotProgress> snapshots) {}

@@ -16,7 +16,7 @@ class MirrorSettingsTest {
 
   @Test
   void valuesOutOfRangeAreNamedWithTheirLimits() {
-    MirrorSettings bad = new MirrorSettings(0, 0, 3601, 257, 0, List.of("upsert"), "SKIP", 0);
+    MirrorSettings bad = new MirrorSettings(0, 0, 3601, 257, 0, List.of("upsert"), "SKIP", 0, false, null);
     List<String> problems = bad.problems();
     assertEquals(8, problems.size(), problems.toString());
     assertTrue(problems.contains("batchSize must be between 1 and 10000000, got 0"));
@@ -28,16 +28,17 @@ class MirrorSettingsTest {
   @Test
   void excludingEveryOperationIsRefused() {
     MirrorSettings settings = MirrorSettings.defaults().apply(
-        new EditRequest(null, null, null, null, null, List.of("insert", "update", "replace", "delete"), null, null));
+        new EditRequest(null, null, null, null, null, List.of("insert", "update", "replace", "delete"), null, null, null, null, null, null, null, null));
     assertEquals(List.of("excludedOperations: excluding every operation type would replicate nothing"), settings.problems());
   }
 
   @Test
   void anEditChangesOnlyTheFieldsItSets() {
-    MirrorSettings edited = MirrorSettings.defaults().apply(new EditRequest(5000, null, null, null, 64, null, null, null));
+    MirrorSettings edited = MirrorSettings.defaults().apply(new EditRequest(5000, null, null, null, 64, null, null, null, null, null, null, null, null, null));
     MirrorSettings d = MirrorSettings.defaults();
     assertEquals(new MirrorSettings(5000, d.idleTimeoutSeconds(), d.maxBatchDurationSeconds(), d.decodeWorkers(), 64,
-        d.excludedOperations(), d.controlEventPolicy(), d.continueAsNewEveryBatches()), edited);
+        d.excludedOperations(), d.controlEventPolicy(), d.continueAsNewEveryBatches(), d.splitLargeEvents(), d.snapshot()),
+        edited);
   }
 
   @Test

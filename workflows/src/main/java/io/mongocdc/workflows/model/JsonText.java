@@ -1,4 +1,4 @@
-package io.mongocdc.workflows;
+package io.mongocdc.workflows.model;
 
 import java.util.Iterator;
 import java.util.List;
@@ -6,13 +6,13 @@ import java.util.Map;
 
 /**
  * Renders a decoded JSON value (maps, lists, strings, numbers, booleans) back to JSON text, to
- * show a rejected edit as the operator sent it. Deterministic: keys keep their arrival order.
+ * show a rejected edit as the operator sent it, or a snapshot filter sent as an object. Deterministic: keys keep their arrival order.
  */
-final class JsonText {
+public final class JsonText {
 
   private JsonText() {}
 
-  static String of(Object value) {
+  public static String of(Object value) {
     StringBuilder out = new StringBuilder();
     append(out, value);
     return out.toString();

@@ -1,4 +1,4 @@
-package io.mongocdc.workflows;
+package io.mongocdc.workflows.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -18,13 +18,5 @@ class JsonTextTest {
     body.put("flag", true);
     assertEquals("{\"batchSize\":5000,\"excludedOperations\":[\"delete\"],\"controlEventPolicy\":\"say \\\"hi\\\"\\n\",\"flag\":true}",
         JsonText.of(body));
-  }
-
-  @Test
-  void theWorkflowBacksOffDoublingUpToTenMinutes() {
-    assertEquals(30, CdcActivityOptions.workflowBackoff(1).getSeconds());
-    assertEquals(60, CdcActivityOptions.workflowBackoff(2).getSeconds());
-    assertEquals(600, CdcActivityOptions.workflowBackoff(6).getSeconds());
-    assertEquals(600, CdcActivityOptions.workflowBackoff(100).getSeconds());
   }
 }

@@ -1,0 +1,162 @@
+package io.mongocdc.activities;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.snapshot.DocumentCursor;
+import io.mongocdc.snapshot.IdRange;
+import io.mongocdc.snapshot.PartitionPlanner;
+import io.mongocdc.snapshot.SnapshotCopier;
+import io.mongocdc.snapshot.SnapshotPosition;
+import io.mongocdc.snapshot.SnapshotSource;
+import io.mongocdc.workflows.FailureTypes;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.SnapshotPartitionCopied;
+import io.mongocdc.workflows.model.SnapshotPartitionRequest;
+import io.mongocdc.workflows.model.SnapshotPlan;
+import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
+import io.temporal.failure.ApplicationFailure;
+import java.util.List;
+import java.util.Objects;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.bson.json.JsonParseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The snapshot's activities on the ports: plans come from the source's count and {@code _id}
+ * sample and are kept in the catalog; a partition is copied through the same destination sink as
+ * change batches, at the snapshot's start position, and recorded done in the catalog after its
+ * rows committed (a crash in between copies it again, which changes nothing).
+ */
+public final class SnapshotActivityImpl implements SnapshotActivity {
+
+  private static final Logger log = LoggerFactory.getLogger(SnapshotActivityImpl.class);
+  /** Documents the source sends per round trip. */
+  static final int CURSOR_BATCH_SIZE = 1_000;
+
+  private final MirrorSourceFactory source;
+  private final MirrorDestination destination;
+  private final SnapshotCatalog catalog;
+  private final PipelineMetrics metrics;
+
+  public SnapshotActivityImpl(MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog) {
+    this(source, destination, catalog, new PipelineMetrics(new SimpleMeterRegistry()));
+  }
+
+  public SnapshotActivityImpl(
+      MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog, PipelineMetrics metrics) {
+    this.source = Objects.requireNonNull(source, "source");
+    this.destination = Objects.requireNonNull(destination, "destination");
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  public List<String> listSourceCollections(MirrorConfig mirror) {
+    try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
+      return snapshot.collectionNames();
+    } catch (RuntimeException e) {
+      throw FailureClassifier.classify("ListSourceCollections", e);
+    }
+  }
+
+  @Override
+  public SnapshotPlan planSnapshot(SnapshotPlanRequest request) {
+    MirrorConfig mirror = request.mirror();
+    String collection = request.collection();
+    try {
+      var stored = catalog.plan(mirror.name(), collection, request.position());
+      if (stored.isPresent()) {
+        return stored.get();
+      }
+      String filter = mirror.settings().snapshot().filterFor(collection);
+      parseFilter(collection, filter);
+      int perPartition = mirror.settings().snapshot().documentsPerPartition();
+      List<IdRange> ranges;
+      long estimated;
+      try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
+        estimated = snapshot.estimatedCount(collection);
+        List<BsonValue> sample = snapshot.sampleIds(collection, PartitionPlanner.sampleSizeFor(estimated, perPartition));
+        ranges = PartitionPlanner.plan(estimated, sample, perPartition);
+      }
+      SnapshotPlan plan = catalog.storePlan(mirror.name(), collection, request.position(), filter, estimated,
+          ranges.stream().map(IdRange::toJson).toList());
+      log.info("mirror {}: snapshot of {} planned: about {} documents in {} partitions, from {}",
+          mirror.name(), collection, estimated, plan.partitionsTotal(), request.position().describe());
+      return plan;
+    } catch (RuntimeException e) {
+      throw FailureClassifier.classify("PlanSnapshot", e);
+    }
+  }
+
+  @Override
+  public SnapshotPartitionCopied copySnapshotPartition(SnapshotPartitionRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    MirrorConfig mirror = request.mirror();
+    String collection = request.collection();
+    int partition = request.partition();
+    try {
+      SnapshotCatalog.PlannedPartition planned = catalog.partition(mirror.name(), collection, partition);
+      if (planned.done()) {
+        log.info("mirror {}: snapshot partition {} of {} was copied already; not read again",
+            mirror.name(), partition, collection);
+        return new SnapshotPartitionCopied(collection, partition, planned.documents(), planned.bytes());
+      }
+      catalog.partitionStarted(mirror.name(), collection, partition);
+      IdRange range = IdRange.fromJson(planned.idRange());
+      BsonDocument filter = parseFilter(collection, mirror.settings().snapshot().filterFor(collection));
+      Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
+      String table = destination.tableResolver(mirror).tableFor(namespace);
+      SnapshotCopier copier = new SnapshotCopier(
+          TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), mirror.settings().chunkSize());
+      SnapshotCopier.Copied copied;
+      try (SnapshotSource snapshot = source.snapshotSource(mirror);
+          DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);
+          BatchSink sink = destination.openSink(mirror, 0)) {
+        copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(request.position()),
+            SnapshotPosition.commitTimeOf(request.position()), sink,
+            (documents, bytes) -> context.heartbeat(new SnapshotHeartbeat(collection, partition, documents)));
+      }
+      catalog.partitionDone(mirror.name(), collection, partition, copied.documents(), copied.bytes());
+      metrics.mirror(mirror.name()).onSnapshotPartition(copied.documents());
+      log.info("mirror {}: snapshot partition {} of {} copied: {} documents ({})",
+          mirror.name(), partition, collection, copied.documents(), range.describe());
+      return new SnapshotPartitionCopied(collection, partition, copied.documents(), copied.bytes());
+    } catch (ActivityCompletionException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApplicationFailure.newFailure(
+          "CopySnapshotPartition: the worker is shutting down; the partition is copied again", FailureTypes.TRANSIENT);
+    } catch (Exception e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ActivityCompletionException completion) {
+          throw completion;
+        }
+      }
+      ApplicationFailure failure = FailureClassifier.classify("CopySnapshotPartition", e);
+      log.warn("mirror {}: snapshot partition {} of {} failed: [{}] {}", mirror.name(), partition, collection,
+          failure.getType(), failure.getOriginalMessage());
+      throw failure;
+    }
+  }
+
+  private static BsonDocument parseFilter(String collection, String filter) {
+    try {
+      return BsonDocument.parse(filter);
+    } catch (JsonParseException | IllegalArgumentException e) {
+      throw new InvalidMirrorConfigurationException(
+          "snapshotFilters." + collection + " is not an Extended JSON query document: " + e.getMessage());
+    }
+  }
+
+  /** What a running copy heartbeats: shown as the activity's progress in the Temporal UI. */
+  public record SnapshotHeartbeat(String collection, int partition, long documentsCopied) {}
+}

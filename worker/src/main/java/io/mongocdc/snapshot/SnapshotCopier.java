@@ -1,0 +1,99 @@
+package io.mongocdc.snapshot;
+
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DocumentRenderException;
+import io.mongocdc.decode.DocumentRenderer;
+import io.mongocdc.decode.KeyRenderer;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.source.ResumeToken;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.bson.RawBsonDocument;
+
+/**
+ * Copies one snapshot partition: every document the cursor yields becomes an insert record at
+ * the snapshot's position, written to the sink in chunks and committed once at the end, so a
+ * partition is applied whole or not at all and a retry simply copies it again (rows already
+ * there at the same position are left alone).
+ *
+ * <p>Memory is one chunk of rendered documents. Runs on the caller's thread.
+ */
+public final class SnapshotCopier {
+
+  /** Told after each chunk; throwing (a cancelled activity's heartbeat does) stops the copy. */
+  @FunctionalInterface
+  public interface Progress {
+    void copied(long documents, long bytes) throws Exception;
+  }
+
+  /** What a partition's copy did. */
+  public record Copied(long documents, long bytes) {}
+
+  private final DocumentRenderer renderer;
+  private final KeyRenderer keys;
+  private final int chunkSize;
+
+  public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize) {
+    this.renderer = Objects.requireNonNull(renderer, "renderer");
+    this.keys = Objects.requireNonNull(keys, "keys");
+    if (chunkSize <= 0) {
+      throw new IllegalArgumentException("chunkSize must be at least 1, got " + chunkSize);
+    }
+    this.chunkSize = chunkSize;
+  }
+
+  /**
+   * Copies the cursor's documents into {@code table}. On any failure the sink is aborted, so
+   * nothing of the partition is applied, and the failure is rethrown.
+   */
+  public Copied copy(DocumentCursor cursor, Namespace source, String table, ResumeToken position,
+      Instant commitTime, RecordSink sink, Progress progress) throws Exception {
+    long documents = 0;
+    long bytes = 0;
+    try {
+      List<ChangeRecord> chunk = new ArrayList<>(chunkSize);
+      for (RawBsonDocument document = cursor.next(); document != null; document = cursor.next()) {
+        int size = document.getByteBuffer().remaining();
+        chunk.add(new ChangeRecord(Operation.INSERT, source, table, keyOf(document, source), render(document, source),
+            position, commitTime, size));
+        documents++;
+        bytes += size;
+        if (chunk.size() == chunkSize) {
+          sink.write(chunk);
+          chunk = new ArrayList<>(chunkSize);
+          progress.copied(documents, bytes);
+        }
+      }
+      if (!chunk.isEmpty()) {
+        sink.write(chunk);
+      }
+      sink.commit();
+      return new Copied(documents, bytes);
+    } catch (Exception | Error e) {
+      sink.abort(e);
+      throw e;
+    }
+  }
+
+  private String keyOf(RawBsonDocument document, Namespace source) {
+    try {
+      return keys.renderIdOf(document);
+    } catch (DocumentRenderException e) {
+      throw new DocumentRenderException("a document of " + source + " has no usable _id: " + e.getMessage(), e);
+    }
+  }
+
+  private String render(RawBsonDocument document, Namespace source) {
+    try {
+      return renderer.render(document);
+    } catch (DocumentRenderException e) {
+      // The key is the one thing that tells an operator which document to look at.
+      throw new DocumentRenderException("document " + keyOf(document, source) + " of " + source
+          + " cannot be rendered: " + e.getMessage(), e);
+    }
+  }
+}

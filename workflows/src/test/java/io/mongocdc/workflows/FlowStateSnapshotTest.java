@@ -1,0 +1,137 @@
+package io.mongocdc.workflows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mongocdc.workflows.model.CarriedState;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.InvalidEditException;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.SnapshotPartitionCopied;
+import io.mongocdc.workflows.model.SnapshotPlan;
+import io.mongocdc.workflows.model.SnapshotProgress;
+import io.mongocdc.workflows.model.SnapshotSettings;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Snapshot progress in the workflow's state, and edits that add collections. */
+class FlowStateSnapshotTest {
+
+  private static final Checkpoint START = Checkpoint.atOperationTime(1_700_000_000, 1);
+  private static final Checkpoint LATER = Checkpoint.afterToken("8265", 1_700_000_100, 3);
+
+  private static FlowState state(List<String> collections, MirrorSettings settings) {
+    FlowState state = new FlowState(CarriedState.initial(
+        new MirrorConfig("orders", "src", "dst", "shop", collections, "public", settings)));
+    state.checkpoint = START;
+    state.setUp = true;
+    return state;
+  }
+
+  @Test
+  void progressFollowsPlansAndCopiedPartitionsAndSurvivesContinueAsNew() {
+    FlowState state = state(List.of("orders", "items"), MirrorSettings.defaults());
+    state.startSnapshots(List.of("orders", "items"));
+    assertTrue(state.snapshotPending());
+
+    state.snapshotPlanned(new SnapshotPlan("orders", 3, List.of(1, 2), 40));
+    state.snapshotPlanned(new SnapshotPlan("items", 1, List.of(), 7));
+    state.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 1, 50, 500));
+
+    SnapshotProgress orders = state.status(0).snapshots().get(0);
+    assertEquals(new SnapshotProgress("orders", START, SnapshotProgress.State.COPYING, 3, 2, 90), orders);
+    assertEquals(SnapshotProgress.State.DONE, state.status(0).snapshots().get(1).state(),
+        "a plan with nothing pending is done");
+
+    FlowState next = new FlowState(state.carry());
+    assertEquals(state.status(0).snapshots(), next.status(0).snapshots());
+    next.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100));
+    assertFalse(next.snapshotPending());
+    assertEquals(100, next.status(0).snapshots().get(0).documentsCopied());
+  }
+
+  @Test
+  void addedCollectionsAreSnapshottedFromTheCommittedCheckpoint() {
+    FlowState state = state(List.of("orders"), MirrorSettings.defaults());
+    state.checkpoint = LATER;
+    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items", "users"))));
+    assertEquals(List.of("items", "users"), state.collectionsToAdd());
+    assertEquals(List.of("orders"), state.config.collections(), "nothing changes before the step boundary");
+
+    state.applyPendingEdits();
+
+    assertEquals(List.of("orders", "items", "users"), state.config.collections());
+    assertEquals(List.of(SnapshotProgress.pending("items", LATER), SnapshotProgress.pending("users", LATER)),
+        state.snapshots);
+  }
+
+  @Test
+  void withSnapshotsOffAnAddedCollectionIsOnlyReplicated() {
+    FlowState state = state(List.of("orders"), MirrorSettings.defaults().withSnapshot(SnapshotSettings.off()));
+    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
+    state.applyPendingEdits();
+    assertEquals(List.of("orders", "items"), state.config.collections());
+    assertFalse(state.snapshotPending());
+  }
+
+  @Test
+  void addingACollectionTwiceOrToAMirrorOfEveryCollectionIsRejected() {
+    FlowState state = state(List.of("orders"), MirrorSettings.defaults());
+    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
+
+    InvalidEditException twice = assertThrows(InvalidEditException.class,
+        () -> state.checkEdit(Map.of("addCollections", List.of("orders", "items", " "))));
+    assertTrue(twice.getMessage().contains("'orders' is already replicated"), twice.getMessage());
+    assertTrue(twice.getMessage().contains("'items' is already replicated or being added"), twice.getMessage());
+    assertTrue(twice.getMessage().contains("must not be blank"), twice.getMessage());
+
+    FlowState everything = state(List.of(), MirrorSettings.defaults());
+    InvalidEditException all = assertThrows(InvalidEditException.class,
+        () -> everything.checkEdit(Map.of("addCollections", List.of("items"))));
+    assertTrue(all.getMessage().contains("replicates every collection of shop already"), all.getMessage());
+  }
+
+  @Test
+  void aFilterMustNameACollectionOfTheMirrorIncludingOneBeingAdded() {
+    FlowState state = state(List.of("orders"), MirrorSettings.defaults());
+    InvalidEditException unknown = assertThrows(InvalidEditException.class,
+        () -> state.checkEdit(Map.of("snapshotFilters", Map.of("items", "{\"a\": 1}"))));
+    assertTrue(unknown.getMessage().contains("snapshotFilters: 'items' is not one of the mirror's collections"),
+        unknown.getMessage());
+
+    EditRequest both = state.checkEdit(Map.of("addCollections", List.of("items"),
+        "snapshotFilters", Map.of("items", Map.of("status", "active"))));
+    assertEquals(Map.of("items", "{\"status\":\"active\"}"), both.snapshotFilters());
+  }
+
+  @Test
+  void refusedCollectionsLeaveTheRestOfTheEditPending() {
+    FlowState state = state(List.of("orders"), MirrorSettings.defaults());
+    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nope"), "batchSize", 10)));
+    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nada"))));
+
+    state.rejectAddedCollections(5, "InvalidConfiguration: collection nope does not exist");
+
+    assertEquals(List.of(), state.collectionsToAdd());
+    assertEquals(1, state.pendingEdits.size());
+    assertEquals(10, state.pendingEdits.get(0).batchSize());
+    assertEquals("{\"addCollections\":[\"nope\",\"nada\"]}", state.rejectedEdits.get(0).request());
+    assertTrue(state.rejectedEdits.get(0).reason().contains("does not exist"));
+  }
+
+  @Test
+  void settingsWrittenBeforeSnapshotsExistedReadAsTheDefaults() throws Exception {
+    String old = "{\"batchSize\":10,\"idleTimeoutSeconds\":2,\"maxBatchDurationSeconds\":60,\"decodeWorkers\":1,"
+        + "\"chunkSize\":8,\"excludedOperations\":[],\"controlEventPolicy\":\"PAUSE\",\"continueAsNewEveryBatches\":5}";
+    MirrorSettings settings = new ObjectMapper().readValue(old, MirrorSettings.class);
+    assertEquals(SnapshotSettings.defaults(), settings.snapshot());
+    assertFalse(settings.splitLargeEvents());
+    assertEquals(List.of(), settings.problems());
+  }
+}
