@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.snapshot.SnapshotFilter;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.List;
@@ -28,6 +29,7 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
       mirror.requireValid();
       peers.resolve(mirror.sourcePeer());
       peers.resolve(mirror.destinationPeer());
+      mirror.settings().snapshot().filters().forEach(SnapshotFilter::parse);
       source.validate(mirror);
       destination.validate(mirror);
       return null;

@@ -9,6 +9,7 @@ import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
 import io.mongocdc.snapshot.SnapshotCopier;
+import io.mongocdc.snapshot.SnapshotFilter;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.workflows.FailureTypes;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Objects;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
-import org.bson.json.JsonParseException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,7 +77,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
         return stored.get();
       }
       String filter = mirror.settings().snapshot().filterFor(collection);
-      parseFilter(collection, filter);
+      SnapshotFilter.parse(collection, filter);
       int perPartition = mirror.settings().snapshot().documentsPerPartition();
       List<IdRange> ranges;
       long estimated;
@@ -111,7 +111,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       }
       catalog.partitionStarted(mirror.name(), collection, partition);
       IdRange range = IdRange.fromJson(planned.idRange());
-      BsonDocument filter = parseFilter(collection, mirror.settings().snapshot().filterFor(collection));
+      BsonDocument filter = SnapshotFilter.parse(collection, mirror.settings().snapshot().filterFor(collection));
       Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
       String table = destination.tableResolver(mirror).tableFor(namespace);
       SnapshotCopier copier = new SnapshotCopier(
@@ -145,15 +145,6 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       log.warn("mirror {}: snapshot partition {} of {} failed: [{}] {}", mirror.name(), partition, collection,
           failure.getType(), failure.getOriginalMessage());
       throw failure;
-    }
-  }
-
-  private static BsonDocument parseFilter(String collection, String filter) {
-    try {
-      return BsonDocument.parse(filter);
-    } catch (JsonParseException | IllegalArgumentException e) {
-      throw new InvalidMirrorConfigurationException(
-          "snapshotFilters." + collection + " is not an Extended JSON query document: " + e.getMessage());
     }
   }
 

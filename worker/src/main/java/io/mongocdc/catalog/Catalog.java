@@ -125,7 +125,7 @@ public final class Catalog {
   }
 
   /** Sets a mirror's status; a non-null {@code error} becomes its last error. */
-  /** Deletes a mirror's rows: counters, batch history, checkpoint, then the mirror itself. */
+  /** Deletes a mirror's rows: counters, batch history, checkpoint, then the mirror itself (its snapshot plans go with it, by cascade). */
   public void forgetMirror(String name) {
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();

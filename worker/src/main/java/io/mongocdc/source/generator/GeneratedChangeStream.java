@@ -64,6 +64,29 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     }
   }
 
+  /**
+   * Fills every collection with {@code perCollection} documents that exist before the first
+   * event (what a snapshot copies), and returns them. Only before any event was made.
+   *
+   * @throws IllegalStateException once events were generated
+   */
+  public synchronized Map<Namespace, List<BsonDocument>> prefill(int perCollection) {
+    if (generated > 0) {
+      throw new IllegalStateException("documents can only be prefilled before the first event");
+    }
+    Map<Namespace, List<BsonDocument>> existing = new LinkedHashMap<>();
+    models.forEach((ns, model) -> {
+      List<BsonDocument> documents = new ArrayList<>();
+      for (int i = 0; i < perCollection && model.size() < profile.keySpace(); i++) {
+        BsonDocument document = newDocument(ns, model.nextDocumentNumber());
+        model.put(document.get("_id"), document);
+        documents.add(document.clone());
+      }
+      existing.put(ns, documents);
+    });
+    return existing;
+  }
+
   /** Events generated so far. */
   public synchronized long eventsGenerated() {
     return generated;

@@ -1,0 +1,99 @@
+package io.mongocdc.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.activities.SnapshotCatalog.PlannedPartition;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.SnapshotPlan;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Snapshot plans and partition progress in the real catalog, and the snapshot_progress view. */
+class PostgresSnapshotCatalogTest {
+
+  private static final Checkpoint START = Checkpoint.atOperationTime(1_700_000_000, 2);
+  private static final Checkpoint OTHER_START = Checkpoint.afterToken("82655A", 1_700_000_500, 1);
+
+  private static DataSource data;
+  private static Catalog catalog;
+  private static PostgresSnapshotCatalog port;
+
+  @BeforeAll
+  static void open() {
+    data = EmbeddedPostgresSupport.newDatabase("snapcat");
+    CatalogMigrator.migrate(data);
+    catalog = Catalog.open(data);
+    port = new PostgresSnapshotCatalog(catalog);
+  }
+
+  private static void register(String name) {
+    new PostgresCheckpointCatalog(catalog).register(new MirrorConfig(name, "src", "dst", "shop", List.of("orders"),
+        "public", MirrorSettings.defaults()));
+  }
+
+  @Test
+  void aPlanIsReusedForItsStartOnlyAndRemembersDonePartitions() {
+    register("s1");
+    assertTrue(port.plan("s1", "orders", START).isEmpty());
+
+    SnapshotPlan planned = port.storePlan("s1", "orders", START, "{}", 300, List.of("r0", "r1", "r2"));
+    assertEquals(new SnapshotPlan("orders", 3, List.of(0, 1, 2), 0), planned);
+
+    port.partitionStarted("s1", "orders", 1);
+    port.partitionDone("s1", "orders", 1, 120, 12_000);
+    port.partitionDone("s1", "orders", 1, 999, 999); // a late duplicate keeps the first figures
+
+    assertEquals(new SnapshotPlan("orders", 3, List.of(0, 2), 120), port.plan("s1", "orders", START).orElseThrow());
+    assertEquals(new PlannedPartition("r1", true, 120, 12_000), port.partition("s1", "orders", 1));
+    assertEquals(new PlannedPartition("r2", false, 0, 0), port.partition("s1", "orders", 2));
+    assertTrue(port.plan("s1", "orders", OTHER_START).isEmpty(), "a plan for another start is not reused");
+
+    SnapshotPlan replaced = port.storePlan("s1", "orders", OTHER_START, "{}", 10, List.of("whole"));
+    assertEquals(new SnapshotPlan("orders", 1, List.of(0), 0), replaced, "a new start copies everything again");
+  }
+
+  @Test
+  void theCollectionIsDoneWithItsLastPartitionAndTheViewShowsProgress() throws Exception {
+    register("s2");
+    port.storePlan("s2", "orders", START, "{\"status\": \"active\"}", 200, List.of("a", "b"));
+    port.partitionStarted("s2", "orders", 0);
+    port.partitionDone("s2", "orders", 0, 70, 700);
+    port.partitionStarted("s2", "orders", 1);
+
+    assertEquals(List.of("copying", "1", "1", "70", "50.0"), progress("s2"));
+    port.partitionDone("s2", "orders", 1, 60, 600);
+    assertEquals(List.of("done", "2", "0", "130", "100.0"), progress("s2"));
+  }
+
+  @Test
+  void anUnknownPartitionIsNamedAndForgettingTheMirrorRemovesItsPlans() {
+    register("s3");
+    port.storePlan("s3", "orders", START, "{}", 1, List.of("whole"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> port.partition("s3", "orders", 5));
+    assertTrue(e.getMessage().contains("no snapshot partition 5 of orders"), e.getMessage());
+
+    catalog.forgetMirror("s3");
+    assertFalse(port.plan("s3", "orders", START).isPresent());
+  }
+
+  private static List<String> progress(String mirror) throws Exception {
+    try (Connection c = data.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select state, partitions_done, partitions_started, documents_copied,"
+            + " percent_done from mongo_cdc.snapshot_progress where mirror = '" + mirror + "'")) {
+      assertTrue(rs.next());
+      return List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5));
+    }
+  }
+}

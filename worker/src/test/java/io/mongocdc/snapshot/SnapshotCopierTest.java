@@ -1,0 +1,144 @@
+package io.mongocdc.snapshot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DocumentRenderException;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.source.ResumeToken;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.Test;
+
+class SnapshotCopierTest {
+
+  private static final Namespace ORDERS = new Namespace("shop", "orders");
+  private static final ResumeToken POSITION = ResumeToken.of("8265000000000000A1");
+  private static final Instant AT = Instant.ofEpochSecond(1_700_000_000);
+
+  private final SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3);
+
+  @Test
+  void copiesEveryDocumentAsAnInsertAtTheStartPositionInChunksThenCommitsOnce() throws Exception {
+    RecordingSink sink = new RecordingSink();
+    List<Long> progress = new ArrayList<>();
+
+    SnapshotCopier.Copied copied = copier.copy(cursor(documents(7)), ORDERS, "shop.orders", POSITION, AT, sink,
+        (documents, bytes) -> progress.add(documents));
+
+    assertEquals(7, copied.documents());
+    assertEquals(List.of(3, 3, 1), sink.chunkSizes);
+    assertEquals(1, sink.commits);
+    assertEquals(List.of(3L, 6L), progress, "progress after each full chunk");
+    ChangeRecord first = sink.records.get(0);
+    assertEquals(Operation.INSERT, first.operation());
+    assertEquals(POSITION, first.position());
+    assertEquals(AT, first.commitTime());
+    assertEquals("{\"_id\":0,\"name\":\"n0\"}", first.document());
+    assertEquals(new IdKeyRenderer().render(new BsonInt32(0)), first.key());
+    assertEquals(documents(7).stream().mapToLong(d -> d.getByteBuffer().remaining()).sum(), copied.bytes());
+  }
+
+  @Test
+  void anEmptyPartitionCommitsNothingButStillCommits() throws Exception {
+    RecordingSink sink = new RecordingSink();
+    assertEquals(0, copier.copy(cursor(List.of()), ORDERS, "t", POSITION, AT, sink, (d, b) -> {}).documents());
+    assertEquals(List.of(), sink.chunkSizes);
+    assertEquals(1, sink.commits);
+  }
+
+  @Test
+  void aFailingProgressReportAbortsTheSinkAndNothingIsCommitted() {
+    RecordingSink sink = new RecordingSink();
+    IllegalStateException cancelled = new IllegalStateException("cancelled");
+
+    IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> copier.copy(
+        cursor(documents(7)), ORDERS, "t", POSITION, AT, sink, (d, b) -> {
+          throw cancelled;
+        }));
+
+    assertSame(cancelled, thrown);
+    assertSame(cancelled, sink.aborted);
+    assertEquals(0, sink.commits);
+  }
+
+  @Test
+  void aDocumentWithoutIdFailsNamingTheCollectionAndAborts() {
+    RecordingSink sink = new RecordingSink();
+    List<RawBsonDocument> docs = new ArrayList<>(documents(2));
+    docs.add(RawBsonDocument.parse("{\"name\": \"no id\"}"));
+
+    DocumentRenderException e = assertThrows(DocumentRenderException.class,
+        () -> copier.copy(cursor(docs), ORDERS, "t", POSITION, AT, sink, (d, b) -> {}));
+
+    assertTrue(e.getMessage().contains("shop.orders"), e.getMessage());
+    assertSame(e, sink.aborted);
+    assertEquals(0, sink.commits);
+  }
+
+  @Test
+  void chunksMustHoldAtLeastOneDocument() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 0));
+    assertTrue(e.getMessage().contains("chunkSize must be at least 1"));
+  }
+
+  private static List<RawBsonDocument> documents(int n) {
+    List<RawBsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      BsonDocument doc = new BsonDocument("_id", new BsonInt32(i)).append("name", new BsonString("n" + i));
+      docs.add(RawBsonDocument.parse(doc.toJson()));
+    }
+    return docs;
+  }
+
+  private static DocumentCursor cursor(List<RawBsonDocument> documents) {
+    Deque<RawBsonDocument> queue = new ArrayDeque<>(documents);
+    return new DocumentCursor() {
+      @Override
+      public RawBsonDocument next() {
+        return queue.poll();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  private static final class RecordingSink implements RecordSink {
+    final List<ChangeRecord> records = new ArrayList<>();
+    final List<Integer> chunkSizes = new ArrayList<>();
+    int commits;
+    Throwable aborted;
+
+    @Override
+    public void write(List<ChangeRecord> chunk) {
+      records.addAll(chunk);
+      chunkSizes.add(chunk.size());
+    }
+
+    @Override
+    public void commit() {
+      commits++;
+    }
+
+    @Override
+    public void abort(Throwable cause) {
+      aborted = cause;
+    }
+  }
+}
