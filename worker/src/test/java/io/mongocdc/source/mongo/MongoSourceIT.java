@@ -32,13 +32,32 @@ import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.ResumeToken;
+import io.mongocdc.snapshot.DocumentCursor;
+import io.mongocdc.snapshot.IdRange;
+import io.mongocdc.snapshot.PartitionPlanner;
 import io.mongocdc.source.StreamPosition;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import org.bson.BsonBinary;
+import org.bson.BsonDateTime;
+import org.bson.BsonDecimal128;
 import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonMinKey;
+import org.bson.BsonNull;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
 import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.types.Decimal128;
+import org.bson.types.ObjectId;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -227,5 +246,48 @@ class MongoSourceIT {
     SourceValidationReport missing = new SourceValidator(client)
         .validate(MongoSourceSettings.of(dbName, List.of(dbName + ".nope")));
     assertEquals(List.of("collection " + dbName + ".nope does not exist"), missing.problems());
+  }
+
+  /** Every _id type in one collection; a locale default collation must not change string ranges. */
+  @Test
+  void snapshotPartitionsReadEveryDocumentExactlyOnce() {
+    db.createCollection("mixed", new com.mongodb.client.model.CreateCollectionOptions()
+        .collation(com.mongodb.client.model.Collation.builder().locale("en").build()));
+    db.createView("mixed_view", "mixed", List.of());
+    MongoCollection<BsonDocument> mixed = db.getCollection("mixed", BsonDocument.class);
+    List<BsonValue> ids = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      ids.add(new BsonObjectId(new ObjectId()));
+      ids.add(i % 3 == 0 ? new BsonInt32(i) : i % 3 == 1 ? new BsonInt64((1L << 53) + i) : new BsonDouble(i + 0.25));
+      // Binary order (B < Z < a < c) differs from the "en" order (a < B < c < Z).
+      ids.add(new BsonString(List.of("a", "B", "c", "Z", "\u00e9", "\uD83D\uDE00").get(i % 6) + i));
+    }
+    ids.addAll(List.of(new BsonDouble(Double.NaN), new BsonDecimal128(Decimal128.parse("1E+400")), new BsonMinKey(),
+        BsonNull.VALUE, new BsonDateTime(-1), new BsonTimestamp(7, 1), new BsonBinary(new byte[] {1, 2}),
+        new BsonDocument("k", new BsonInt32(1))));
+    for (BsonValue id : ids) {
+      mixed.insertOne(new BsonDocument("_id", id).append("v", new BsonInt32(1)));
+    }
+    MongoSnapshotSource source = new MongoSnapshotSource(client, dbName);
+    assertEquals(List.of("mixed", "orders"), source.collectionNames());
+    long count = source.estimatedCount("mixed");
+    assertEquals(ids.size(), count);
+    List<BsonValue> sample = source.sampleIds("mixed", PartitionPlanner.sampleSizeFor(count, 10));
+    List<IdRange> plan = PartitionPlanner.plan(count, sample, 10);
+    assertTrue(plan.size() >= 10, plan.toString());
+
+    Map<String, Integer> reads = new HashMap<>();
+    for (IdRange range : plan) {
+      for (BsonDocument filter : List.of(new BsonDocument(), BsonDocument.parse("{v: {$gte: 1}}"))) {
+        try (DocumentCursor cursor = source.open("mixed", range, filter, 7)) {
+          for (RawBsonDocument doc = cursor.next(); doc != null; doc = cursor.next()) {
+            assertTrue(range.contains(doc.get("_id")), range.describe() + " returned " + doc.toJson());
+            reads.merge(new BsonDocument("_id", doc.get("_id")).toJson(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    assertEquals(ids.size(), reads.size());
+    assertTrue(reads.values().stream().allMatch(n -> n == 2), "every document once per filter: " + reads);
   }
 }

@@ -1,0 +1,122 @@
+package io.mongocdc.source.mongo;
+
+import com.mongodb.MongoException;
+import com.mongodb.ReadConcern;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Collation;
+import io.mongocdc.snapshot.DocumentCursor;
+import io.mongocdc.snapshot.IdRange;
+import io.mongocdc.snapshot.SnapshotSource;
+import java.util.ArrayList;
+import java.util.List;
+import org.bson.BsonArray;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+
+/**
+ * Snapshot reads from one MongoDB database. Does not own the client: whoever created it closes
+ * it. Driver failures are classified like the change stream's, so retryability and access
+ * errors mean the same thing for both.
+ *
+ * <p>Partitions are read with the simple collation whatever the collection's default: string
+ * ranges are planned in binary order, and under a locale collation {@code $gte}/{@code $lt}
+ * would select different, possibly overlapping or gapped, sets. The cost: if the collection has
+ * a non-simple default collation, its {@code _id} index carries that collation and cannot serve
+ * string bounds under the simple one, so string partitions of such a collection are read by a
+ * collection scan each. ObjectId and numeric ranges are unaffected.
+ */
+public final class MongoSnapshotSource implements SnapshotSource {
+
+  static final Collation SIMPLE = Collation.builder().locale("simple").build();
+
+  private final MongoDatabase database;
+
+  public MongoSnapshotSource(MongoDatabase database) {
+    this.database = database;
+  }
+
+  public MongoSnapshotSource(MongoClient client, String databaseName) {
+    this(client.getDatabase(databaseName));
+  }
+
+  /** Collections proper, sorted: views, time series and {@code system.*} are not snapshotted. */
+  @Override
+  public List<String> collectionNames() {
+    try {
+      List<String> names = new ArrayList<>();
+      database.listCollections(BsonDocument.class)
+          .filter(new BsonDocument("type", new BsonString("collection")))
+          .forEach(info -> {
+            String name = info.getString("name").getValue();
+            if (!name.startsWith("system.")) {
+              names.add(name);
+            }
+          });
+      names.sort(null);
+      return names;
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
+  @Override
+  public long estimatedCount(String collection) {
+    try {
+      return database.getCollection(collection).estimatedDocumentCount();
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
+  @Override
+  public List<BsonValue> sampleIds(String collection, int size) {
+    if (size <= 0) {
+      // $sample rejects a size of 0.
+      return List.of();
+    }
+    List<BsonDocument> pipeline = List.of(
+        new BsonDocument("$sample", new BsonDocument("size", new BsonInt32(size))),
+        new BsonDocument("$project", new BsonDocument("_id", new BsonInt32(1))));
+    try {
+      List<BsonValue> ids = new ArrayList<>(size);
+      database.getCollection(collection, BsonDocument.class).aggregate(pipeline).forEach(doc -> ids.add(doc.get("_id")));
+      return ids;
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
+  @Override
+  public DocumentCursor open(String collection, IdRange range, BsonDocument filter, int batchSize) {
+    if (batchSize < 0) {
+      throw new IllegalArgumentException("batchSize must not be negative, not " + batchSize);
+    }
+    MongoCollection<RawBsonDocument> source = database.getCollection(collection, RawBsonDocument.class)
+        .withReadConcern(ReadConcern.MAJORITY);
+    try {
+      return new MongoDocumentCursor(source.find(query(range, filter)).collation(SIMPLE).batchSize(batchSize).cursor());
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
+  /** The range's filter ANDed with the mirror's; {@code $and} keeps a filter on {@code _id} from replacing the range's. */
+  static BsonDocument query(IdRange range, BsonDocument filter) {
+    BsonDocument byRange = range.toFilter();
+    if (filter == null || filter.isEmpty()) {
+      return byRange;
+    }
+    if (byRange.isEmpty()) {
+      return filter;
+    }
+    return new BsonDocument("$and", new BsonArray(List.of(byRange, filter)));
+  }
+
+  @Override
+  public void close() {}
+}
