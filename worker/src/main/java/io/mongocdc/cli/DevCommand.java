@@ -3,6 +3,7 @@ package io.mongocdc.cli;
 import io.mongocdc.dev.DevReport;
 import io.mongocdc.dev.DevRun;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.SnapshotSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,6 +55,11 @@ final class DevCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "42", description = "Generator: random seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--initial-documents", defaultValue = "1000",
+      description = "Generator: documents each collection holds before the first event, which the snapshot copies "
+          + "(default: ${DEFAULT-VALUE}).")
+  int initialDocuments;
+
   @Option(names = "--report", paramLabel = "FILE", description = "Write the run's figures as JSON to FILE.")
   Path report;
 
@@ -70,8 +76,8 @@ final class DevCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (events < 0 || rate < 0) {
-      throw new CliException("--events and --rate must not be negative", ExitCodes.INVALID);
+    if (events < 0 || rate < 0 || initialDocuments < 0) {
+      throw new CliException("--events, --rate and --initial-documents must not be negative", ExitCodes.INVALID);
     }
     if (mongoUri != null && collections.isEmpty()) {
       throw new CliException("with --mongo-uri, name at least one --collection", ExitCodes.INVALID);
@@ -79,7 +85,7 @@ final class DevCommand implements Callable<Integer> {
     MirrorSettings chosen = settings.applyTo(devDefaults());
     PrintWriter out = spec.commandLine().getOut();
     DevRun run = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections, events, rate,
-        seed, report, headless, chosen), out);
+        seed, initialDocuments, report, headless, chosen), out);
 
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);
@@ -109,11 +115,11 @@ final class DevCommand implements Callable<Integer> {
     }
   }
 
-  /** Small batches, so a short run shows several of them. */
+  /** Small batches and snapshot partitions, so a short run shows several of each. */
   private static MirrorSettings devDefaults() {
     MirrorSettings defaults = MirrorSettings.defaults();
     return new MirrorSettings(5_000, 2, 10, defaults.decodeWorkers(), defaults.chunkSize(),
         defaults.excludedOperations(), defaults.controlEventPolicy(), defaults.continueAsNewEveryBatches(),
-        defaults.splitLargeEvents(), defaults.snapshot());
+        defaults.splitLargeEvents(), new SnapshotSettings(true, 250, 4, null));
   }
 }

@@ -5,6 +5,7 @@ package io.mongocdc.dev;
  * destination holds exactly the source's final state.
  *
  * @param source "generator" or "mongodb"
+ * @param snapshotDocuments documents the initial snapshot copied
  * @param sourceEvents change events the source produced (the generator's count; for MongoDB,
  *     events read)
  * @param deliveredRecords records the destination committed, summed over batches
@@ -22,6 +23,7 @@ package io.mongocdc.dev;
  */
 public record DevReport(
     String source,
+    long snapshotDocuments,
     long sourceEvents,
     long deliveredRecords,
     long destinationRows,

@@ -7,6 +7,7 @@ import io.mongocdc.decode.Namespace;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.generator.GeneratedChangeStream;
+import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.source.generator.LoadProfile;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.workflows.CdcFlowWorkflow;
@@ -55,6 +56,7 @@ public final class DevRun {
       long events,
       int eventsPerSecond,
       long seed,
+      int initialDocuments,
       Path report,
       boolean headless,
       MirrorSettings settings) {}
@@ -77,13 +79,17 @@ public final class DevRun {
         ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events()),
             Clock.systemUTC(), Duration.ofMillis(200))
         : null;
+    ScriptedSnapshotSource existing = new ScriptedSnapshotSource(options.seed());
+    if (generated) {
+      generator.prefill(options.initialDocuments()).forEach((ns, documents) -> existing.putAll(ns.collection(), documents));
+    }
     List<String> collections = generated
         ? List.of("orders", "users", "products")
         : options.mongoCollections();
     String database = generated ? "demo" : options.mongoDatabase();
     try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
         generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
-        peers -> generated ? new GeneratorSourceFactory(generator) : new MongoMirrorSourceFactory(peers),
+        peers -> generated ? new GeneratorSourceFactory(generator, existing) : new MongoMirrorSourceFactory(peers),
         PullTuning.defaults())) {
       MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
           database, collections, SCHEMA, options.settings()).requireValid();
@@ -134,6 +140,10 @@ public final class DevRun {
     out.printf("  source:      %s%n", generated
         ? "the built-in LOAD GENERATOR (synthetic events, seed " + options.seed() + "; no MongoDB involved)"
         : "MongoDB at " + Redaction.redact(options.mongoUri()));
+    if (generated && options.settings().snapshot().enabled()) {
+      out.printf("  snapshot:    %,d documents per collection exist before the first event; the mirror copies them"
+          + " first%n", options.initialDocuments());
+    }
     out.printf("  Temporal:    %s (namespace default, task queue %s)%n", target, DevStack.TASK_QUEUE);
     out.printf("  catalog and destination (admin SQL): %s%n", stack.jdbcUrl);
     if (stack.metricsEndpoint != null) {
@@ -173,8 +183,11 @@ public final class DevRun {
           lastRecords = progress.records;
           lastAt = now;
           bar.stepTo(progress.records);
-          bar.setExtraMessage(String.format(" %,.0f rec/s, batch %d, checkpoint lag %s", rate, progress.batches,
-              progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
+          String snapshot = progress.snapshotPartitions == 0 ? ""
+              : String.format(", snapshot %d/%d partitions, %,d docs", progress.snapshotPartitionsDone,
+                  progress.snapshotPartitions, progress.snapshotDocuments);
+          bar.setExtraMessage(String.format(" %,.0f rec/s, batch %d, checkpoint lag %s%s", rate, progress.batches,
+              progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s", snapshot));
         }
         if (done.getAsBoolean()) {
           return false;
@@ -191,7 +204,8 @@ public final class DevRun {
     }
   }
 
-  private record Progress(long records, long batches, long lagSeconds) {}
+  private record Progress(long records, long batches, long lagSeconds, long snapshotPartitions,
+      long snapshotPartitionsDone, long snapshotDocuments) {}
 
   private static Progress progress(DevStack stack) throws SQLException {
     try (Connection connection = stack.dataSource().getConnection();
@@ -199,13 +213,17 @@ public final class DevRun {
             select coalesce((select sum(records) from mongo_cdc.batches where mirror_name = ?), 0),
                    coalesce((select max(batch_id) from mongo_cdc.batches where mirror_name = ?), 0),
                    coalesce((select extract(epoch from now() - cluster_time_at)::bigint
-                             from mongo_cdc.checkpoints where mirror_name = ?), -1)""")) {
-      statement.setString(1, MIRROR);
-      statement.setString(2, MIRROR);
-      statement.setString(3, MIRROR);
+                             from mongo_cdc.checkpoints where mirror_name = ?), -1),
+                   coalesce(sum(s.partitions_total), 0), coalesce(sum(s.partitions_done), 0),
+                   coalesce(sum(s.documents_copied), 0)
+            from mongo_cdc.snapshot_progress s where s.mirror = ?""")) {
+      for (int i = 1; i <= 4; i++) {
+        statement.setString(i, MIRROR);
+      }
       try (ResultSet row = statement.executeQuery()) {
         row.next();
-        return new Progress(row.getLong(1), row.getLong(2), row.getLong(3));
+        return new Progress(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), row.getLong(5),
+            row.getLong(6));
       }
     }
   }
@@ -250,16 +268,28 @@ public final class DevRun {
         sourceEvents = generator.eventsGenerated();
       }
       double rate = batches.seconds() > 0 ? sourceEvents / batches.seconds() : 0;
-      return new DevReport(generated ? "generator" : "mongodb", sourceEvents, batches.records(), rows, matches,
+      return new DevReport(generated ? "generator" : "mongodb", snapshotDocuments(connection), sourceEvents,
+          batches.records(), rows, matches,
           mismatched, batches.batches(), batches.lastBatchId(), Math.round(rate * 10) / 10.0, batches.p50Millis(),
           batches.p99Millis());
     }
   }
 
+  private static long snapshotDocuments(Connection connection) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(
+        "select coalesce(sum(documents_copied), 0) from mongo_cdc.snapshot_progress where mirror = ?")) {
+      statement.setString(1, MIRROR);
+      try (ResultSet row = statement.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    }
+  }
+
   private void printSummary(DevReport report) {
-    out.printf("summary: %,d source events, %,d records delivered in %d batches (%,.0f events/s;"
+    out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s;"
             + " batch p50 %d ms, p99 %d ms); %,d live destination rows%s%n",
-        report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
+        report.snapshotDocuments(), report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
         report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
         report.destinationMatchesSource() == null ? ""
             : report.destinationMatchesSource() ? "; the destination matches the source"

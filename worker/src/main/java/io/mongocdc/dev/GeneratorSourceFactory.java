@@ -1,19 +1,32 @@
 package io.mongocdc.dev;
 
 import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.generator.GeneratedChangeStream;
+import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.workflows.model.MirrorConfig;
 import org.bson.BsonTimestamp;
 
-/** The source port of {@code mongo-cdc dev} without MongoDB: the built-in load generator. */
+/**
+ * The source port of {@code mongo-cdc dev} without MongoDB: the built-in load generator, and the
+ * documents it held before its first event for the snapshot to copy.
+ */
 final class GeneratorSourceFactory implements MirrorSourceFactory {
 
   private final GeneratedChangeStream stream;
+  private final ScriptedSnapshotSource existing;
 
-  GeneratorSourceFactory(GeneratedChangeStream stream) {
+  /** @param existing the documents each collection holds at the starting point */
+  GeneratorSourceFactory(GeneratedChangeStream stream, ScriptedSnapshotSource existing) {
     this.stream = stream;
+    this.existing = existing;
+  }
+
+  @Override
+  public SnapshotSource snapshotSource(MirrorConfig mirror) {
+    return existing;
   }
 
   @Override

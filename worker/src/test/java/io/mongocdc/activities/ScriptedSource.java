@@ -1,7 +1,9 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.Objects;
 
@@ -28,6 +30,12 @@ public final class ScriptedSource implements MirrorSourceFactory {
   public ChangeStreamOpener openerFor(MirrorConfig mirror) {
     peers.resolve(mirror.sourcePeer());
     return stream;
+  }
+
+  /** An empty database: a snapshot copies nothing. */
+  @Override
+  public SnapshotSource snapshotSource(MirrorConfig mirror) {
+    return new ScriptedSnapshotSource();
   }
 
   @Override

@@ -6,9 +6,11 @@ import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
+import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.PullRecordsActivity;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
+import io.mongocdc.activities.SnapshotActivityImpl;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -57,11 +59,12 @@ public final class FlowEnvironment implements AutoCloseable {
     Worker worker = env.newWorker(TASK_QUEUE,
         WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
+    ScriptedSource source = new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers());
     worker.registerActivitiesImplementations(
-        new SetupMirrorActivityImpl(Fixtures.peers(), new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()),
-            destination, catalog),
+        new SetupMirrorActivityImpl(Fixtures.peers(), source, destination, catalog),
         pullRecords,
-        new CommitCheckpointActivityImpl(catalog));
+        new CommitCheckpointActivityImpl(catalog),
+        new SnapshotActivityImpl(source, destination, new InMemorySnapshotCatalog()));
     env.start();
   }
 

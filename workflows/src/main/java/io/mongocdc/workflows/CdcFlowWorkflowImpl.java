@@ -127,22 +127,30 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private void applyPendingEdits() {
     List<String> added = state.collectionsToAdd();
-    if (!added.isEmpty()) {
-      MirrorConfig next = state.nextConfig();
-      try {
-        activities.validateMirror(next);
-      } catch (ActivityFailure e) {
-        if (!Failures.isInvalidConfiguration(e)) {
-          throw e;
-        }
-        state.rejectAddedCollections(Workflow.currentTimeMillis(), Failures.describe(e));
-        log.warn("mirror {}: collections {} not added: {}", state.config.name(), added, Failures.describe(e));
-        return;
-      }
-      activities.createDestinationTables(next);
+    if (!added.isEmpty() && collectionsAccepted(added)) {
+      activities.createDestinationTables(state.nextConfig());
       log.info("mirror {}: adding collections {} from {}", state.config.name(), added, state.checkpoint.describe());
     }
     state.applyPendingEdits();
+  }
+
+  /**
+   * Validates the mirror with the added collections. A collection the source or destination
+   * refuses is dropped from the pending edits and reported as a rejected edit; the rest of the
+   * edits still apply. Any other failure is thrown: the step is tried again later.
+   */
+  private boolean collectionsAccepted(List<String> added) {
+    try {
+      activities.validateMirror(state.nextConfig());
+      return true;
+    } catch (ActivityFailure e) {
+      if (!Failures.isInvalidConfiguration(e)) {
+        throw e;
+      }
+      state.rejectAddedCollections(Workflow.currentTimeMillis(), Failures.describe(e));
+      log.warn("mirror {}: collections {} not added: {}", state.config.name(), added, Failures.describe(e));
+      return false;
+    }
   }
 
   /**

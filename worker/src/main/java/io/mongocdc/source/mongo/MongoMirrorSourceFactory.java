@@ -7,6 +7,7 @@ import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.decode.Operation;
+import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -50,6 +51,11 @@ public final class MongoMirrorSourceFactory implements MirrorSourceFactory, Auto
   @Override
   public ChangeStreamOpener openerFor(MirrorConfig mirror) {
     return new MongoChangeStreamOpener(ChangeStreamTarget.of(client(mirror), mirror.sourceDatabase()), settings(mirror));
+  }
+
+  @Override
+  public SnapshotSource snapshotSource(MirrorConfig mirror) {
+    return new MongoSnapshotSource(client(mirror), mirror.sourceDatabase());
   }
 
   @Override

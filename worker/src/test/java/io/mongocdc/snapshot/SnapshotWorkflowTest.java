@@ -1,0 +1,556 @@
+package io.mongocdc.snapshot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.mongocdc.activities.CommitCheckpointActivityImpl;
+import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InvalidMirrorConfigurationException;
+import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.activities.PullRecordsActivityImpl;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.SetupMirrorActivityImpl;
+import io.mongocdc.activities.SnapshotActivityImpl;
+import io.mongocdc.catalog.Catalog;
+import io.mongocdc.catalog.CatalogMigrator;
+import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.destination.PostgresMirrorDestination;
+import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.destination.TableNaming;
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.ChangeEvents;
+import io.mongocdc.source.scripted.Gate;
+import io.mongocdc.source.scripted.ScriptedSnapshotSource;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.CdcFlowWorkflowImpl;
+import io.mongocdc.workflows.model.CdcFlowInput;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorIds;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotProgress;
+import io.mongocdc.workflows.model.SnapshotSettings;
+import io.mongocdc.workflows.model.StopRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import javax.sql.DataSource;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The snapshot end to end: the real workflow, snapshot and change activities, the PostgreSQL
+ * destination and catalog, a scripted source whose documents change while it is copied.
+ *
+ * <p>The oracle: the destination ends equal to the source's final state, and an audit trigger on
+ * the destination table shows that no row's position ever went backwards.
+ */
+class SnapshotWorkflowTest {
+
+  private static final String SOURCE_PEER = "snap-mongo";
+  private static final String DESTINATION_PEER = "snap-pg";
+  private static final String DATABASE = "shop";
+  private static final BsonTimestamp START = new BsonTimestamp(1_700_000_000, 0);
+  private static final AtomicInteger MIRRORS = new AtomicInteger();
+
+  private static DataSource catalogData;
+  private static DataSource destinationData;
+  private static PeerRegistry peers;
+
+  private TestWorkflowEnvironment env;
+
+  @BeforeAll
+  static void databases() throws SQLException {
+    catalogData = EmbeddedPostgresSupport.newDatabase("snapshot_catalog");
+    CatalogMigrator.migrate(catalogData);
+    destinationData = EmbeddedPostgresSupport.newDatabase("snapshot_dest");
+    String database;
+    try (Connection c = destinationData.getConnection()) {
+      database = c.getCatalog();
+    }
+    String url = EmbeddedPostgresSupport.postgres().getJdbcUrl("postgres", database);
+    peers = new ConfiguredPeerRegistry(Map.of(SOURCE_PEER, Fixtures.SOURCE_URI, DESTINATION_PEER, url), Map.of());
+  }
+
+  @AfterEach
+  void stop() {
+    if (env != null) {
+      env.close();
+    }
+  }
+
+  // ---- the tests ----
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3})
+  void changesDuringTheSnapshotAreReplayedOverItNothingLostNoRowRegresses(long seed) throws Exception {
+    Random random = new Random(seed);
+    World world = new World(random);
+    world.prefill("orders", 150);
+    int changes = 120;
+    world.change("orders", changes);
+    int duringSnapshot = random.nextInt(changes + 1);
+    world.stream.reveal(changes);
+
+    // The second partition stops half-way; meanwhile the first `duringSnapshot` changes happen.
+    Gate midSnapshot = new Gate();
+    Gate tableReady = new Gate();
+    world.snapshot.gateAt("orders", null, 1, tableReady);
+    world.snapshot.gateAt("orders", null, 10, midSnapshot);
+
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 30, 1, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitGate(tableReady);
+    installAudit(world.table(mirror, "orders"));
+    tableReady.release();
+    awaitGate(midSnapshot);
+    world.applyToSource(0, duringSnapshot);
+    midSnapshot.release();
+
+    MirrorStatus done = awaitStatus(workflow, s -> world.delivered(s, changes - 1));
+    workflow.terminate(new StopRequest(false));
+
+    SnapshotProgress progress = done.snapshots().get(0);
+    assertEquals(SnapshotProgress.State.DONE, progress.state());
+    assertTrue(progress.partitionsTotal() >= 5, "150 documents in partitions of 30: " + progress);
+    assertEquals(progress.partitionsTotal(), progress.partitionsDone());
+    assertEquals(catalogDocumentsCopied(mirror.name()), progress.documentsCopied(), "status and catalog agree");
+    assertTrue(progress.documentsCopied() >= 100, progress.toString());
+    world.assertDestinationEqualsSource(mirror, "orders");
+    assertNoRowWentBackwards(world.table(mirror, "orders"));
+  }
+
+  @Test
+  void aCopyThatFailsMidPartitionIsCopiedAgainAndFinishedPartitionsAreNeverReadAgain() throws Exception {
+    World world = new World(new Random(7));
+    world.prefill("orders", 100);
+    world.change("orders", 30);
+    world.stream.reveal(30);
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
+    // Partitions are opened one at a time, in order; arming applies to the opens in order. The
+    // third partition fails after 5 documents (a crash in the middle): the activity retries it.
+    world.snapshot.gateAt("orders", null, 1, passThrough());
+    world.snapshot.gateAt("orders", null, 1, passThrough());
+    world.snapshot.failAt("orders", null, 6, new IllegalStateException("worker lost mid-partition"));
+
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 29));
+    workflow.terminate(new StopRequest(false));
+
+    Map<IdRange, Integer> opens = world.snapshot.openCounts("orders");
+    assertEquals(1, opens.values().stream().filter(n -> n == 2).count(), "only the failed partition is read twice: " + opens);
+    assertTrue(opens.values().stream().allMatch(n -> n == 1 || n == 2), opens.toString());
+    assertTrue(opens.size() >= 5, "100 documents in partitions of 20: " + opens);
+    world.assertDestinationEqualsSource(mirror, "orders");
+  }
+
+  @Test
+  void aSnapshotThatFailedResumesFromTheCatalogWithoutRedoingFinishedPartitions() throws Exception {
+    World world = new World(new Random(11));
+    world.prefill("orders", 120);
+    world.change("orders", 20);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
+    // Partitions are opened one at a time, in order; the fifth fails in a way retrying cannot fix.
+    for (int i = 0; i < 4; i++) {
+      world.snapshot.gateAt("orders", null, 1, passThrough());
+    }
+    world.snapshot.failAt("orders", null, 3,
+        new InvalidMirrorConfigurationException("the partition's documents cannot be read (simulated)"));
+
+    CdcFlowWorkflow workflow = start(world, mirror);
+    MirrorStatus failed = awaitStatus(workflow, s -> s.state() == MirrorPhase.FAILED);
+    assertTrue(failed.lastError().contains("cannot be read (simulated)"), failed.lastError());
+    SnapshotProgress stopped = failed.snapshots().get(0);
+    assertEquals(4, stopped.partitionsDone(), stopped.toString());
+    assertTrue(stopped.partitionsTotal() > 5, stopped.toString());
+    assertEquals(5, world.snapshot.openCounts("orders").size());
+
+    workflow.resume();
+    awaitStatus(workflow, s -> world.delivered(s, 19));
+    workflow.terminate(new StopRequest(false));
+
+    Map<IdRange, Integer> opens = world.snapshot.openCounts("orders");
+    assertEquals(1, opens.values().stream().filter(n -> n == 2).count(),
+        "after resuming, only the failed partition is read again: " + opens);
+    assertTrue(opens.values().stream().allMatch(n -> n == 1 || n == 2), opens.toString());
+    assertEquals(stopped.partitionsTotal(), opens.size());
+    world.assertDestinationEqualsSource(mirror, "orders");
+  }
+
+  @Test
+  void anAddedCollectionIsSnapshottedFromTheCheckpointAndItsChangesFollowWithoutAGap() throws Exception {
+    World world = new World(new Random(5));
+    world.prefill("orders", 40);
+    world.prefill("items", 60);
+    world.change("orders", 20);          // 0..19: before the edit
+    world.changeMixed(List.of("orders", "items"), 40); // 20..59: items changes included
+    world.stream.reveal(20);
+
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 25, 2, null));
+    Gate itemsSnapshot = new Gate();
+    world.snapshot.gateAt("items", null, 1, itemsSnapshot);
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 19));
+
+    workflow.edit(Map.of("addCollections", List.of("items")));
+    awaitGate(itemsSnapshot);
+    // Changes after the checkpoint, made while items is being copied: the replay must bring them.
+    world.stream.reveal(40);
+    world.applyToSource(20, 40);
+    itemsSnapshot.release();
+    MirrorStatus added = awaitStatus(workflow, s -> s.snapshots().size() == 2 && s.snapshots().get(1).done());
+    world.stream.reveal(60);
+    awaitStatus(workflow, s -> world.delivered(s, 59));
+    workflow.terminate(new StopRequest(false));
+
+    SnapshotProgress items = added.snapshots().get(1);
+    assertEquals("items", items.collection());
+    assertEquals(world.checkpointAtEvent(19), items.position().resumeToken(),
+        "the added collection is copied from the checkpoint its changes resume from");
+    assertEquals(List.of("orders", "items"), added.config().collections());
+    world.assertDestinationEqualsSource(mirror, "orders");
+    world.assertDestinationEqualsSource(mirror, "items");
+  }
+
+  @Test
+  void anAddedCollectionTheSourceDoesNotHaveIsRejectedAndTheMirrorGoesOn() throws Exception {
+    World world = new World(new Random(9));
+    world.prefill("orders", 10);
+    world.change("orders", 10);
+    world.stream.reveal(5);
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 100, 1, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 4));
+
+    workflow.edit(Map.of("addCollections", List.of("ghosts"), "batchSize", 500));
+    world.stream.reveal(10);
+    // The edit applies at the next step boundary, which may come after the batch that delivers.
+    MirrorStatus status = awaitStatus(workflow, s -> world.delivered(s, 9) && s.pendingEdits().isEmpty());
+    workflow.terminate(new StopRequest(false));
+
+    assertEquals(List.of("orders"), status.config().collections());
+    assertEquals(500, status.config().settings().batchSize(), "the rest of the edit applies");
+    assertTrue(status.recentRejectedEdits().get(0).reason().contains("ghosts"),
+        status.recentRejectedEdits().toString());
+    assertEquals(MirrorPhase.RUNNING, status.state());
+  }
+
+  // ---- the world: source model, stream, snapshot source ----
+
+  /** The source's documents, its change events, and the scripted stream and snapshot source. */
+  private static final class World {
+    final Random random;
+    final ChangeEvents events = new ChangeEvents(1_700_000_000);
+    final ScriptedSnapshotSource snapshot = new ScriptedSnapshotSource(3);
+    final Map<String, Map<BsonValue, BsonDocument>> model = new HashMap<>();
+    /** Per change event: the collection, the id, and the document after it (null: deleted). */
+    final List<Object[]> effects = new ArrayList<>();
+    final List<RawBsonDocument> changeEvents = new ArrayList<>();
+    RevealedChangeStream stream;
+    String name;
+    private int documentNumber;
+
+    World(Random random) {
+      this.random = random;
+    }
+
+    void prefill(String collection, int documents) {
+      snapshot.createCollection(collection);
+      Map<BsonValue, BsonDocument> docs = model.computeIfAbsent(collection, c -> new LinkedHashMap<>());
+      for (int i = 0; i < documents; i++) {
+        BsonDocument doc = newDocument(newId());
+        docs.put(doc.get("_id"), doc);
+        snapshot.put(collection, doc);
+      }
+    }
+
+    void change(String collection, int count) {
+      changeMixed(List.of(collection), count);
+    }
+
+    void changeMixed(List<String> collections, int count) {
+      for (int i = 0; i < count; i++) {
+        String collection = collections.get(random.nextInt(collections.size()));
+        Map<BsonValue, BsonDocument> docs = model.get(collection);
+        Namespace ns = new Namespace(DATABASE, collection);
+        List<BsonValue> ids = new ArrayList<>(docs.keySet());
+        int op = ids.isEmpty() ? 0 : random.nextInt(10);
+        RawBsonDocument event;
+        BsonValue id;
+        BsonDocument after;
+        if (op < 3) {
+          after = newDocument(newId());
+          id = after.get("_id");
+          event = events.insert(ns, after);
+        } else if (op < 7) {
+          id = ids.get(random.nextInt(ids.size()));
+          after = docs.get(id).clone();
+          BsonDocument changed = new BsonDocument("version", new BsonInt32(random.nextInt(1_000_000)));
+          after.putAll(changed);
+          event = events.update(ns, id, after, changed);
+        } else if (op < 9) {
+          id = ids.get(random.nextInt(ids.size()));
+          after = newDocument(id);
+          event = events.replace(ns, after);
+        } else {
+          id = ids.get(random.nextInt(ids.size()));
+          after = null;
+          event = events.delete(ns, id);
+        }
+        if (after == null) {
+          docs.remove(id);
+        } else {
+          docs.put(id, after);
+        }
+        effects.add(new Object[] {collection, id, after == null ? null : after.clone()});
+        changeEvents.add(event);
+      }
+      stream = new RevealedChangeStream(changeEvents);
+    }
+
+    /** Applies changes [from, to) to the snapshot source's documents, as the server would. */
+    void applyToSource(int from, int to) {
+      for (int i = from; i < to; i++) {
+        Object[] effect = effects.get(i);
+        if (effect[2] == null) {
+          snapshot.delete((String) effect[0], (BsonValue) effect[1]);
+        } else {
+          snapshot.put((String) effect[0], (BsonDocument) effect[2]);
+        }
+      }
+    }
+
+    MirrorConfig mirror(List<String> collections, SnapshotSettings snapshotSettings) {
+      name = "snap" + MIRRORS.incrementAndGet();
+      return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
+          new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false, snapshotSettings));
+    }
+
+    String table(MirrorConfig mirror, String collection) {
+      return TableNaming.qualified(mirror.destinationSchema(), TableNaming.tableName(new Namespace(DATABASE, collection)));
+    }
+
+    boolean delivered(MirrorStatus status, int eventIndex) {
+      return status.committedCheckpoint() != null && status.committedCheckpoint().resumeToken() != null
+          && ResumeToken.of(status.committedCheckpoint().resumeToken()).compareTo(stream.tokenOf(eventIndex)) >= 0;
+    }
+
+    String checkpointAtEvent(int eventIndex) {
+      return stream.tokenOf(eventIndex).data();
+    }
+
+    MirrorSourceFactory source() {
+      return new MirrorSourceFactory() {
+        @Override
+        public void validate(MirrorConfig mirror) {
+          for (String collection : mirror.collections()) {
+            if (!snapshot.collectionNames().contains(collection)) {
+              throw new InvalidMirrorConfigurationException("collection " + collection + " does not exist in "
+                  + mirror.sourceDatabase());
+            }
+          }
+        }
+
+        @Override
+        public ChangeStreamOpener openerFor(MirrorConfig mirror) {
+          return stream.watching(Set.copyOf(mirror.collections()));
+        }
+
+        @Override
+        public SnapshotSource snapshotSource(MirrorConfig mirror) {
+          return snapshot;
+        }
+
+        @Override
+        public StreamPosition currentPosition(MirrorConfig mirror) {
+          return StreamPosition.atOperationTime(START);
+        }
+      };
+    }
+
+    void assertDestinationEqualsSource(MirrorConfig mirror, String collection) throws SQLException {
+      String table = table(mirror, collection);
+      IdKeyRenderer keys = new IdKeyRenderer();
+      TranscodingJsonRenderer json = TranscodingJsonRenderer.relaxed();
+      Map<String, String> expected = new HashMap<>();
+      model.get(collection).forEach((id, doc) -> expected.put(keys.render(id),
+          json.render(RawBsonDocument.parse(doc.toJson()))));
+      try (Connection c = destinationData.getConnection()) {
+        List<String> live = new ArrayList<>();
+        try (Statement st = c.createStatement();
+            ResultSet rs = st.executeQuery("select \"_id\" from " + table + " where not \"_deleted\"")) {
+          while (rs.next()) {
+            live.add(rs.getString(1));
+          }
+        }
+        assertEquals(expected.keySet(), Set.copyOf(live), "live rows of " + collection);
+        try (PreparedStatement st = c.prepareStatement(
+            "select doc = ?::jsonb, doc::text from " + table + " where \"_id\" = ?")) {
+          for (Map.Entry<String, String> e : expected.entrySet()) {
+            st.setString(1, e.getValue());
+            st.setString(2, e.getKey());
+            try (ResultSet rs = st.executeQuery()) {
+              assertTrue(rs.next());
+              if (!rs.getBoolean(1)) {
+                fail("row " + e.getKey() + " of " + collection + " is " + rs.getString(2) + ", expected " + e.getValue());
+              }
+            }
+          }
+        }
+      }
+    }
+
+    private BsonValue newId() {
+      // Mixed _id types, as real collections sometimes have.
+      int n = documentNumber++;
+      return switch (random.nextInt(3)) {
+        case 0 -> new BsonInt32(n);
+        case 1 -> new BsonObjectId(new ObjectId(1_700_000_000 + n, n));
+        default -> new BsonString("key-" + n);
+      };
+    }
+
+    private BsonDocument newDocument(BsonValue id) {
+      return new BsonDocument("_id", id).append("n", new BsonInt32(documentNumber++))
+          .append("status", new BsonString(random.nextBoolean() ? "active" : "archived"));
+    }
+  }
+
+  // ---- the system under test ----
+
+  private CdcFlowWorkflow start(World world, MirrorConfig mirror) {
+    env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
+        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setIdentity("mongo-cdc-test").build())
+        .build());
+    Catalog catalog = Catalog.open(catalogData);
+    PostgresCheckpointCatalog checkpoints = new PostgresCheckpointCatalog(catalog);
+    PostgresMirrorDestination destination = new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults());
+    MirrorSourceFactory source = world.source();
+    Worker worker = env.newWorker(MirrorIds.DEFAULT_TASK_QUEUE,
+        WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
+    worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        new SetupMirrorActivityImpl(peers, source, destination, checkpoints),
+        new PullRecordsActivityImpl(source, destination, PullTuning.defaults()),
+        new CommitCheckpointActivityImpl(checkpoints),
+        new SnapshotActivityImpl(source, destination, new PostgresSnapshotCatalog(catalog)));
+    env.start();
+    WorkflowClient client = env.getWorkflowClient();
+    CdcFlowWorkflow starter = client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
+        .setWorkflowId(MirrorIds.workflowId(mirror.name()))
+        .setTaskQueue(MirrorIds.DEFAULT_TASK_QUEUE)
+        .build());
+    WorkflowClient.start(starter::run, CdcFlowInput.newMirror(mirror));
+    return client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+  }
+
+  /** A gate already open: arming it only marks an open of the source as seen. */
+  private static Gate passThrough() {
+    Gate gate = new Gate();
+    gate.release();
+    return gate;
+  }
+
+  private static long catalogDocumentsCopied(String mirror) throws SQLException {
+    try (Connection c = catalogData.getConnection();
+        PreparedStatement st = c.prepareStatement(
+            "select documents_copied from mongo_cdc.snapshot_progress where mirror = ?")) {
+      st.setString(1, mirror);
+      try (ResultSet rs = st.executeQuery()) {
+        assertTrue(rs.next());
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  private static void awaitGate(Gate gate) throws InterruptedException {
+    assertTrue(gate.awaitReached(Duration.ofSeconds(30)), "the snapshot never got to the gate");
+  }
+
+  /** Queries status until it satisfies {@code condition}: the workflow's progress is only seen there. */
+  private static MirrorStatus awaitStatus(CdcFlowWorkflow workflow, Predicate<MirrorStatus> condition) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    MirrorStatus status = workflow.status();
+    while (!condition.test(status)) {
+      if (System.nanoTime() > deadline) {
+        fail("status never got there; last: " + status);
+      }
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+      status = workflow.status();
+    }
+    return status;
+  }
+
+  /** Records every write to the table with its position, in commit order per row. */
+  private static void installAudit(String table) throws SQLException {
+    String audit = table.replace("\"", "").replace('.', '_') + "_audit";
+    try (Connection c = destinationData.getConnection(); Statement st = c.createStatement()) {
+      st.execute("create table \"" + audit + "\" (seq bigserial primary key, id text, position text collate \"C\")");
+      st.execute("create function \"" + audit + "_fn\"() returns trigger language plpgsql as $$ begin "
+          + "insert into \"" + audit + "\" (id, position) values (new.\"_id\", new.\"_position\"); return new; end $$");
+      st.execute("create trigger audit after insert or update on " + table
+          + " for each row execute function \"" + audit + "_fn\"()");
+    }
+  }
+
+  private static void assertNoRowWentBackwards(String table) throws SQLException {
+    String audit = table.replace("\"", "").replace('.', '_') + "_audit";
+    Map<String, String> last = new HashMap<>();
+    int writes = 0;
+    try (Connection c = destinationData.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select id, position from \"" + audit + "\" order by seq")) {
+      while (rs.next()) {
+        writes++;
+        String previous = last.put(rs.getString(1), rs.getString(2));
+        if (previous != null && previous.compareTo(rs.getString(2)) > 0) {
+          fail("row " + rs.getString(1) + " went back from " + previous + " to " + rs.getString(2));
+        }
+      }
+    }
+    assertTrue(writes > 0, "the audit saw the writes");
+  }
+}
