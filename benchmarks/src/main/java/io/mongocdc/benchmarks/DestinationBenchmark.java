@@ -150,11 +150,16 @@ public class DestinationBenchmark {
   @Benchmark
   @OperationsPerInvocation(ROWS)
   public long plainCopy() throws Exception {
+    return copyInto("bench.plain");
+  }
+
+  /** Copies {@link #records} into {@code table} with one binary COPY, in one transaction. */
+  long copyInto(String table) throws Exception {
     PGConnection pg = copyConnection.unwrap(PGConnection.class);
     CopyIn copy =
         pg.getCopyAPI()
             .copyIn(
-                "copy bench.plain (\"_id\", \"doc\", \"_position\", \"_commit_time\")"
+                "copy " + table + " (\"_id\", \"doc\", \"_position\", \"_commit_time\")"
                     + " from stdin (format binary)");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(CHUNK * 1400);
     DataOutputStream out = new DataOutputStream(bytes);

@@ -43,8 +43,9 @@ class CatalogMigrationTest {
             st.executeQuery(
                 "select count(*) from information_schema.tables where table_schema = 'mongo_cdc'")) {
       rs.next();
-      // peers, mirrors, checkpoints, batches, table_counters, settings, the view, flyway history
-      assertEquals(8, rs.getInt(1));
+      // peers, mirrors, checkpoints, batches, table_counters, settings, mirror_status, flyway
+      // history (V1); snapshot_collections, snapshot_partitions, snapshot_progress (V2)
+      assertEquals(11, rs.getInt(1));
     }
   }
 

@@ -42,9 +42,12 @@ import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.Histories;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -151,6 +154,9 @@ class SnapshotWorkflowTest {
 
     MirrorStatus done = awaitStatus(workflow, s -> world.delivered(s, changes - 1));
     workflow.terminate(new StopRequest(false));
+    if (seed == 1) {
+      captureWhenClosed(mirror, "snapshot-then-batches");
+    }
 
     SnapshotProgress progress = done.snapshots().get(0);
     assertEquals(SnapshotProgress.State.DONE, progress.state());
@@ -211,6 +217,7 @@ class SnapshotWorkflowTest {
     workflow.resume();
     awaitStatus(workflow, s -> world.delivered(s, 19));
     workflow.terminate(new StopRequest(false));
+    captureWhenClosed(mirror, "snapshot-failed-then-resumed");
 
     Map<IdRange, Integer> opens = world.snapshot.openCounts("orders");
     assertEquals(1, opens.values().stream().filter(n -> n == 2).count(),
@@ -245,6 +252,7 @@ class SnapshotWorkflowTest {
     world.stream.reveal(60);
     awaitStatus(workflow, s -> world.delivered(s, 59));
     workflow.terminate(new StopRequest(false));
+    captureWhenClosed(mirror, "add-collection-snapshot");
 
     SnapshotProgress items = added.snapshots().get(1);
     assertEquals("items", items.collection());
@@ -485,6 +493,20 @@ class SnapshotWorkflowTest {
         .build());
     WorkflowClient.start(starter::run, CdcFlowInput.newMirror(mirror));
     return client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+  }
+
+  /** Captures the mirror's history for the replay tests, once its run has closed. */
+  private void captureWhenClosed(MirrorConfig mirror, String name) {
+    WorkflowStub stub = env.getWorkflowClient().newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      if (System.nanoTime() > deadline) {
+        fail("mirror " + mirror.name() + " did not stop");
+      }
+      LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+    }
+    Histories.capture(env.getWorkflowClient(), MirrorIds.workflowId(mirror.name()),
+        stub.describe().getExecution().getRunId(), name);
   }
 
   /** A gate already open: arming it only marks an open of the source as seen. */

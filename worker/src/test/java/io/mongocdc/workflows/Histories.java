@@ -12,13 +12,13 @@ import java.nio.file.Path;
  * {@code -Dmongocdc.captureHistories=true} after a deliberate change of the workflow's commands
  * (and version it with {@code Workflow.getVersion}), then commit the files.
  */
-final class Histories {
+public final class Histories {
 
   static final Path DIRECTORY = Path.of("src", "test", "resources", "histories");
 
   private Histories() {}
 
-  static void capture(WorkflowClient client, String workflowId, String runId, String name) {
+  public static void capture(WorkflowClient client, String workflowId, String runId, String name) {
     if (!Boolean.getBoolean("mongocdc.captureHistories")) {
       return;
     }
