@@ -126,8 +126,10 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       }
       catalog.partitionDone(mirror.name(), collection, partition, copied.documents(), copied.bytes());
       metrics.mirror(mirror.name()).onSnapshotPartition(copied.documents());
-      log.info("mirror {}: snapshot partition {} of {} copied: {} documents ({})",
-          mirror.name(), partition, collection, copied.documents(), range.describe());
+      log.info("mirror {}: snapshot partition {} of {} copied: {} documents", mirror.name(), partition, collection,
+          copied.documents());
+      // The range holds _id values: kept out of the default log.
+      log.debug("mirror {}: snapshot partition {} of {} was {}", mirror.name(), partition, collection, range.describe());
       return new SnapshotPartitionCopied(collection, partition, copied.documents(), copied.bytes());
     } catch (ActivityCompletionException e) {
       throw e;

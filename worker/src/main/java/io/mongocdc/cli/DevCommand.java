@@ -57,7 +57,7 @@ final class DevCommand implements Callable<Integer> {
 
   @Option(names = "--initial-documents", defaultValue = "1000",
       description = "Generator: documents each collection holds before the first event, which the snapshot copies "
-          + "(default: ${DEFAULT-VALUE}).")
+          + "(at most 10000, the generator's key space; default: ${DEFAULT-VALUE}).")
   int initialDocuments;
 
   @Option(names = "--report", paramLabel = "FILE", description = "Write the run's figures as JSON to FILE.")

@@ -183,11 +183,13 @@ public final class DevRun {
           lastRecords = progress.records;
           lastAt = now;
           bar.stepTo(progress.records);
-          String snapshot = progress.snapshotPartitions == 0 ? ""
-              : String.format(", snapshot %d/%d partitions, %,d docs", progress.snapshotPartitionsDone,
-                  progress.snapshotPartitions, progress.snapshotDocuments);
-          bar.setExtraMessage(String.format(" %,.0f rec/s, batch %d, checkpoint lag %s%s", rate, progress.batches,
-              progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s", snapshot));
+          // The line is cut at the terminal's width: while the snapshot copies, it leads.
+          boolean snapshotting = progress.snapshotPartitionsDone < progress.snapshotPartitions;
+          bar.setExtraMessage(snapshotting
+              ? String.format(" snapshot %d/%d partitions, %,d docs copied", progress.snapshotPartitionsDone,
+                  progress.snapshotPartitions, progress.snapshotDocuments)
+              : String.format(" %,.0f rec/s, batch %d, checkpoint lag %s", rate, progress.batches,
+                  progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
         }
         if (done.getAsBoolean()) {
           return false;
