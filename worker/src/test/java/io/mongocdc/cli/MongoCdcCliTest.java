@@ -13,6 +13,7 @@ import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.FlowEnvironment;
 import io.mongocdc.workflows.ScriptedPullRecords;
+import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -117,6 +118,33 @@ class MongoCdcCliTest {
 
     pulls.then(ScriptedPullRecords.deliver(2));
     assertEquals(5000, pulls.nextCall().mirror().settings().batchSize());
+  }
+
+  @Test
+  void snapshotAndSplitOptionsAreSettingsAndAnEditAddsACollection() throws Exception {
+    Run created = run("mirror", "create", "orders", "--source-peer", "orders-mongo", "--destination-peer",
+        "warehouse-pg", "--database", "shop", "--collection", "orders", "--no-snapshot", "--split-large-events",
+        "--snapshot-filter", "orders={\"status\": \"active\"}", "--snapshot-parallel-partitions", "2");
+    assertEquals(0, created.exitCode(), created.err());
+    pulls.nextCall();
+
+    Run status = run("mirror", "status", "orders");
+    assertTrue(status.out().contains("splitLargeEvents=true snapshot=false snapshotDocumentsPerPartition=100000"
+        + " snapshotParallelPartitions=2 snapshotFilters={orders={\"status\": \"active\"}}"), status.out());
+
+    Run edited = run("mirror", "edit", "orders", "--add-collection", "items", "--no-split-large-events");
+    assertEquals(0, edited.exitCode(), edited.err());
+    assertTrue(edited.out().contains("adding collections items before that batch: snapshots are off, so only their"
+        + " changes from the committed checkpoint are replicated"), edited.out());
+    assertOneLineError(run("mirror", "edit", "orders", "--add-collection", "orders"), ExitCodes.INVALID,
+        "addCollections: 'orders' is already replicated or being added");
+    assertOneLineError(run("mirror", "edit", "orders", "--snapshot-filter", "users={\"a\": 1}"), ExitCodes.INVALID,
+        "snapshotFilters: 'users' is not one of the mirror's collections");
+
+    pulls.then(ScriptedPullRecords.deliver(2));
+    MirrorConfig next = pulls.nextCall().mirror();
+    assertEquals(List.of("orders", "items"), next.collections());
+    assertFalse(next.settings().splitLargeEvents());
   }
 
   @Test
