@@ -20,9 +20,11 @@ import org.bson.RawBsonDocument;
 
 /**
  * A random workload over a bounded key space (inserts, updates, replaces, deletes, some
- * multi-document transactions, idle gaps with post-batch tokens) and the model of the source it
- * leaves behind: per key the last document, whether it is deleted, and the token that last wrote
- * it.
+ * multi-document transactions, idle gaps of one to four polls with or without post-batch tokens,
+ * and, when asked, collection drops) and the model of the source it leaves behind: per key the
+ * last document, whether it is deleted, and the token that last wrote it. A drop changes nothing
+ * in the model: the mirror does not apply control events (IGNORE passes them, PAUSE stops before
+ * them until the operator passes them); after it the source's keys start again with inserts.
  */
 final class RandomWorkload {
 
@@ -40,8 +42,16 @@ final class RandomWorkload {
   final ManualClock clock = new ManualClock();
   int transactions;
   int idleGaps;
+  int idlePolls;
+  int longIdleGaps;
+  int drops;
 
-  RandomWorkload(Random random, int eventCount) {
+  /**
+   * @param idleTimeoutPolls idle polls in a row that end a batch (the idle timeout); gaps that
+   *     long are counted as long
+   * @param withDrops whether the script may drop the collection
+   */
+  RandomWorkload(Random random, int eventCount, int idleTimeoutPolls, boolean withDrops) {
     ChangeEvents changes = new ChangeEvents();
     ScriptedChangeStream.Builder script = ScriptedChangeStream.builder();
     int keySpace = 3 + random.nextInt(14);
@@ -52,19 +62,35 @@ final class RandomWorkload {
     boolean lastWasIdle = false;
     while (events.size() < eventCount) {
       int roll = random.nextInt(100);
-      // One idle poll at a time: the scripted stream replays the idle steps after the position it
-      // reopens at, so a gap as long as the idle timeout would end every batch there.
+      // A gap of 1-4 idle polls; one as long as the idle timeout ends the batch there (a reopened
+      // cursor does not replay quiet time, so the next batch goes on with the events after it).
       if (roll < 6 && !lastWasIdle && !events.isEmpty()) {
         lastWasIdle = true;
         idleGaps++;
-        if (random.nextBoolean()) {
-          script.idle(changes.highWaterMark());
-        } else {
-          script.idle();
+        int polls = 1 + random.nextInt(4);
+        idlePolls += polls;
+        if (polls >= idleTimeoutPolls) {
+          longIdleGaps++;
+        }
+        for (int p = 0; p < polls; p++) {
+          if (random.nextBoolean()) {
+            script.idle(changes.highWaterMark());
+          } else {
+            script.idle();
+          }
         }
         continue;
       }
       lastWasIdle = false;
+      // A collection drop, never the last event (the run ends when the last data event is committed).
+      if (withDrops && roll >= 98 && !events.isEmpty() && events.size() + 2 <= eventCount) {
+        drops++;
+        RawBsonDocument drop = changes.drop(NS);
+        events.add(drop);
+        script.event(drop);
+        live.clear();
+        continue;
+      }
       int inThisStep = 1;
       boolean transaction = roll < 14 && events.size() + 2 <= eventCount;
       if (transaction) {
