@@ -102,7 +102,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 class FaultInjectionTest {
 
-  private static final int DEFAULT_SCENARIOS = 60;
+  private static final int DEFAULT_SCENARIOS = 30;
   private static final int SCENARIOS_PER_ENVIRONMENT = 50;
   private static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(60);
   /**
