@@ -1,12 +1,12 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ResumeTokens;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.SnapshotSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

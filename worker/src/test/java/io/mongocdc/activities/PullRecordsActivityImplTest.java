@@ -1,6 +1,5 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.workflows.model.SnapshotSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -21,6 +20,7 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.SnapshotSettings;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;

@@ -1,6 +1,5 @@
 package io.mongocdc.workflows;
 
-import io.mongocdc.workflows.model.SnapshotSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,6 +26,7 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

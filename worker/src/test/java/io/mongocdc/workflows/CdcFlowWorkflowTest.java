@@ -1,6 +1,5 @@
 package io.mongocdc.workflows;
 
-import io.mongocdc.workflows.model.SnapshotSettings;
 import static io.mongocdc.workflows.FlowEnvironment.awaitStatus;
 import static io.mongocdc.workflows.ScriptedPullRecords.advance;
 import static io.mongocdc.workflows.ScriptedPullRecords.deliver;
@@ -20,6 +19,7 @@ import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
