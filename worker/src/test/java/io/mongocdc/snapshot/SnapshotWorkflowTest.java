@@ -1,5 +1,6 @@
 package io.mongocdc.snapshot;
 
+import static io.mongocdc.workflows.FlowEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -67,7 +68,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -530,20 +530,6 @@ class SnapshotWorkflowTest {
 
   private static void awaitGate(Gate gate) throws InterruptedException {
     assertTrue(gate.awaitReached(Duration.ofSeconds(30)), "the snapshot never got to the gate");
-  }
-
-  /** Queries status until it satisfies {@code condition}: the workflow's progress is only seen there. */
-  private static MirrorStatus awaitStatus(CdcFlowWorkflow workflow, Predicate<MirrorStatus> condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    MirrorStatus status = workflow.status();
-    while (!condition.test(status)) {
-      if (System.nanoTime() > deadline) {
-        fail("status never got there; last: " + status);
-      }
-      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-      status = workflow.status();
-    }
-    return status;
   }
 
   /** Records every write to the table with its position, in commit order per row. */

@@ -120,7 +120,8 @@ public final class FlowEnvironment implements AutoCloseable {
    * next task, which the test cannot observe otherwise.
    */
   public static MirrorStatus awaitStatus(CdcFlowWorkflow workflow, Predicate<MirrorStatus> condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    // Generous: a snapshot and several batches may have to pass on a loaded machine.
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     MirrorStatus status = workflow.status();
     while (!condition.test(status)) {
       if (System.nanoTime() > deadline) {
