@@ -22,6 +22,7 @@ import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.bson.BsonDocument;
@@ -40,6 +41,8 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   private static final Logger log = LoggerFactory.getLogger(SnapshotActivityImpl.class);
   /** Documents the source sends per round trip. */
   static final int CURSOR_BATCH_SIZE = 1_000;
+  /** Well inside the 30 s heartbeat timeout, even when no chunk completes for a while. */
+  static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
 
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
@@ -119,10 +122,19 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       SnapshotCopier.Copied copied;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);
-          BatchSink sink = destination.openSink(mirror, 0)) {
-        copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(request.position()),
-            SnapshotPosition.commitTimeOf(request.position()), sink,
-            (documents, bytes) -> context.heartbeat(new SnapshotHeartbeat(collection, partition, documents)));
+          BatchSink sink = destination.openSink(mirror, 0);
+          PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat,
+              new SnapshotHeartbeat(collection, partition, 0), HEARTBEAT_EVERY,
+              "mongo-cdc-" + mirror.name() + "-snapshot-heartbeat", cursor::close)) {
+        try {
+          copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(request.position()),
+              SnapshotPosition.commitTimeOf(request.position()), sink,
+              (documents, bytes) -> heartbeat.progress(new SnapshotHeartbeat(collection, partition, documents)));
+        } catch (Exception e) {
+          // A cancellation learnt by the timer closed the cursor: report the cancellation, not the closed cursor.
+          heartbeat.throwIfFailed();
+          throw e;
+        }
       }
       catalog.partitionDone(mirror.name(), collection, partition, copied.documents(), copied.bytes());
       metrics.mirror(mirror.name()).onSnapshotPartition(copied.documents());

@@ -228,6 +228,34 @@ class SnapshotWorkflowTest {
   }
 
   @Test
+  void aPauseThatCancelsStopsACopyBlockedInTheSourceAndResumeCopiesThatPartitionAgain() throws Exception {
+    World world = new World(new Random(13));
+    world.prefill("orders", 60);
+    world.change("orders", 10);
+    world.stream.reveal(10);
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
+    // The second partition's read blocks and is never released: only the heartbeat timer can
+    // learn of the cancellation, and closing the cursor is what ends the read.
+    Gate stuck = new Gate();
+    world.snapshot.gateAt("orders", null, 1, passThrough());
+    world.snapshot.gateAt("orders", null, 5, stuck);
+
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitGate(stuck);
+    workflow.pause(new StopRequest(true));
+    MirrorStatus paused = awaitStatus(workflow, s -> s.state() == MirrorPhase.PAUSED);
+    assertEquals(1, paused.snapshots().get(0).partitionsDone(), paused.snapshots().toString());
+
+    workflow.resume();
+    awaitStatus(workflow, s -> world.delivered(s, 9));
+    workflow.terminate(new StopRequest(false));
+
+    Map<IdRange, Integer> opens = world.snapshot.openCounts("orders");
+    assertEquals(1, opens.values().stream().filter(n -> n == 2).count(), "only the cancelled partition again: " + opens);
+    world.assertDestinationEqualsSource(mirror, "orders");
+  }
+
+  @Test
   void anAddedCollectionIsSnapshottedFromTheCheckpointAndItsChangesFollowWithoutAGap() throws Exception {
     World world = new World(new Random(5));
     world.prefill("orders", 40);
