@@ -60,11 +60,13 @@ public final class Catalog {
   private final DSLContext dsl;
   private final CheckpointStore checkpoints;
   private final BatchHistory batches;
+  private final SnapshotStore snapshots;
 
   private Catalog(DSLContext dsl) {
     this.dsl = dsl;
     this.checkpoints = new CheckpointStore(dsl);
     this.batches = new BatchHistory(dsl);
+    this.snapshots = new SnapshotStore(dsl);
   }
 
   /** Migrates the catalog (failing fast if it cannot be used), then opens it. */
@@ -82,7 +84,7 @@ public final class Catalog {
   }
 
   public SnapshotStore snapshots() {
-    return new SnapshotStore(dsl);
+    return snapshots;
   }
 
   public BatchHistory batches() {

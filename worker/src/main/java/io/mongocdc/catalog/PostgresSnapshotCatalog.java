@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.bson.BsonTimestamp;
 
 /** The activities' snapshot port on the PostgreSQL catalog. */
 public final class PostgresSnapshotCatalog implements SnapshotCatalog {
@@ -53,8 +54,9 @@ public final class PostgresSnapshotCatalog implements SnapshotCatalog {
 
   private static SnapshotStore.Start startOf(Checkpoint start) {
     Objects.requireNonNull(start, "start");
+    // Stored as CheckpointStore stores cluster times: the BSON timestamp's 64-bit value.
     return new SnapshotStore.Start(start.resumeToken(),
-        (start.clusterTimeSeconds() << 32) | (start.clusterTimeIncrement() & 0xFFFFFFFFL));
+        new BsonTimestamp((int) start.clusterTimeSeconds(), start.clusterTimeIncrement()).getValue());
   }
 
   private static SnapshotPlan toPlan(String collection, SnapshotStore.Plan plan) {

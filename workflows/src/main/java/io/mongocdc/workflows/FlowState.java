@@ -189,7 +189,7 @@ final class FlowState {
       config = nextConfig();
       pendingEdits.clear();
       if (config.settings().snapshot().enabled()) {
-        added.forEach(collection -> snapshots.add(SnapshotProgress.pending(collection, checkpoint)));
+        startSnapshots(added);
       }
     }
   }
@@ -212,6 +212,7 @@ final class FlowState {
     reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
   }
 
+  /** Snapshots of {@code collections} start from the current checkpoint. */
   void startSnapshots(List<String> collections) {
     collections.forEach(collection -> snapshots.add(SnapshotProgress.pending(collection, checkpoint)));
   }
