@@ -7,10 +7,8 @@ import io.mongocdc.activities.CheckpointCatalog;
 import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.CommitCheckpointActivity;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
-import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.MirrorDestination;
-import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullRecordsActivity;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
@@ -47,7 +45,11 @@ import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.StopRequest;
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.activity.Activity;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.api.enums.v1.PendingActivityState;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
@@ -55,7 +57,9 @@ import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
+import io.temporal.serviceclient.RpcRetryOptions;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -77,10 +81,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -90,7 +99,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Model-based randomized fault injection: each scenario (one seed) plays a random workload
@@ -98,31 +106,42 @@ import org.postgresql.ds.PGSimpleDataSource;
  * catalog, and random faults; the destination, the catalog and the threads are then checked
  * against a model of the source. See {@code docs/reliability.md}.
  *
- * <p>{@code -Dseed=N} reruns one scenario; {@code -Dfaults.soak=N} runs seeds 1..N (default 60; 200 takes about 10 minutes, see the doc).
+ * <p>The normal build runs seeds 1..200 in {@link #LANES} lanes side by side. {@code -Dseed=N} reruns
+ * one scenario alone; {@code -Dfaults.soak=N} runs seeds 1..N; {@code -Dfaults.lanes=N} sets the
+ * lanes; {@code -Dfaults.noCrash}, {@code -Dfaults.noHeartbeat} and {@code -Dfaults.noCancel}
+ * leave a fault kind out; {@code -Dfaults.debug} prints the driver's looks and, on failure, the
+ * workflow's histories.
  */
 class FaultInjectionTest {
 
-  private static final int DEFAULT_SCENARIOS = 30;
-  private static final int SCENARIOS_PER_ENVIRONMENT = 50;
+  private static final int DEFAULT_SCENARIOS = 200;
+  /**
+   * Scenarios run in this many lanes side by side (each with its own test server, worker and
+   * destination server): a scenario mostly waits on round trips, so lanes fill the cores.
+   */
+  private static final int LANES = Integer.getInteger("faults.lanes", 8);
   private static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(60);
   /**
-   * Heartbeat stalls are waited out in real time: the test server does not move its clock while an
-   * activity is outstanding, so the 30 s heartbeat timeout cannot be skipped. Off by default.
+   * PullRecords' heartbeat timeout on the suite's worker (see {@link PullHeartbeatTimeout}): how
+   * long a crashed or stalled attempt is waited out, in real time.
    */
-  private static final boolean HEARTBEAT_STALLS = Boolean.getBoolean("faults.heartbeat");
+  private static final Duration PULL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(2);
   /**
-   * Worker crashes (a new worker takes over). Off by default: after the crashed factory stops, the
-   * new worker does not yet reliably answer queries in time (open work, see docs/reliability.md).
+   * The workflow task timeout of the suite's mirrors: after a worker crash, the task the server
+   * sent to the dead worker's sticky queue is given to the new worker after this long.
    */
-  private static final boolean WORKER_CRASHES = Boolean.getBoolean("faults.crash");
+  private static final Duration WORKFLOW_TASK_TIMEOUT = Duration.ofSeconds(2);
   /**
-   * {@code pause {"cancelInFlight": true}} mid-batch. Off by default: seeds 66 and 122 left the
-   * workflow waiting on a cancelled batch that no longer ran (open work, see docs/reliability.md).
+   * The driver's status query gives up after this long and the client asks again. The test
+   * server can lose a query task sent to a sticky queue in the instant of a continue-as-new
+   * (the query would then wait out the client's 10 s default); asked again, it is answered.
    */
-  private static final boolean CANCELLING_PAUSES = Boolean.getBoolean("faults.cancel");
-  private static final String SOURCE_PEER = "orders-mongo";
-  private static final String DESTINATION_PEER = "faults-pg";
-  private static final String DESTINATION_DATABASE = "faults_dest";
+  private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(1);
+  private static final boolean HEARTBEAT_STALLS = !Boolean.getBoolean("faults.noHeartbeat");
+  private static final boolean WORKER_CRASHES = !Boolean.getBoolean("faults.noCrash");
+  private static final boolean CANCELLING_PAUSES = !Boolean.getBoolean("faults.noCancel");
+  private static final String SOURCE_PEER = FaultLane.SOURCE_PEER;
+  private static final String DESTINATION_PEER = FaultLane.DESTINATION_PEER;
   /** Idle polls (1 s of the scripted clock each) in a row that end a batch. */
   private static final int IDLE_TIMEOUT_SECONDS = 2;
   /**
@@ -137,87 +156,91 @@ class FaultInjectionTest {
   private static final long STARTED = System.nanoTime();
   private static final Map<Long, Long> MILLIS_BY_SEED = new ConcurrentHashMap<>();
 
-  private static DestinationServer destination;
-  private static DataSource destinationData;
   private static PostgresCheckpointCatalog catalog;
-  private static PeerRegistry peers;
-  private static Harness harness;
-  private static int scenariosInHarness;
+  private static ExecutorService lanes;
 
   @TestFactory
-  Stream<DynamicTest> scenarios() {
+  Stream<DynamicTest> scenarios() throws SQLException {
     String only = System.getProperty("seed");
-    LongStream seeds = only != null && !only.isBlank()
+    List<Long> seeds = (only != null && !only.isBlank()
         ? LongStream.of(Long.parseLong(only.trim()))
-        : LongStream.rangeClosed(1, Long.getLong("faults.soak", DEFAULT_SCENARIOS));
-    return seeds.mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> runScenario(seed)));
+        : LongStream.rangeClosed(1, Long.getLong("faults.soak", DEFAULT_SCENARIOS))).boxed().toList();
+    Map<Long, CompletableFuture<Void>> outcomes = new ConcurrentHashMap<>();
+    seeds.forEach(seed -> outcomes.put(seed, new CompletableFuture<>()));
+    Queue<Long> queue = new ConcurrentLinkedQueue<>(seeds);
+    int laneCount = Math.max(1, Math.min(LANES, seeds.size()));
+    catalog();
+    AtomicInteger laneNumbers = new AtomicInteger();
+    lanes = Executors.newFixedThreadPool(laneCount, r -> new Thread(r, "faults-lane-" + laneNumbers.incrementAndGet()));
+    for (int i = 1; i <= laneCount; i++) {
+      int number = i;
+      lanes.execute(() -> runLane(number, queue, outcomes));
+    }
+    lanes.shutdown();
+    // Each dynamic test reports its own seed's outcome, in seed order, while the lanes run on.
+    return seeds.stream().map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> {
+      try {
+        outcomes.get(seed).get();
+      } catch (ExecutionException e) {
+        throw e.getCause();
+      }
+    }));
+  }
+
+  private static void runLane(int number, Queue<Long> queue, Map<Long, CompletableFuture<Void>> outcomes) {
+    FaultLane lane;
+    try {
+      lane = new FaultLane(number);
+    } catch (Throwable t) {
+      // No lane: the seeds it would have run fail with the reason, unless another lane runs them.
+      for (Long seed = queue.poll(); seed != null; seed = queue.poll()) {
+        outcomes.get(seed).completeExceptionally(new AssertionError("lane " + number + " did not start", t));
+      }
+      return;
+    }
+    try (lane) {
+      for (Long seed = queue.poll(); seed != null; seed = queue.poll()) {
+        try {
+          runScenario(lane, seed);
+          outcomes.get(seed).complete(null);
+        } catch (Throwable t) {
+          lane.retireHarness();
+          outcomes.get(seed).completeExceptionally(t);
+        }
+      }
+    }
   }
 
   @AfterAll
-  static void report() {
-    if (harness != null) {
-      harness.close();
-      harness = null;
-    }
-    if (destination != null) {
-      destination.close();
-      destination = null;
+  static void report() throws InterruptedException {
+    if (lanes != null && !lanes.awaitTermination(2, TimeUnit.MINUTES)) {
+      lanes.shutdownNow();
     }
     StringBuilder slowest = new StringBuilder();
     MILLIS_BY_SEED.entrySet().stream()
         .sorted(Map.Entry.<Long, Long>comparingByValue().reversed())
         .limit(5)
         .forEach(e -> slowest.append(" seed ").append(e.getKey()).append(": ").append(e.getValue()).append(" ms;"));
-    System.out.printf("fault suite: %d scenarios in %.1f s; slowest:%s%n%s", COUNTERS.get("scenarios"),
-        (System.nanoTime() - STARTED) / 1e9, slowest, COUNTERS);
+    long[] millis = MILLIS_BY_SEED.values().stream().mapToLong(Long::longValue).sorted().toArray();
+    String spread = millis.length == 0 ? "" : String.format(" per scenario median %d ms, p90 %d ms, max %d ms;",
+        millis[millis.length / 2], millis[(int) (millis.length * 0.9)], millis[millis.length - 1]);
+    System.out.printf("fault suite: %d scenarios in %.1f s in %d lanes;%s slowest:%s%n%s", COUNTERS.get("scenarios"),
+        (System.nanoTime() - STARTED) / 1e9, LANES, spread, slowest, COUNTERS);
   }
 
-  private static synchronized void shared() throws SQLException {
-    if (catalog != null) {
-      return;
+  private static synchronized PostgresCheckpointCatalog catalog() {
+    if (catalog == null) {
+      DataSource catalogData = EmbeddedPostgresSupport.newDatabase("faults_catalog");
+      CatalogMigrator.migrate(catalogData);
+      catalog = new PostgresCheckpointCatalog(Catalog.open(catalogData));
     }
-    DataSource catalogData = EmbeddedPostgresSupport.newDatabase("faults_catalog");
-    CatalogMigrator.migrate(catalogData);
-    catalog = new PostgresCheckpointCatalog(Catalog.open(catalogData));
-    // The destination has its own server, so that restarting it leaves the catalog alone.
-    destination = new DestinationServer();
-    try (Connection c = destination.postgres().getPostgresDatabase().getConnection();
-        Statement st = c.createStatement()) {
-      st.execute("create database " + DESTINATION_DATABASE);
-    }
-    String url = destination.postgres().getJdbcUrl("postgres", DESTINATION_DATABASE);
-    PGSimpleDataSource data = new PGSimpleDataSource();
-    data.setUrl(url);
-    destinationData = data;
-    try (Connection c = destinationData.getConnection(); Statement st = c.createStatement()) {
-      // The oracle's witness: any update that moves a row's position back is logged here.
-      st.execute("create table public.faults_backwards (schema_name text, id text,"
-          + " old_position text collate \"C\", new_position text collate \"C\")");
-      st.execute("create function public.faults_backwards() returns trigger language plpgsql as $$"
-          + " begin if new.\"_position\" < old.\"_position\" then"
-          + " insert into public.faults_backwards values (TG_TABLE_SCHEMA, old.\"_id\", old.\"_position\","
-          + " new.\"_position\"); end if; return new; end $$");
-    }
-    peers = new ConfiguredPeerRegistry(Map.of(SOURCE_PEER, Fixtures.SOURCE_URI, DESTINATION_PEER, url), Map.of());
+    return catalog;
   }
 
-  private static Harness harness() {
-    if (harness == null || scenariosInHarness >= SCENARIOS_PER_ENVIRONMENT) {
-      if (harness != null) {
-        harness.close();
-      }
-      harness = new Harness();
-      scenariosInHarness = 0;
-    }
-    scenariosInHarness++;
-    return harness;
-  }
-
-  private static void runScenario(long seed) throws Exception {
-    shared();
-    Harness env = harness();
+  private static void runScenario(FaultLane lane, long seed) throws Exception {
+    Harness env = lane.harness();
     long started = System.nanoTime();
-    Scenario scenario = new Scenario(seed, "flt" + MIRRORS.incrementAndGet(), env);
+    Scenario scenario = new Scenario(seed, "flt" + MIRRORS.incrementAndGet(), lane, env);
     env.scenarios.put(scenario.mirror.name(), scenario);
     try {
       scenario.run();
@@ -225,6 +248,9 @@ class FaultInjectionTest {
       COUNTERS.add("events checked", scenario.workload.events.size());
       scenario.counted.forEach(COUNTERS::add);
     } catch (Throwable t) {
+      if (DEBUG) {
+        scenario.dumpLatestHistories();
+      }
       AssertionError failure = new AssertionError("seed=" + seed + " (rerun alone with -Dseed=" + seed + "): "
           + t.getMessage() + "\n" + scenario.describe(), t);
       throw failure;
@@ -244,10 +270,16 @@ class FaultInjectionTest {
    */
   static final class Harness implements AutoCloseable {
     final HeartbeatPartition partition = new HeartbeatPartition();
+    final DeadStickyQueue deadSticky = new DeadStickyQueue();
     final TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
         .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setIdentity("mongo-cdc-faults").build())
         .setWorkflowServiceStubsOptions(WorkflowServiceStubsOptions.newBuilder()
-            .setGrpcClientInterceptors(List.of(partition)).build())
+            .setGrpcClientInterceptors(List.of(partition, deadSticky))
+            .setRpcQueryTimeout(QUERY_TIMEOUT)
+            // The client's own retries of a call end within the scenario's time, so the driver
+            // sees a failure and decides, rather than retrying a lost query for a minute.
+            .setRpcRetryOptions(RpcRetryOptions.newBuilder().setExpiration(Duration.ofSeconds(5)).validateBuildWithDefaults())
+            .build())
         .build());
     final WorkflowClient client = env.getWorkflowClient();
     final Map<String, Scenario> scenarios = new ConcurrentHashMap<>();
@@ -261,11 +293,8 @@ class FaultInjectionTest {
 
     private synchronized void startWorker() {
       int g = ++generation;
-      // With worker crashes on, no workflow cache and so no sticky task queue: after a crash,
-      // workflow tasks and queries go to the new worker, not to the dead worker's queue.
-      WorkerFactory f = WORKER_CRASHES
-          ? WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build())
-          : WorkerFactory.newInstance(client);
+      WorkerFactory f = WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder()
+          .setWorkerInterceptors(new PullHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)).build());
       Worker worker = f.newWorker(MirrorIds.DEFAULT_TASK_QUEUE,
           WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
       worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
@@ -286,6 +315,7 @@ class FaultInjectionTest {
       if (!old.isTerminated()) {
         throw new AssertionError("the crashed worker did not stop within 30 s");
       }
+      deadSticky.drainLast(env.getWorkflowServiceStubs(), env.getNamespace());
       startWorker();
     }
 
@@ -363,6 +393,7 @@ class FaultInjectionTest {
     @Override
     public synchronized void close() {
       partition.heal();
+      deadSticky.close();
       factory.shutdownNow();
       factory.awaitTermination(10, TimeUnit.SECONDS);
       env.close();
@@ -406,6 +437,7 @@ class FaultInjectionTest {
   static final class Scenario {
     final long seed;
     final Random random;
+    final FaultLane lane;
     final Harness harness;
     final MirrorConfig mirror;
     final RandomWorkload workload;
@@ -431,6 +463,8 @@ class FaultInjectionTest {
     final AtomicInteger sinkCommits = new AtomicInteger();
     final AtomicInteger catalogCommits = new AtomicInteger();
     final Map<Thread, Running> running = new ConcurrentHashMap<>();
+    /** The task token of every attempt that started in this process. */
+    final Map<Running, ByteString> tokens = new ConcurrentHashMap<>();
     final Map<Long, Integer> latestPullAttempt = new ConcurrentHashMap<>();
     /** activityId#attempt of every attempt that started in this process. */
     final java.util.Set<String> startedHere = ConcurrentHashMap.newKeySet();
@@ -439,14 +473,19 @@ class FaultInjectionTest {
     /** The activity thread of a stalled attempt: it runs on beside its retry. */
     volatile Thread stuck;
     volatile long lastChange = System.nanoTime();
+    /** When the scenario fails as timed out (System.nanoTime()). */
+    volatile long deadline = Long.MAX_VALUE;
     volatile boolean pausePending;
+    /** A cancelling pause was sent and the mirror has not yet reported PAUSED. */
+    volatile boolean cancelling;
     volatile boolean restorePauseAtNextCommit;
     volatile boolean ending;
     volatile ResumeToken stored;
 
-    Scenario(long seed, String name, Harness harness) {
+    Scenario(long seed, String name, FaultLane lane, Harness harness) {
       this.seed = seed;
       this.random = new Random(seed);
+      this.lane = lane;
       this.harness = harness;
       int events = 30 + random.nextInt(121);
       boolean withDrops = random.nextInt(3) == 0;
@@ -477,10 +516,10 @@ class FaultInjectionTest {
 
       Ports() {
         MirrorDestination destination = new FaultyDestination(
-            new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults()));
+            new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults()));
         CheckpointCatalog faultyCatalog = new FaultyCatalog();
-        ScriptedSource source = new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, peers);
-        this.setup = new WitnessedSetup(new SetupMirrorActivityImpl(peers, source, destination, faultyCatalog));
+        ScriptedSource source = new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers);
+        this.setup = new WitnessedSetup(new SetupMirrorActivityImpl(lane.peers, source, destination, faultyCatalog));
         this.pull = new PullRecordsActivityImpl(source, destination, tuning, workload.clock);
         this.commit = new CommitCheckpointActivityImpl(faultyCatalog);
       }
@@ -589,12 +628,19 @@ class FaultInjectionTest {
       int n = Activity.getExecutionContext().getInfo().getAttempt();
       startedHere.add(Activity.getExecutionContext().getInfo().getActivityId() + "#" + n);
       Running me = new Running(type, batchId, n);
+      tokens.put(me, ByteString.copyFrom(Activity.getExecutionContext().getTaskToken()));
       if (type.equals("pull")) {
         latestPullAttempt.merge(batchId, n, Math::max);
         Running expected = timeoutExpected;
         if (expected != null && !expected.equals(me)) {
-          // The retry of a stalled or crashed attempt runs: its heartbeats must reach the server.
+          // The retry of a stalled or crashed attempt runs: the server timed the old attempt out,
+          // so it answers that attempt's heartbeats NOT_FOUND from now on, and the retry's
+          // heartbeats must reach it.
           timeoutExpected = null;
+          ByteString lost = tokens.get(expected);
+          if (lost != null) {
+            harness.partition.fence(lost);
+          }
           harness.partition.heal();
         }
       }
@@ -605,6 +651,14 @@ class FaultInjectionTest {
         return call.get();
       } catch (RuntimeException e) {
         count("activity attempts failed", 1);
+        if (type.equals("pull") && cancelling && cancelRequested()) {
+          // A Temporal server does not retry an attempt that fails after its cancellation was
+          // requested: it records the failure and the workflow sees the batch end. The test server
+          // retries it while the cancellation is pending and loses it, so the harness makes the
+          // failure final here, as the server would.
+          count("failures after a cancellation request, made final as a Temporal server does", 1);
+          throw ApplicationFailure.newNonRetryableFailureWithCause(e.getMessage(), "FailedAfterCancelRequest", e);
+        }
         throw e;
       } finally {
         running.remove(thread);
@@ -615,18 +669,27 @@ class FaultInjectionTest {
       }
     }
 
+    /** Whether the server has a cancellation request for the mirror's activity in flight. */
+    private boolean cancelRequested() {
+      return harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name())).describe().getRawDescription()
+          .getPendingActivitiesList().stream()
+          .anyMatch(p -> p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED);
+    }
+
     // ---- the driver ----
 
     void run() throws Exception {
       CdcFlowWorkflow starter = harness.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
           .setWorkflowId(MirrorIds.workflowId(mirror.name()))
           .setTaskQueue(MirrorIds.DEFAULT_TASK_QUEUE)
+          .setWorkflowTaskTimeout(WORKFLOW_TASK_TIMEOUT)
           .build());
+      int refusedBefore = harness.partition.refused();
       WorkflowClient.start(starter::run, CdcFlowInput.newMirror(mirror));
       CdcFlowWorkflow workflow = harness.client.newWorkflowStub(CdcFlowWorkflow.class,
           MirrorIds.workflowId(mirror.name()));
       ResumeToken last = workload.lastToken();
-      long deadline = System.nanoTime() + SCENARIO_TIMEOUT.toNanos();
+      deadline = System.nanoTime() + SCENARIO_TIMEOUT.toNanos();
       while (stored == null || stored.compareTo(last) < 0 || pausePending) {
         pump(workflow, deadline, "the committed checkpoint to reach the last event");
       }
@@ -637,15 +700,78 @@ class FaultInjectionTest {
         pump(workflow, deadline, "the workflow to terminate");
       }
       MirrorStatus status = stub.getResult(MirrorStatus.class);
+      count("heartbeats of timed-out attempts answered NOT_FOUND", harness.partition.refused() - refusedBefore);
+      if (DEBUG) {
+        dumpHistories(stub.describe().getRawDescription().getWorkflowExecutionInfo().getExecution().getRunId());
+      }
       if (status.state() != MirrorPhase.TERMINATED) {
         fail("the mirror ended " + status.state());
       }
       check();
     }
 
+    void dumpLatestHistories() {
+      try {
+        dumpHistories(harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name())).describe()
+            .getRawDescription().getWorkflowExecutionInfo().getExecution().getRunId());
+      } catch (RuntimeException e) {
+        System.err.println("DEBUG no history: " + e);
+      }
+    }
+
+    private void dumpHistories(String runId) {
+      List<String> runs = new ArrayList<>();
+      String run = runId;
+      while (run != null && !run.isEmpty()) {
+        var history = harness.client.fetchHistory(MirrorIds.workflowId(mirror.name()), run);
+        StringBuilder b = new StringBuilder("RUN " + run + "\n");
+        for (var e : history.getHistory().getEventsList()) {
+          b.append("  ").append(e.getEventId()).append(' ').append(e.getEventTime().getSeconds()).append('.')
+              .append(String.format("%03d", e.getEventTime().getNanos() / 1_000_000)).append(' ')
+              .append(e.getEventType()).append(' ');
+          if (e.hasWorkflowTaskFailedEventAttributes()) {
+            b.append(e.getWorkflowTaskFailedEventAttributes().getCause()).append(' ')
+                .append(e.getWorkflowTaskFailedEventAttributes().getFailure().getMessage());
+          }
+          if (e.hasWorkflowTaskTimedOutEventAttributes()) {
+            b.append(e.getWorkflowTaskTimedOutEventAttributes().getTimeoutType());
+          }
+          if (e.hasWorkflowExecutionSignaledEventAttributes()) {
+            b.append(e.getWorkflowExecutionSignaledEventAttributes().getSignalName());
+          }
+          if (e.hasWorkflowTaskScheduledEventAttributes()) {
+            b.append(e.getWorkflowTaskScheduledEventAttributes().getTaskQueue().getName()).append(' ')
+                .append(e.getWorkflowTaskScheduledEventAttributes().getTaskQueue().getKind());
+          }
+          if (e.hasActivityTaskScheduledEventAttributes()) {
+            b.append(e.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+          }
+          if (e.hasActivityTaskFailedEventAttributes()) {
+            b.append(e.getActivityTaskFailedEventAttributes().getFailure().getMessage());
+          }
+          if (e.hasActivityTaskCanceledEventAttributes()) {
+            b.append("scheduled=").append(e.getActivityTaskCanceledEventAttributes().getScheduledEventId());
+          }
+          b.append('\n');
+        }
+        runs.add(0, b.toString());
+        var first = history.getHistory().getEvents(0).getWorkflowExecutionStartedEventAttributes();
+        run = first.getContinuedExecutionRunId();
+      }
+      runs.forEach(System.err::print);
+    }
+
     private void pump(CdcFlowWorkflow workflow, long deadline, String waitingFor) throws SQLException {
       if (System.nanoTime() > deadline) {
-        MirrorStatus status = workflow.status();
+        if (DEBUG) {
+          Thread.getAllStackTraces().forEach((t, stack) -> {
+            if (t.getName().startsWith("mongo-cdc-") || t.getName().startsWith("Activity Executor")) {
+              System.err.println("DEBUG thread " + t.getName() + "\n  " + java.util.Arrays.stream(stack)
+                  .limit(25).map(String::valueOf).collect(java.util.stream.Collectors.joining("\n  ")));
+            }
+          });
+        }
+        MirrorStatus status = status(workflow);
         fail("timed out waiting for " + waitingFor + "; stored=" + stored + " last=" + workload.lastToken()
             + " running=" + running.values() + " status=" + status);
       }
@@ -697,7 +823,7 @@ class FaultInjectionTest {
           g.gate.release();
         }
         case RESTART_POSTGRES -> {
-          destination.restart();
+          lane.destination.restart();
           count("fault: destination PostgreSQL restarted", 1);
           g.gate.release();
         }
@@ -724,10 +850,12 @@ class FaultInjectionTest {
           count("fault: heartbeat stalled until the heartbeat timeout", 1);
         }
         case CANCELLING_PAUSE -> {
+          // The reader stays at the gate: the batch learns of the cancellation from its next
+          // heartbeat, and stopping must take the reader out of its blocked read.
+          cancelling = true;
           signal(() -> workflow.pause(new StopRequest(true)));
           pausePending = true;
           count("fault: pause cancelling the batch in flight", 1);
-          g.gate.release();
         }
         default -> throw new IllegalStateException(g.kind.name());
       }
@@ -765,7 +893,7 @@ class FaultInjectionTest {
         // outstanding (it locks time skipping from scheduling to closing the activity).
         return false;
       }
-      MirrorStatus status = workflow.status();
+      MirrorStatus status = status(workflow);
       if (status.state() == MirrorPhase.BACKING_OFF) {
         long due = status.lastErrorAtMillis() == null ? 0
             : status.lastErrorAtMillis() + workflowBackoffMillis(status.failedAttempts());
@@ -773,6 +901,7 @@ class FaultInjectionTest {
         return true;
       }
       if (status.state() == MirrorPhase.PAUSED && !ending) {
+        cancelling = false;
         String reason = status.pausedReason();
         if (reason != null && reason.startsWith("stopped before a control event")) {
           // What the operator is told to do: set the policy to IGNORE, then resume.
@@ -785,6 +914,25 @@ class FaultInjectionTest {
         return true;
       }
       return false;
+    }
+
+    /**
+     * The mirror's status, asked again when a query times out ({@link #QUERY_TIMEOUT}): the test
+     * server can lose a query task, and after a worker crash it sends queries to the dead worker's
+     * sticky queue until a workflow task times out there.
+     */
+    private MirrorStatus status(CdcFlowWorkflow workflow) {
+      while (true) {
+        try {
+          return workflow.status();
+        } catch (WorkflowServiceException e) {
+          if (!(e.getCause() instanceof StatusRuntimeException grpc)
+              || grpc.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED || System.nanoTime() > deadline) {
+            throw e;
+          }
+          count("status queries asked again after a lost query task", 1);
+        }
+      }
     }
 
     private void skip(long millis, String kind) {
@@ -816,11 +964,11 @@ class FaultInjectionTest {
     }
 
     private int killDestinationBackends() throws SQLException {
-      try (Connection c = destinationData.getConnection();
+      try (Connection c = lane.destinationData.getConnection();
           PreparedStatement st = c.prepareStatement("select count(*) filter (where pg_terminate_backend(pid))"
               + " from pg_stat_activity where datname = ? and pid <> pg_backend_pid()"
               + " and backend_type = 'client backend'")) {
-        st.setString(1, DESTINATION_DATABASE);
+        st.setString(1, FaultLane.DESTINATION_DATABASE);
         try (ResultSet rs = st.executeQuery()) {
           rs.next();
           return rs.getInt(1);
@@ -877,7 +1025,7 @@ class FaultInjectionTest {
       }
       Map<String, RandomWorkload.KeyState> expected = workload.stateAt(null);
       TranscodingJsonRenderer documents = TranscodingJsonRenderer.relaxed();
-      try (Connection c = destinationData.getConnection()) {
+      try (Connection c = lane.destinationData.getConnection()) {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("select count(*) from " + table)) {
           rs.next();
           if (rs.getInt(1) != expected.size()) {
@@ -941,7 +1089,7 @@ class FaultInjectionTest {
       }
       Map<String, RandomWorkload.KeyState> expected = workload.stateAt(after.token());
       Map<String, String> rows = new HashMap<>();
-      try (Connection c = destinationData.getConnection();
+      try (Connection c = lane.destinationData.getConnection();
           Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("select \"_id\", \"_position\" from " + table)) {
         while (rs.next()) {
@@ -980,7 +1128,7 @@ class FaultInjectionTest {
       @Override
       public List<String> createDestinationTables(MirrorConfig m) {
         List<String> tables = real.createDestinationTables(m);
-        try (Connection c = destinationData.getConnection(); Statement st = c.createStatement()) {
+        try (Connection c = lane.destinationData.getConnection(); Statement st = c.createStatement()) {
           st.execute("create or replace trigger faults_backwards before update on " + table
               + " for each row execute function public.faults_backwards()");
         } catch (SQLException e) {
@@ -1009,6 +1157,9 @@ class FaultInjectionTest {
       @Override
       public CommitResult commit(String m, long batchId, Checkpoint checkpoint, BatchFigures figures) {
         int n = catalogCommits.incrementAndGet();
+        if (DEBUG) {
+          System.err.println("DEBUG commit " + batchId + " " + figures);
+        }
         checkDeliveredPrefix(checkpoint);
         if (n == catalogFailAt && !catalogFailAfterCommit) {
           count("fault: catalog commit fails before storing", 1);

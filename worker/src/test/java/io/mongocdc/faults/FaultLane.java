@@ -1,0 +1,83 @@
+package io.mongocdc.faults;
+
+import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.PeerRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * One lane of the fault suite: scenarios run one after another in a lane, lanes run side by side.
+ * A lane owns everything a fault may hit, so no fault crosses into another lane's scenario: its
+ * own destination PostgreSQL server (restarted, its backends killed) and its own Temporal test
+ * server and worker (crashed, its clock moved). The catalog is shared: faults reach it only
+ * through a wrapper of the scenario's own.
+ */
+final class FaultLane implements AutoCloseable {
+
+  static final String SOURCE_PEER = "orders-mongo";
+  static final String DESTINATION_PEER = "faults-pg";
+  static final String DESTINATION_DATABASE = "faults_dest";
+  /** A test server serves this many scenarios, then a new one starts (its histories are kept in memory). */
+  private static final int SCENARIOS_PER_HARNESS = 50;
+
+  final int number;
+  final DestinationServer destination;
+  final DataSource destinationData;
+  final PeerRegistry peers;
+  private FaultInjectionTest.Harness harness;
+  private int scenariosInHarness;
+
+  FaultLane(int number) throws SQLException {
+    this.number = number;
+    this.destination = new DestinationServer();
+    try (Connection c = destination.postgres().getPostgresDatabase().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("create database " + DESTINATION_DATABASE);
+    }
+    String url = destination.postgres().getJdbcUrl("postgres", DESTINATION_DATABASE);
+    PGSimpleDataSource data = new PGSimpleDataSource();
+    data.setUrl(url);
+    this.destinationData = data;
+    try (Connection c = data.getConnection(); Statement st = c.createStatement()) {
+      // The oracle's witness: any update that moves a row's position back is logged here.
+      st.execute("create table public.faults_backwards (schema_name text, id text,"
+          + " old_position text collate \"C\", new_position text collate \"C\")");
+      st.execute("create function public.faults_backwards() returns trigger language plpgsql as $$"
+          + " begin if new.\"_position\" < old.\"_position\" then"
+          + " insert into public.faults_backwards values (TG_TABLE_SCHEMA, old.\"_id\", old.\"_position\","
+          + " new.\"_position\"); end if; return new; end $$");
+    }
+    this.peers = new ConfiguredPeerRegistry(
+        Map.of(SOURCE_PEER, Fixtures.SOURCE_URI, DESTINATION_PEER, url), Map.of());
+  }
+
+  /** The test server and worker for the next scenario. */
+  FaultInjectionTest.Harness harness() {
+    if (harness == null || scenariosInHarness >= SCENARIOS_PER_HARNESS) {
+      retireHarness();
+      harness = new FaultInjectionTest.Harness();
+      scenariosInHarness = 0;
+    }
+    scenariosInHarness++;
+    return harness;
+  }
+
+  /** After a failed scenario: the next one starts on a fresh test server and worker. */
+  void retireHarness() {
+    if (harness != null) {
+      harness.close();
+      harness = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    retireHarness();
+    destination.close();
+  }
+}
