@@ -137,6 +137,8 @@ class FaultInjectionTest {
    * (the query would then wait out the client's 10 s default); asked again, it is answered.
    */
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(1);
+  /** How long a batch failing during a cancelling pause waits for the server's cancellation request. */
+  private static final Duration CANCEL_REQUEST_WAIT = Duration.ofSeconds(5);
   private static final boolean HEARTBEAT_STALLS = !Boolean.getBoolean("faults.noHeartbeat");
   private static final boolean WORKER_CRASHES = !Boolean.getBoolean("faults.noCrash");
   private static final boolean CANCELLING_PAUSES = !Boolean.getBoolean("faults.noCancel");
@@ -651,11 +653,12 @@ class FaultInjectionTest {
         return call.get();
       } catch (RuntimeException e) {
         count("activity attempts failed", 1);
-        if (type.equals("pull") && cancelling && cancelRequested()) {
+        if (type.equals("pull") && cancelling && awaitCancelRequested()) {
           // A Temporal server does not retry an attempt that fails after its cancellation was
           // requested: it records the failure and the workflow sees the batch end. The test server
-          // retries it while the cancellation is pending and loses it, so the harness makes the
-          // failure final here, as the server would.
+          // retries it while the cancellation is pending and loses it (and it also loses a
+          // cancellation requested while the retry waits), so the attempt waits for the request
+          // the pause signal brings, and its failure is made final, as the server would.
           count("failures after a cancellation request, made final as a Temporal server does", 1);
           throw ApplicationFailure.newNonRetryableFailureWithCause(e.getMessage(), "FailedAfterCancelRequest", e);
         }
@@ -669,11 +672,22 @@ class FaultInjectionTest {
       }
     }
 
-    /** Whether the server has a cancellation request for the mirror's activity in flight. */
-    private boolean cancelRequested() {
-      return harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name())).describe().getRawDescription()
-          .getPendingActivitiesList().stream()
-          .anyMatch(p -> p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED);
+    /**
+     * Whether the server has, or within {@link #CANCEL_REQUEST_WAIT} gets, a cancellation request
+     * for the mirror's activity in flight (the cancelling pause was signalled; the workflow asks
+     * once it has handled the signal).
+     */
+    private boolean awaitCancelRequested() {
+      long until = System.nanoTime() + CANCEL_REQUEST_WAIT.toNanos();
+      while (true) {
+        boolean requested = harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name())).describe()
+            .getRawDescription().getPendingActivitiesList().stream()
+            .anyMatch(p -> p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED);
+        if (requested || System.nanoTime() > until) {
+          return requested;
+        }
+        LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+      }
     }
 
     // ---- the driver ----
