@@ -54,6 +54,7 @@ import io.temporal.api.enums.v1.PendingActivityState;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
+import io.temporal.client.ActivityCompletionException;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
@@ -651,6 +652,10 @@ class FaultInjectionTest {
       lastChange = System.nanoTime();
       try {
         return call.get();
+      } catch (ActivityCompletionException e) {
+        // Cancelled, or told by a heartbeat that the attempt is gone: reported as such.
+        count("activity attempts cancelled or timed out", 1);
+        throw e;
       } catch (RuntimeException e) {
         count("activity attempts failed", 1);
         if (type.equals("pull") && cancelling && awaitCancelRequested()) {
