@@ -193,7 +193,7 @@ class FaultInjectionTest {
   private static void runLane(int number, Queue<Long> queue, Map<Long, CompletableFuture<Void>> outcomes) {
     FaultLane lane;
     try {
-      lane = new FaultLane(number);
+      lane = new FaultLane();
     } catch (Throwable t) {
       // No lane: the seeds it would have run fail with the reason, unless another lane runs them.
       for (Long seed = queue.poll(); seed != null; seed = queue.poll()) {
@@ -685,8 +685,7 @@ class FaultInjectionTest {
     private boolean awaitCancelRequested() {
       long until = System.nanoTime() + CANCEL_REQUEST_WAIT.toNanos();
       while (true) {
-        boolean requested = harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name())).describe()
-            .getRawDescription().getPendingActivitiesList().stream()
+        boolean requested = stub().describe().getRawDescription().getPendingActivitiesList().stream()
             .anyMatch(p -> p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED);
         if (requested || System.nanoTime() > until) {
           return requested;
@@ -696,6 +695,11 @@ class FaultInjectionTest {
     }
 
     // ---- the driver ----
+
+    /** The mirror's workflow, whichever run is the latest. */
+    private WorkflowStub stub() {
+      return harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
+    }
 
     void run() throws Exception {
       CdcFlowWorkflow starter = harness.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
@@ -710,18 +714,18 @@ class FaultInjectionTest {
       ResumeToken last = workload.lastToken();
       deadline = System.nanoTime() + SCENARIO_TIMEOUT.toNanos();
       while (stored == null || stored.compareTo(last) < 0 || pausePending) {
-        pump(workflow, deadline, "the committed checkpoint to reach the last event");
+        pump(workflow, "the committed checkpoint to reach the last event");
       }
       ending = true;
       signal(() -> workflow.terminate(null));
-      WorkflowStub stub = harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
+      WorkflowStub stub = stub();
       while (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-        pump(workflow, deadline, "the workflow to terminate");
+        pump(workflow, "the workflow to terminate");
       }
       MirrorStatus status = stub.getResult(MirrorStatus.class);
       count("heartbeats of timed-out attempts answered NOT_FOUND", harness.partition.refused() - refusedBefore);
       if (DEBUG) {
-        dumpHistories(stub.describe().getRawDescription().getWorkflowExecutionInfo().getExecution().getRunId());
+        dumpLatestHistories();
       }
       if (status.state() != MirrorPhase.TERMINATED) {
         fail("the mirror ended " + status.state());
@@ -731,8 +735,7 @@ class FaultInjectionTest {
 
     void dumpLatestHistories() {
       try {
-        dumpHistories(harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name())).describe()
-            .getRawDescription().getWorkflowExecutionInfo().getExecution().getRunId());
+        dumpHistories(stub().describe().getRawDescription().getWorkflowExecutionInfo().getExecution().getRunId());
       } catch (RuntimeException e) {
         System.err.println("DEBUG no history: " + e);
       }
@@ -780,7 +783,7 @@ class FaultInjectionTest {
       runs.forEach(System.err::print);
     }
 
-    private void pump(CdcFlowWorkflow workflow, long deadline, String waitingFor) throws SQLException {
+    private void pump(CdcFlowWorkflow workflow, String waitingFor) throws SQLException {
       if (System.nanoTime() > deadline) {
         if (DEBUG) {
           Thread.getAllStackTraces().forEach((t, stack) -> {
@@ -887,8 +890,7 @@ class FaultInjectionTest {
      * paused mirror. True if it did something.
      */
     private boolean moveServerClock(CdcFlowWorkflow workflow) {
-      DescribeWorkflowExecutionResponse d = harness.client
-          .newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name())).describe().getRawDescription();
+      DescribeWorkflowExecutionResponse d = stub().describe().getRawDescription();
       if (d.getWorkflowExecutionInfo().getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
         return false;
       }
@@ -1000,7 +1002,7 @@ class FaultInjectionTest {
       harness.partition.heal();
       gates.forEach(g -> g.gate.release());
       try {
-        WorkflowStub stub = harness.client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
+        WorkflowStub stub = stub();
         if (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
           stub.terminate("scenario over");
         }
@@ -1012,10 +1014,10 @@ class FaultInjectionTest {
 
     /** Waits until no attempt of this scenario runs in this process (a stale one may still end). */
     private boolean awaitNothingRunning(Duration timeout) {
-      long deadline = System.nanoTime() + timeout.toNanos();
+      long until = System.nanoTime() + timeout.toNanos();
       synchronized (running) {
         while (!running.isEmpty()) {
-          long left = deadline - System.nanoTime();
+          long left = until - System.nanoTime();
           if (left <= 0) {
             return false;
           }

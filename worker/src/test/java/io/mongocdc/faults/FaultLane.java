@@ -25,15 +25,13 @@ final class FaultLane implements AutoCloseable {
   /** A test server serves this many scenarios, then a new one starts (its histories are kept in memory). */
   private static final int SCENARIOS_PER_HARNESS = 50;
 
-  final int number;
   final DestinationServer destination;
   final DataSource destinationData;
   final PeerRegistry peers;
   private FaultInjectionTest.Harness harness;
   private int scenariosInHarness;
 
-  FaultLane(int number) throws SQLException {
-    this.number = number;
+  FaultLane() throws SQLException {
     this.destination = new DestinationServer();
     try (Connection c = destination.postgres().getPostgresDatabase().getConnection();
         Statement st = c.createStatement()) {
