@@ -20,8 +20,16 @@ public interface MirrorDestination {
   /** Names the table each source namespace goes to. */
   DestinationTableResolver tableResolver(MirrorConfig mirror);
 
-  /** A sink for one batch attempt. */
+  /** A sink for one batch attempt: one connection and transaction. */
   BatchSink openSink(MirrorConfig mirror, long batchId);
+
+  /**
+   * How many sinks one batch applies through in parallel (apply lanes). Every key always goes
+   * to the same one, so they may commit in any order; the checkpoint moves when all have.
+   */
+  default int applyLanes(MirrorConfig mirror) {
+    return 1;
+  }
 
   /** Drops the mirror's tables (on an operator's explicit request only). */
   void dropTables(MirrorConfig mirror);

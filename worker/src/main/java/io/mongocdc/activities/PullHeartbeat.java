@@ -1,15 +1,20 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.workflows.model.Checkpoint;
+import java.util.Map;
 
 /**
  * The details of a PullRecords heartbeat: what is durably delivered so far, so a retry of the
- * same batch resumes after it instead of replaying it.
+ * same batch resumes after it instead of replaying it, and where the attempt spends its time.
  *
  * @param batchId the batch
  * @param delivered the delivered checkpoint
  * @param eventsRead events read by the attempt that sent it
  * @param recordsDelivered records delivered by this batch so far, over all its attempts
  * @param attempt the activity attempt that sent it
+ * @param stageMillis the attempt's stage timings so far in milliseconds, by stage name (see
+ *     {@code StageTimings}); null in heartbeats of workers before it existed
  */
-public record PullHeartbeat(long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt) {}
+public record PullHeartbeat(
+    long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
+    Map<String, Long> stageMillis) {}

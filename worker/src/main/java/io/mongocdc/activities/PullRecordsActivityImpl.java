@@ -84,8 +84,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start.describe());
     }
-    try (BatchSink batchSink = destination.openSink(mirror, batchId)) {
-      ExcludingSink sink = new ExcludingSink(batchSink, mirror.settings().excludedOperations());
+    try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
           tuning.pullSettings(mirror.settings()), clock);
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
@@ -93,10 +92,10 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         mirrorMetrics.onProgress(progress);
         context.heartbeat(new PullHeartbeat(
             batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
-            deliveredBefore + sink.committedKept(), attempt));
+            deliveredBefore + sink.committedKept(), attempt, progress.timings().millisByStage()));
       };
       try {
-        PullResult result = pull.pull(Checkpoints.toPosition(start), sink, heartbeat);
+        PullResult result = pull.pull(Checkpoints.toPosition(start), sink.lanes(), heartbeat);
         mirrorMetrics.onBatch(result);
         OplogSpan oplog = oplogSpanQuietly(mirror);
         if (oplog != null) {
@@ -104,16 +103,17 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
               Math.max(0, oplog.headroomSeconds(Checkpoints.of(result.checkpoint())))));
         }
         BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, attempt, oplog);
-        log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, checkpoint {}",
-            mirror.name(), batchId, outcome.figures().eventsRead(), outcome.figures().recordsDelivered(),
-            outcome.figures().recordsExcluded(), result.endReason(), outcome.checkpoint().describe());
+        log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, stage ms {},"
+                + " checkpoint {}", mirror.name(), batchId, outcome.figures().eventsRead(),
+            outcome.figures().recordsDelivered(), outcome.figures().recordsExcluded(), result.endReason(),
+            outcome.figures().stageMillis(), outcome.checkpoint().describe());
         return outcome;
       } catch (PullRecordsException e) {
         mirrorMetrics.onBatchFailed();
         rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
         heartbeatQuietly(context, new PullHeartbeat(batchId, Checkpoints.of(e.deliveredCheckpoint()), 0,
-            deliveredBefore + sink.committedKept(), attempt));
+            deliveredBefore + sink.committedKept(), attempt, null));
         throw failed(mirror, batchId, e);
       }
     } catch (InterruptedException e) {
@@ -143,7 +143,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   }
 
   private static BatchOutcome outcome(
-      long batchId, PullResult result, ExcludingSink sink, long deliveredBefore, int attempt, OplogSpan oplog) {
+      long batchId, PullResult result, LaneSinks sink, long deliveredBefore, int attempt, OplogSpan oplog) {
     Map<String, Long> byTable = new TreeMap<>();
     result.recordsByTable().forEach((table, byOperation) -> {
       long kept = 0;
@@ -164,7 +164,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         byTable,
         result.timings().total().toMillis(),
         result.endReason().name(),
-        attempt);
+        attempt,
+        result.timings().millisByStage());
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }

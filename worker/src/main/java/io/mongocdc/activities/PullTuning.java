@@ -12,12 +12,15 @@ import java.time.Duration;
  *     timeout
  * @param commitIntervalRecords the sink commits every this many records, so the heartbeated
  *     checkpoint moves within a long batch and a retry replays little
+ * @param commitIntervalBytes the sink also commits once this many source bytes were written
+ *     since its last commit, so batches of large documents commit as often
  * @param shutdownTimeout how long a failed or cancelled pull waits for its threads
  */
-public record PullTuning(Duration progressInterval, int commitIntervalRecords, Duration shutdownTimeout) {
+public record PullTuning(
+    Duration progressInterval, int commitIntervalRecords, long commitIntervalBytes, Duration shutdownTimeout) {
 
   public static PullTuning defaults() {
-    return new PullTuning(Duration.ofSeconds(2), 10_000, Duration.ofSeconds(30));
+    return new PullTuning(Duration.ofSeconds(2), 10_000, 64L << 20, Duration.ofSeconds(30));
   }
 
   /**
@@ -36,6 +39,7 @@ public record PullTuning(Duration progressInterval, int commitIntervalRecords, D
           .controlEventPolicy(ControlEventPolicy.valueOf(settings.controlEventPolicy()))
           .progressInterval(progressInterval)
           .commitIntervalRecords(commitIntervalRecords)
+          .commitIntervalBytes(commitIntervalBytes)
           .shutdownTimeout(shutdownTimeout)
           .build();
     } catch (IllegalArgumentException | NullPointerException e) {

@@ -65,6 +65,8 @@ public final class BatchHistory {
                   .set(BATCHES.SENDER_WAIT_MS, t == null ? null : millis(t.senderWaitingForDecode()))
                   .set(BATCHES.SINK_WRITE_MS, t == null ? null : millis(t.sinkWrite()))
                   .set(BATCHES.SINK_COMMIT_MS, t == null ? null : millis(t.sinkCommit()))
+                  .set(BATCHES.APPLY_BACK_PRESSURE_MS, t == null ? null : millis(t.applyBackPressure()))
+                  .set(BATCHES.LANE_COMMIT_MS, t == null ? null : millis(t.laneCommit()))
                   .set(BATCHES.END_REASON, report.endReason())
                   .set(BATCHES.ERROR, report.error())
                   .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
@@ -84,6 +86,8 @@ public final class BatchHistory {
                   .set(BATCHES.SENDER_WAIT_MS, excluded(BATCHES.SENDER_WAIT_MS))
                   .set(BATCHES.SINK_WRITE_MS, excluded(BATCHES.SINK_WRITE_MS))
                   .set(BATCHES.SINK_COMMIT_MS, excluded(BATCHES.SINK_COMMIT_MS))
+                  .set(BATCHES.APPLY_BACK_PRESSURE_MS, excluded(BATCHES.APPLY_BACK_PRESSURE_MS))
+                  .set(BATCHES.LANE_COMMIT_MS, excluded(BATCHES.LANE_COMMIT_MS))
                   .set(BATCHES.END_REASON, excluded(BATCHES.END_REASON))
                   .set(BATCHES.ERROR, excluded(BATCHES.ERROR))
                   // only a running batch's row is replaced; a finished one is final

@@ -53,7 +53,7 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
         new BatchReport.OperationCounts(figures.recordsDelivered(), figures.bytesRead(), 0, 0, 0, 0),
         null,
         position.tokenOrNull(),
-        new StageTimings(took, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO),
+        figures.stageMillis() == null ? null : StageTimings.ofMillis(took, figures.stageMillis()),
         figures.endReason(),
         null,
         java.util.List.of()));

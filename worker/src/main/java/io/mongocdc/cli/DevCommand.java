@@ -68,6 +68,8 @@ final class DevCommand implements Callable<Integer> {
 
   @Mixin SettingsOptions settings;
 
+  @Mixin ApplyOptions apply;
+
   @Spec CommandSpec spec;
 
   DevCommand(CliContext context) {
@@ -85,7 +87,7 @@ final class DevCommand implements Callable<Integer> {
     MirrorSettings chosen = settings.applyTo(devDefaults());
     PrintWriter out = spec.commandLine().getOut();
     DevRun run = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections, events, rate,
-        seed, initialDocuments, report, headless, chosen), out);
+        seed, initialDocuments, report, headless, chosen, apply.sinkOptions()), out);
 
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);
@@ -118,7 +120,7 @@ final class DevCommand implements Callable<Integer> {
   /** Small batches and snapshot partitions, so a short run shows several of each. */
   private static MirrorSettings devDefaults() {
     MirrorSettings defaults = MirrorSettings.defaults();
-    return new MirrorSettings(5_000, 2, 10, defaults.decodeWorkers(), defaults.chunkSize(),
+    return new MirrorSettings(20_000, 2, 10, defaults.decodeWorkers(), defaults.chunkSize(),
         defaults.excludedOperations(), defaults.controlEventPolicy(), defaults.continueAsNewEveryBatches(),
         defaults.splitLargeEvents(), new SnapshotSettings(true, 250, 4, null));
   }

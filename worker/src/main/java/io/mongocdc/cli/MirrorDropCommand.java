@@ -2,6 +2,7 @@ package io.mongocdc.cli;
 
 import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.destination.PostgresSinkOptions;
 import io.temporal.client.WorkflowClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ final class MirrorDropCommand extends MirrorSubcommand {
     mirror.untyped(client).terminate("dropped by mongo-cdc mirror drop");
     out.printf("terminated workflow %s%n", mirror.workflowId());
     if (dropTables) {
-      WorkerPorts ports = context.ports().create(catalogUrl, ConfiguredPeerRegistry.load(peersFile, context.environment()));
+      WorkerPorts ports = context.ports().create(catalogUrl, ConfiguredPeerRegistry.load(peersFile, context.environment()),
+          PostgresSinkOptions.defaults());
       ports.destination().dropTables(config);
       ports.catalog().forget(config.name());
       out.printf("dropped the destination tables and catalog rows of mirror %s%n", mirror.name);

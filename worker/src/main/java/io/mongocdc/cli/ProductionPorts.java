@@ -8,7 +8,8 @@ import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
-import org.postgresql.ds.PGSimpleDataSource;
+import io.mongocdc.destination.PostgresUrls;
+import javax.sql.DataSource;
 
 /**
  * The worker's ports on real systems: MongoDB change streams as the source, PostgreSQL as the
@@ -16,15 +17,17 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 public final class ProductionPorts implements PortsFactory {
 
+  /** Catalog sessions: commits, set-up and snapshot bookkeeping of concurrent mirrors. */
+  static final int CATALOG_CONNECTIONS = 8;
+
   @Override
-  public WorkerPorts create(String catalogJdbcUrl, PeerRegistry peers) {
-    PGSimpleDataSource catalogSource = new PGSimpleDataSource();
-    catalogSource.setUrl(catalogJdbcUrl);
+  public WorkerPorts create(String catalogJdbcUrl, PeerRegistry peers, PostgresSinkOptions destination) {
+    DataSource catalogSource = PostgresUrls.pool("pg-catalog", catalogJdbcUrl, CATALOG_CONNECTIONS);
     CatalogMigrator.migrate(catalogSource);
     Catalog catalog = Catalog.open(catalogSource);
     return new WorkerPorts(
         new MongoMirrorSourceFactory(peers),
-        new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults()),
+        new PostgresMirrorDestination(peers, destination),
         new PostgresCheckpointCatalog(catalog),
         new PostgresSnapshotCatalog(catalog));
   }

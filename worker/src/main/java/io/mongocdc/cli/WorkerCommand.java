@@ -43,6 +43,8 @@ final class WorkerCommand implements Callable<Integer> {
           + " default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
+  @Mixin ApplyOptions apply;
+
   @Spec CommandSpec spec;
 
   WorkerCommand(CliContext context) {
@@ -55,7 +57,7 @@ final class WorkerCommand implements Callable<Integer> {
       throw new CliException("the catalog is required: give --catalog-url or set MONGO_CDC_CATALOG_URL", ExitCodes.INVALID);
     }
     PeerRegistry peers = ConfiguredPeerRegistry.load(peersFile, context.environment());
-    WorkerPorts ports = context.ports().create(catalogUrl, peers);
+    WorkerPorts ports = context.ports().create(catalogUrl, peers, apply.sinkOptions());
     WorkflowClient client = context.clients().connect(temporal);
     WorkerFactory factory = WorkerFactory.newInstance(client);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -23,6 +23,9 @@ import javax.sql.DataSource;
  */
 public final class PostgresMirrorDestination implements MirrorDestination {
 
+  /** Room for this many concurrent batches per pool (set-up and DDL take the rest). */
+  private static final int POOL_CONNECTIONS_PER_LANE = 4;
+
   private final PeerRegistry peers;
   private final PostgresSinkOptions options;
   private final Map<String, DataSource> dataSources = new ConcurrentHashMap<>();
@@ -75,6 +78,11 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
+  public int applyLanes(MirrorConfig mirror) {
+    return options.applyConnections();
+  }
+
+  @Override
   public void dropTables(MirrorConfig mirror) {
     try (Connection connection = dataSource(mirror).getConnection();
         Statement statement = connection.createStatement()) {
@@ -94,6 +102,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   private DataSource dataSource(MirrorConfig mirror) {
     return dataSources.computeIfAbsent(mirror.destinationPeer(),
-        name -> PostgresUrls.dataSource(peers.resolve(name).connectionString()));
+        name -> PostgresUrls.pool("pg-destination-" + name, peers.resolve(name).connectionString(),
+            POOL_CONNECTIONS_PER_LANE * options.applyConnections() + 2));
   }
 }

@@ -1,10 +1,9 @@
 package io.mongocdc.destination;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.decode.ChangeRecord;
-import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,12 +12,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -28,30 +25,33 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The PostgreSQL destination: applies change records to the mirror's tables idempotently and
- * in order per document, one transaction per batch.
+ * in order per document, in one transaction from the first {@link #write} after a commit to the
+ * next {@link #commit}, on one connection. Several sinks of one mirror may apply in parallel on
+ * their own connections (apply lanes, see {@code PullRecords}) as long as each key is written by
+ * one of them.
  *
- * <h2>How a batch is applied</h2>
+ * <h2>How a transaction is applied</h2>
  *
- * <p>Everything happens in one transaction per batch (from the first {@link #write} after a
- * commit to the next {@link #commit}), with binary {@code COPY} through PgJDBC's {@link
- * CopyManager}. Memory on this side is one chunk plus a set of 64-bit key hashes per table.
+ * <p>Round trips do not grow with the number of chunks: records are grouped by table, and
  *
  * <ol>
- *   <li>{@link #write} splits each chunk by table. A record whose key is new (its table was
- *       empty at the batch start or has no row for the key, checked with one primary-key
- *       lookup per chunk, and the key was not written before in this batch) is copied straight
- *       into the table: nothing can be newer. Every other record (and every delete) is copied
- *       into a temporary staging table per destination table ({@code ON COMMIT DELETE ROWS}).
- *       Consecutive chunks for the same table share one open COPY.
- *   <li>{@link #commit} merges each staging table into its table: records superseded within
- *       the batch are dropped (per key only the newest position counts; for the same position
- *       the later record), then one statement updates rows whose {@code _position} is older
- *       than the record's and inserts keys without a row. Then the transaction commits, and
- *       only then does {@code commit} return.
+ *   <li>in a table that was empty when the transaction began, a key's first record (not a
+ *       delete) is copied straight into the table with binary {@code COPY}: nothing can be
+ *       newer. Consecutive chunks for the same table share one open COPY;
+ *   <li>every other record waits in memory, where a newer record of the same key replaces it
+ *       (repeated keys collapse to their latest event before anything is sent). Once {@link
+ *       PostgresSinkOptions#flushRecords()} keys of a table wait, or {@link
+ *       PostgresSinkOptions#flushBytes()} of source bytes over all tables, they are merged: one
+ *       binary COPY into a temporary staging table ({@code ON COMMIT DELETE ROWS}), then one
+ *       round trip whose statement updates rows whose {@code _position} is older than the
+ *       record's and inserts keys without a row. The merge decides which keys exist;
+ *   <li>{@link #commit} merges what still waits, commits, and only then returns.
  * </ol>
  *
  * <p>So a replayed batch, an older batch, duplicates or records out of order never move a row
  * backwards: each row keeps the position (resume token) of the event that last wrote it.
+ * Memory on this side is bounded by the flush thresholds plus a set of 64-bit key hashes per
+ * table.
  *
  * <h2>Operations</h2>
  *
@@ -72,16 +72,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@code write} and {@code commit} are called from one thread; {@link #abort} may be called
  * from any other: it cancels the running statement and closes the connection, so the server
- * rolls the transaction back and the blocked call fails promptly. Any failure rolls the batch
- * back and leaves the sink unusable (open a new one for the retry): nothing of the batch is
+ * rolls the transaction back and the blocked call fails promptly. Any failure rolls the
+ * transaction back and leaves the sink unusable (open a new one for the retry): nothing of it is
  * applied, and nothing is reported delivered.
  */
 public final class PostgresRecordSink implements BatchSink {
 
   private static final Logger log = LoggerFactory.getLogger(PostgresRecordSink.class);
 
-  private static final int ROW_FIELDS = 7;
+  private static final int STAGED_FIELDS = 6;
   private static final int KEEP_BUFFER_BYTES = 1 << 20;
+  /** COPY data is sent in pieces of about this size while a merge's records are encoded. */
+  private static final int SEND_BUFFER_BYTES = 1 << 20;
   /** Keys per table and batch tracked to skip de-duplication (8 to 16 bytes each). */
   private static final int MAX_TRACKED_KEYS = 1 << 20;
 
@@ -92,6 +94,7 @@ public final class PostgresRecordSink implements BatchSink {
     CLOSED
   }
 
+  private final DataSource dataSource;
   private final Connection connection;
   private final PGConnection pgConnection;
   private final CopyManager copyManager;
@@ -101,13 +104,15 @@ public final class PostgresRecordSink implements BatchSink {
 
   private volatile State state = State.OPEN;
   private volatile Throwable failure;
-  private long seq;
+  private boolean inTransaction;
+  private long pendingBytesTotal;
   private CopyIn activeCopy;
   private String activeCopySql;
   private SinkBatchStats lastCommit = SinkBatchStats.EMPTY;
 
-  private PostgresRecordSink(Connection connection, PostgresSinkOptions options)
+  private PostgresRecordSink(DataSource dataSource, Connection connection, PostgresSinkOptions options)
       throws SQLException {
+    this.dataSource = dataSource;
     this.connection = connection;
     this.pgConnection = connection.unwrap(PGConnection.class);
     this.copyManager = pgConnection.getCopyAPI();
@@ -118,7 +123,7 @@ public final class PostgresRecordSink implements BatchSink {
    * Opens a sink on a new connection from {@code dataSource}.
    *
    * @param tables the tables set up for the mirror ({@link PostgresDestination#setUp}); records
-   *     for other tables get theirs created in the batch's transaction
+   *     for other tables get theirs created on the way
    */
   public static PostgresRecordSink open(
       DataSource dataSource, PostgresSinkOptions options, Collection<DestinationTable> tables)
@@ -126,7 +131,7 @@ public final class PostgresRecordSink implements BatchSink {
     Objects.requireNonNull(options, "options");
     Connection connection = dataSource.getConnection();
     try {
-      PostgresRecordSink sink = new PostgresRecordSink(connection, options);
+      PostgresRecordSink sink = new PostgresRecordSink(dataSource, connection, options);
       sink.init(tables);
       return sink;
     } catch (SQLException | RuntimeException e) {
@@ -137,10 +142,15 @@ public final class PostgresRecordSink implements BatchSink {
 
   private void init(Collection<DestinationTable> tables) throws SQLException {
     connection.setAutoCommit(false);
-    try (Statement st = connection.createStatement()) {
-      if (options.tempBuffers() != null) {
-        // Only settable before the session first uses a temporary table.
-        st.execute("set temp_buffers = " + PostgresDestination.literal(options.tempBuffers()));
+    if (options.tempBuffers() != null) {
+      // Only settable before the session first uses a temporary table; a pooled session that
+      // was set up by an earlier sink already has it.
+      try (PreparedStatement ps = connection.prepareStatement(
+          "select set_config('temp_buffers', ?, false)"
+              + " where pg_size_bytes(current_setting('temp_buffers')) <> pg_size_bytes(?)")) {
+        ps.setString(1, options.tempBuffers());
+        ps.setString(2, options.tempBuffers());
+        ps.executeQuery().close();
       }
     }
     connection.commit();
@@ -161,6 +171,7 @@ public final class PostgresRecordSink implements BatchSink {
   public void write(List<ChangeRecord> records) throws Exception {
     requireOpen();
     try {
+      beginTransaction();
       // group by table, keeping source order within each table
       Map<Target, List<ChangeRecord>> chunk = new LinkedHashMap<>();
       for (ChangeRecord record : records) {
@@ -174,29 +185,41 @@ public final class PostgresRecordSink implements BatchSink {
       for (Map.Entry<Target, List<ChangeRecord>> e : chunk.entrySet()) {
         e.getKey().write(e.getValue());
       }
+      if (pendingBytesTotal >= options.flushBytes()) {
+        for (Target target : touched.values()) {
+          target.flush();
+        }
+      }
     } catch (Exception e) {
       throw fail(e);
     }
+  }
+
+  /** Session settings of the transaction, once, before its first statement. */
+  private void beginTransaction() throws SQLException {
+    if (inTransaction) {
+      return;
+    }
+    if (options.mergeWorkMem() != null) {
+      try (PreparedStatement ps = connection.prepareStatement("select set_config('work_mem', ?, true)")) {
+        ps.setString(1, options.mergeWorkMem());
+        ps.executeQuery().close();
+      }
+    }
+    inTransaction = true;
   }
 
   @Override
   public void commit() throws Exception {
     requireOpen();
     try {
-      finishCopy();
       List<SinkBatchStats.TableStats> stats = new ArrayList<>(touched.size());
-      if (!touched.isEmpty()) {
-        if (options.mergeWorkMem() != null) {
-          try (Statement st = connection.createStatement()) {
-            st.execute(
-                "set local work_mem = " + PostgresDestination.literal(options.mergeWorkMem()));
-          }
-        }
-        for (Target target : touched.values()) {
-          stats.add(target.merge());
-        }
+      for (Target target : touched.values()) {
+        stats.add(target.finish());
       }
+      finishCopy();
       connection.commit();
+      inTransaction = false;
       for (Target target : touched.values()) {
         target.endBatch();
       }
@@ -239,14 +262,22 @@ public final class PostgresRecordSink implements BatchSink {
     }
   }
 
-  /** Rolls back anything not committed and closes the connection. */
+  /** Rolls back anything not committed and closes the connection (a pool takes it back). */
   @Override
   public void close() {
+    boolean aborted;
     synchronized (this) {
       if (state == State.CLOSED) {
         return;
       }
+      aborted = state == State.ABORTED;
       state = State.CLOSED;
+    }
+    if (aborted && dataSource instanceof HikariDataSource pool) {
+      // The abort closed the session. Handed back, the pool would find it broken on its own,
+      // with a warning and a stack trace for every failed batch; evicting it says it is known.
+      pool.evictConnection(connection);
+      return;
     }
     try {
       if (!connection.isClosed()) {
@@ -307,13 +338,23 @@ public final class PostgresRecordSink implements BatchSink {
       }
       return target;
     }
-    // A collection that was not set up (e.g. created after the mirror started).
-    finishCopy();
+    // A collection that was not set up (e.g. created after the mirror started). Its table is
+    // created and committed on a connection of its own, under an advisory lock, so that the
+    // apply lanes of a batch (or a stale attempt) meeting it at the same time do not race on
+    // the DDL; rows written later roll back without it.
     DestinationTable table = new DestinationTable(record.source(), options.schema(), record.table());
-    try (Statement st = connection.createStatement()) {
-      st.execute("create schema if not exists " + TableNaming.quote(options.schema()));
+    try (Connection ddl = dataSource.getConnection()) {
+      ddl.setAutoCommit(false);
+      try (PreparedStatement lock = ddl.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {
+        lock.setString(1, "mongo-cdc table ddl");
+        lock.executeQuery().close();
+      }
+      try (Statement st = ddl.createStatement()) {
+        st.execute("create schema if not exists " + TableNaming.quote(options.schema()));
+      }
+      PostgresDestination.createTable(ddl, table);
+      ddl.commit();
     }
-    PostgresDestination.createTable(connection, table);
     target = new Target(table, "mongo_cdc_stage_" + targets.size());
     targets.put(table.name(), target);
     return target;
@@ -385,20 +426,21 @@ public final class PostgresRecordSink implements BatchSink {
     return key.indexOf('\0') < 0 ? key : key.replace("\0", "\\u0000");
   }
 
-  /** One destination table and its staging table. */
+  /** One destination table, its staging table, and the records waiting for the next merge. */
   private final class Target {
     final DestinationTable table;
     final String staging;
     final String copySql;
     final String directCopySql;
-    final String existingSql;
     final BinaryCopyBuffer buffer = new BinaryCopyBuffer();
     final BinaryCopyBuffer direct = new BinaryCopyBuffer();
     final KeyHashSet keys = new KeyHashSet(MAX_TRACKED_KEYS);
+    /** Per key only its newest record: what the next merge applies. */
+    final Map<String, ChangeRecord> pending = new LinkedHashMap<>();
     boolean stagingCreated;
     boolean inBatch;
     boolean emptyAtStart;
-    long directRows;
+    long pendingBytes;
     long inserts;
     long updates;
     long replaces;
@@ -406,7 +448,7 @@ public final class PostgresRecordSink implements BatchSink {
     long updatesWithoutDocument;
     long sanitized;
     long bytes;
-    long staged;
+    long changed;
 
     Target(DestinationTable table, String staging) {
       this.table = table;
@@ -414,40 +456,37 @@ public final class PostgresRecordSink implements BatchSink {
       this.copySql =
           "copy "
               + this.staging
-              + " (seq, op, id, doc, raw_doc, position, commit_time) from stdin (format binary)";
+              + " (op, id, doc, raw_doc, position, commit_time) from stdin (format binary)";
       this.directCopySql =
           "copy "
               + table.qualifiedName()
               + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\")"
               + " from stdin (format binary)";
-      this.existingSql =
-          "select \"_id\" from " + table.qualifiedName() + " where \"_id\" = any (?)";
     }
 
     void startBatch() throws SQLException {
       finishCopy();
-      if (!stagingCreated) {
-        try (Statement st = connection.createStatement()) {
+      try (Statement st = connection.createStatement()) {
+        if (!stagingCreated) {
+          // A pooled session may already have it (it outlives our transaction, its rows do not).
           st.execute(
               "create temporary table if not exists "
                   + staging
-                  + " (seq bigint not null, op text not null, id text collate \"C\" not null,"
+                  + " (op text not null, id text collate \"C\" not null,"
                   + " doc text, raw_doc text, position text collate \"C\" not null,"
                   + " commit_time timestamptz not null) on commit delete rows");
+          stagingCreated = true;
         }
-        stagingCreated = true;
+        try (ResultSet rs =
+            st.executeQuery("select not exists (select 1 from " + table.qualifiedName() + ")")) {
+          rs.next();
+          emptyAtStart = rs.getBoolean(1);
+        }
       }
       inBatch = true;
       inserts = updates = replaces = deletes = updatesWithoutDocument = sanitized = bytes = 0;
-      staged = 0;
-      directRows = 0;
+      changed = 0;
       keys.clear();
-      try (Statement st = connection.createStatement();
-          ResultSet rs =
-              st.executeQuery("select not exists (select 1 from " + table.qualifiedName() + ")")) {
-        rs.next();
-        emptyAtStart = rs.getBoolean(1);
-      }
     }
 
     void endBatch() {
@@ -457,20 +496,14 @@ public final class PostgresRecordSink implements BatchSink {
     }
 
     /**
-     * Writes one chunk's records of this table. A record whose key is new to the table (not in
-     * it at the check, and not written before in this batch) is copied straight into the
-     * table: nothing can be newer, and this is the cheapest way in. Every other record goes to
-     * staging, for the merge at commit. Deletes always go to staging.
+     * Takes one chunk's records of this table. In a table that was empty when the batch began,
+     * a key's first record (unless a delete) is copied straight into the table: no row can be
+     * newer, and this is the cheapest way in. Every other record waits in {@link #pending},
+     * which keeps only each key's latest record, for the next {@link #flush}; no round trip is
+     * spent deciding which keys exist, the merge does.
      */
     void write(List<ChangeRecord> records) throws SQLException {
-      int n = records.size();
-      String[] keyTexts = new String[n];
-      String[] docs = new String[n];
-      boolean[] skip = new boolean[n];
-      boolean[] fresh = new boolean[n];
-      List<String> toCheck = emptyAtStart ? null : new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        ChangeRecord record = records.get(i);
+      for (ChangeRecord record : records) {
         bytes += record.sourceBytes();
         switch (record.operation()) {
           case INSERT -> inserts++;
@@ -481,8 +514,7 @@ public final class PostgresRecordSink implements BatchSink {
         if (record.operation() != Operation.DELETE && record.document() == null) {
           if (record.operation() == Operation.UPDATE) {
             updatesWithoutDocument++;
-            skip[i] = true; // no post-image: nothing to apply (see the class comment)
-            continue;
+            continue; // no post-image: nothing to apply (see the class comment)
           }
           throw new IllegalArgumentException(
               record.operation().operationType()
@@ -494,123 +526,120 @@ public final class PostgresRecordSink implements BatchSink {
                   + record.position());
         }
         String key = keyText(record.key());
-        keyTexts[i] = key;
-        boolean newInBatch = keys.addIfAbsent(key);
-        if (record.operation() != Operation.DELETE) {
-          String doc = JsonbSanitizer.sanitize(record.document());
-          docs[i] = doc;
-          if (newInBatch) {
-            fresh[i] = true;
-            if (toCheck != null) {
-              toCheck.add(key);
-            }
-          }
-        }
-      }
-      Set<String> existing =
-          toCheck == null || toCheck.isEmpty() ? Set.of() : existingKeys(toCheck);
-      for (int i = 0; i < n; i++) {
-        if (skip[i]) {
-          continue;
-        }
-        ChangeRecord record = records.get(i);
-        String doc = docs[i];
-        String raw = doc != null && doc != record.document() ? record.document() : null;
-        if (raw != null) {
-          sanitized++;
-        }
-        if (fresh[i] && !existing.contains(keyTexts[i])) {
+        boolean fresh = emptyAtStart && keys.addIfAbsent(key);
+        if (fresh && record.operation() != Operation.DELETE) {
+          String doc = sanitize(record);
           direct.startRow(5);
-          direct.putText(keyTexts[i]);
+          direct.putText(key);
           direct.putJsonb(doc);
-          direct.putText(raw);
+          direct.putText(raw(record, doc));
           direct.putText(record.position().data());
           direct.putTimestamptz(record.commitTime());
         } else {
-          buffer.startRow(ROW_FIELDS);
-          buffer.putBigint(seq++);
-          buffer.putText(opCode(record.operation()));
-          buffer.putText(keyTexts[i]);
-          buffer.putText(doc);
-          buffer.putText(raw);
-          buffer.putText(record.position().data());
-          buffer.putTimestamptz(record.commitTime());
-          staged++;
+          ChangeRecord waiting = pending.get(key);
+          // Replays and retries can bring records out of order: the newest position wins, and
+          // for the same position the later record.
+          if (waiting == null || record.position().compareTo(waiting.position()) >= 0) {
+            pending.put(key, record);
+            long delta = record.sourceBytes() - (waiting == null ? 0 : waiting.sourceBytes());
+            pendingBytes += delta;
+            pendingBytesTotal += delta;
+          }
         }
       }
       if (direct.rows() > 0) {
-        directRows += direct.rows();
+        changed += direct.rows();
         stream(directCopySql, direct);
+      }
+      if (pending.size() >= options.flushRecords()) {
+        flush();
+      }
+    }
+
+    /**
+     * Merges the pending records into the table, inside the open transaction: one binary COPY
+     * into staging, then one round trip that analyzes staging (so the planner probes the
+     * table's primary key for a small batch instead of scanning a large table), applies it, and
+     * empties it. Each key is in staging once, so no de-duplication is needed, and successive
+     * merges of one key happen in source order.
+     */
+    void flush() throws SQLException {
+      if (pending.isEmpty()) {
+        return;
+      }
+      for (Map.Entry<String, ChangeRecord> entry : pending.entrySet()) {
+        ChangeRecord record = entry.getValue();
+        String doc = record.operation() == Operation.DELETE ? null : sanitize(record);
+        buffer.startRow(STAGED_FIELDS);
+        buffer.putText(opCode(record.operation()));
+        buffer.putText(entry.getKey());
+        buffer.putText(doc);
+        buffer.putText(raw(record, doc));
+        buffer.putText(record.position().data());
+        buffer.putTimestamptz(record.commitTime());
+        if (buffer.size() >= SEND_BUFFER_BYTES) {
+          stream(copySql, buffer);
+        }
       }
       if (buffer.rows() > 0) {
         stream(copySql, buffer);
       }
-    }
-
-    private Set<String> existingKeys(List<String> candidates) throws SQLException {
       finishCopy();
-      Set<String> found = new HashSet<>();
-      try (PreparedStatement ps = connection.prepareStatement(existingSql)) {
-        Array array = connection.createArrayOf("text", candidates.toArray());
-        ps.setArray(1, array);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            found.add(rs.getString(1));
+      try (Statement st = connection.createStatement()) {
+        boolean isResult =
+            st.execute(
+                "set local default_statistics_target = 10; analyze "
+                    + staging
+                    + " (id); "
+                    + mergeSql()
+                    + "; truncate "
+                    + staging);
+        while (!isResult) {
+          if (st.getUpdateCount() < 0) {
+            throw new SQLException("the merge into " + table.qualifiedName() + " returned no counts");
           }
+          isResult = st.getMoreResults();
         }
-        array.free();
+        try (ResultSet rs = st.getResultSet()) {
+          rs.next();
+          changed += rs.getLong(1) + rs.getLong(2);
+        }
+        while (st.getMoreResults() || st.getUpdateCount() >= 0) {
+          // drain the results of the statements after the merge
+        }
       }
-      return found;
+      pendingBytesTotal -= pendingBytes;
+      pendingBytes = 0;
+      pending.clear();
     }
 
-
-    SinkBatchStats.TableStats merge() throws SQLException {
-      long changed = 0;
-      if (staged > 0) {
-        try (Statement st = connection.createStatement()) {
-          // row counts and value statistics, so the planner probes the table's primary key
-          // for a small batch instead of scanning a large table
-          // (a small sample of the key column is enough, and cheap)
-          st.execute("set local default_statistics_target = 10");
-          st.execute("analyze " + staging + " (id)");
-        }
-        if (keys.maybeDuplicates()) {
-          try (Statement st = connection.createStatement()) {
-            st.executeUpdate(dedupeSql());
-          }
-        }
-        try (Statement st = connection.createStatement();
-            ResultSet rs = st.executeQuery(mergeSql())) {
-          rs.next();
-          changed = rs.getLong(1) + rs.getLong(2);
-        }
+    private String sanitize(ChangeRecord record) {
+      String doc = JsonbSanitizer.sanitize(record.document());
+      if (doc != record.document()) {
+        sanitized++;
       }
-      changed += directRows;
+      return doc;
+    }
+
+    /** The exact JSON when jsonb could not hold it as it was, else null. */
+    private String raw(ChangeRecord record, String doc) {
+      return doc != null && doc != record.document() ? record.document() : null;
+    }
+
+    SinkBatchStats.TableStats finish() throws SQLException {
+      flush();
       return new SinkBatchStats.TableStats(
           table, inserts, updates, replaces, deletes, updatesWithoutDocument, sanitized, bytes,
           changed);
     }
 
     /**
-     * Removes from staging every record that a record of the same key in the batch supersedes
-     * (a newer position; for the same position, a later one), so each key keeps one record.
-     */
-    String dedupeSql() {
-      return "delete from "
-          + staging
-          + " s using "
-          + staging
-          + " n where n.id = s.id and (n.position > s.position"
-          + " or (n.position = s.position and n.seq > s.seq))";
-    }
-
-    /**
-     * One statement over the staged records (one per key after {@link #dedupeSql}): against
-     * the rows as they were before the statement, (hard mode) remove rows that a newer delete
-     * names, update rows that a newer record names, and insert keys that have no row. Update and insert touch disjoint keys, so a
-     * plain INSERT (cheaper than ON CONFLICT's speculative insertion) is enough. The sink is
-     * meant to be its tables' only writer; a row another writer inserts meanwhile makes the
-     * batch fail on the primary key (and be retried), never apply wrongly.
+     * One statement over the staged records (one per key): against the rows as they were
+     * before the statement, (hard mode) remove rows that a newer delete names, update rows that
+     * a newer record names, and insert keys that have no row. Update and insert touch disjoint
+     * keys, so a plain INSERT (cheaper than ON CONFLICT's speculative insertion) is enough. The
+     * sink is meant to be its tables' only writer; a row another writer inserts meanwhile makes
+     * the batch fail on the primary key (and be retried), never apply wrongly.
      */
     String mergeSql() {
       String t = table.qualifiedName();

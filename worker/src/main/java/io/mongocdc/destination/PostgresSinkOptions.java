@@ -4,18 +4,35 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Settings of the PostgreSQL destination.
+ * Settings of the PostgreSQL destination, with their defaults in {@link #defaults()}.
  *
  * @param schema the schema destination tables live in (created if missing). Default {@code
  *     public}.
  * @param deleteMode soft (flag) or hard (remove) deletes. Default {@link DeleteMode#SOFT}.
- * @param mergeWorkMem {@code work_mem} for the merge of a batch (it sorts the batch's keys and
- *     positions), e.g. {@code 64MB}; null keeps the server's. Default {@code 64MB}.
+ * @param mergeWorkMem {@code work_mem} of the sink's transactions (merges join staged records
+ *     to the table), e.g. {@code 64MB}; null keeps the server's. Default {@code 64MB}.
  * @param tempBuffers {@code temp_buffers} of the sink's session (the staging tables are
  *     temporary tables), e.g. {@code 64MB}; null keeps the server's. Default {@code 64MB}.
+ * @param applyConnections apply lanes per batch: connections (and transactions) that apply one
+ *     batch's records in parallel, each key always on the same one. Default 2.
+ * @param flushRecords a table's records are merged once this many distinct keys wait (fewer
+ *     round trips per record the larger; less work left for the commit the smaller). Default
+ *     500.
+ * @param flushBytes every table's waiting records are merged once they hold this many source
+ *     bytes together: the sink's memory bound. Default 16 MiB.
  */
 public record PostgresSinkOptions(
-    String schema, DeleteMode deleteMode, String mergeWorkMem, String tempBuffers) {
+    String schema,
+    DeleteMode deleteMode,
+    String mergeWorkMem,
+    String tempBuffers,
+    int applyConnections,
+    int flushRecords,
+    long flushBytes) {
+
+  public static final int DEFAULT_APPLY_CONNECTIONS = 2;
+  public static final int DEFAULT_FLUSH_RECORDS = 500;
+  public static final long DEFAULT_FLUSH_BYTES = 16L << 20;
 
   private static final Pattern MEMORY = Pattern.compile("[0-9]+ ?(kB|MB|GB)?");
 
@@ -25,24 +42,44 @@ public record PostgresSinkOptions(
     DestinationTable.requireIdentifier("schema", schema);
     requireMemory("mergeWorkMem", mergeWorkMem);
     requireMemory("tempBuffers", tempBuffers);
+    requireAtLeast("applyConnections", applyConnections, 1);
+    requireAtLeast("flushRecords", flushRecords, 1);
+    requireAtLeast("flushBytes", flushBytes, 1);
   }
 
   public static PostgresSinkOptions defaults() {
-    return new PostgresSinkOptions("public", DeleteMode.SOFT, "64MB", "64MB");
+    return new PostgresSinkOptions("public", DeleteMode.SOFT, "64MB", "64MB", DEFAULT_APPLY_CONNECTIONS,
+        DEFAULT_FLUSH_RECORDS, DEFAULT_FLUSH_BYTES);
   }
 
   public PostgresSinkOptions withSchema(String value) {
-    return new PostgresSinkOptions(value, deleteMode, mergeWorkMem, tempBuffers);
+    return new PostgresSinkOptions(value, deleteMode, mergeWorkMem, tempBuffers, applyConnections, flushRecords,
+        flushBytes);
   }
 
   public PostgresSinkOptions withDeleteMode(DeleteMode value) {
-    return new PostgresSinkOptions(schema, value, mergeWorkMem, tempBuffers);
+    return new PostgresSinkOptions(schema, value, mergeWorkMem, tempBuffers, applyConnections, flushRecords,
+        flushBytes);
+  }
+
+  public PostgresSinkOptions withApplyConnections(int value) {
+    return new PostgresSinkOptions(schema, deleteMode, mergeWorkMem, tempBuffers, value, flushRecords, flushBytes);
+  }
+
+  public PostgresSinkOptions withFlush(int records, long bytes) {
+    return new PostgresSinkOptions(schema, deleteMode, mergeWorkMem, tempBuffers, applyConnections, records, bytes);
   }
 
   private static void requireMemory(String name, String value) {
     if (value != null && !MEMORY.matcher(value).matches()) {
       throw new IllegalArgumentException(
           name + " must be a PostgreSQL memory size like 64MB, got '" + value + "'");
+    }
+  }
+
+  private static void requireAtLeast(String name, long value, long min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
     }
   }
 }

@@ -5,6 +5,9 @@ import io.mongocdc.secrets.Redaction;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -15,6 +18,30 @@ import org.postgresql.ds.PGSimpleDataSource;
 public final class PostgresUrls {
 
   private PostgresUrls() {}
+
+  /**
+   * A connection pool over {@code connectionString}: batches, commits and status reads reuse
+   * sessions instead of paying a backend start each. Connections are opened on demand, at most
+   * {@code maxConnections}, and closed after a minute unused.
+   *
+   * @param name the pool's name in logs and thread names; must not hold a secret
+   */
+  public static HikariDataSource pool(String name, String connectionString, int maxConnections) {
+    return pool(name, dataSource(connectionString), maxConnections);
+  }
+
+  /** A connection pool over an existing (unpooled) data source; see {@link #pool(String, String, int)}. */
+  public static HikariDataSource pool(String name, DataSource connections, int maxConnections) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName(name);
+    config.setDataSource(connections);
+    config.setMaximumPoolSize(maxConnections);
+    config.setMinimumIdle(0);
+    config.setIdleTimeout(60_000);
+    // Fail at first use (a clear error in the activity), not when the pool is built.
+    config.setInitializationFailTimeout(-1);
+    return new HikariDataSource(config);
+  }
 
   public static PGSimpleDataSource dataSource(String connectionString) {
     PGSimpleDataSource dataSource = new PGSimpleDataSource();

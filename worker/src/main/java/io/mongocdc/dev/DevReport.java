@@ -16,8 +16,13 @@ package io.mongocdc.dev;
  * @param batches batch rows in the catalog's history
  * @param lastBatchId the highest batch id in that history (equal to {@code batches} when every
  *     batch has exactly one row)
- * @param eventsPerSecond source events over the wall time from the first batch's start to the
- *     last batch's end
+ * @param batchPhaseSeconds the batch phase: from the start of the first batch that delivered
+ *     records to the end of the last one (empty batches waiting on the source at either end, and
+ *     the snapshot before, are not in it)
+ * @param eventsPerSecond source events over the batch phase
+ * @param cpuCoresBusy this process's CPU time over the batch phase, divided by its wall time:
+ *     the cores the worker kept busy on average (source, decode, apply, the in-process Temporal
+ *     server; not the embedded PostgreSQL's own processes); null if it could not be measured
  * @param batchLatencyP50Ms median batch duration
  * @param batchLatencyP99Ms 99th percentile batch duration
  */
@@ -31,6 +36,8 @@ public record DevReport(
     long mismatchedRows,
     long batches,
     long lastBatchId,
+    double batchPhaseSeconds,
     double eventsPerSecond,
+    Double cpuCoresBusy,
     long batchLatencyP50Ms,
     long batchLatencyP99Ms) {}

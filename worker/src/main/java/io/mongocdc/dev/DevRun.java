@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.decode.Namespace;
+import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.generator.GeneratedChangeStream;
@@ -59,10 +60,12 @@ public final class DevRun {
       int initialDocuments,
       Path report,
       boolean headless,
-      MirrorSettings settings) {}
+      MirrorSettings settings,
+      PostgresSinkOptions destination) {}
 
   private final Options options;
   private final PrintWriter out;
+  private final ProcessCpuSamples cpu = new ProcessCpuSamples();
 
   public DevRun(Options options, PrintWriter out) {
     this.options = options;
@@ -90,7 +93,7 @@ public final class DevRun {
     try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
         generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
         peers -> generated ? new GeneratorSourceFactory(generator, existing) : new MongoMirrorSourceFactory(peers),
-        PullTuning.defaults())) {
+        PullTuning.defaults(), options.destination())) {
       MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
           database, collections, SCHEMA, options.settings()).requireValid();
       CdcFlowWorkflow workflow = stack.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
@@ -175,7 +178,9 @@ public final class DevRun {
       long lastRecords = 0;
       long lastAt = System.nanoTime();
       int polls = 0;
+      cpu.sample();
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
+        cpu.sample();
         if (bar != null) {
           Progress progress = progress(stack);
           long now = System.nanoTime();
@@ -257,6 +262,7 @@ public final class DevRun {
 
   private DevReport report(DevStack stack, boolean generated, GeneratedChangeStream generator,
       List<String> collections, String database) throws SQLException {
+    cpu.sample();
     try (Connection connection = stack.dataSource().getConnection()) {
       BatchStatistics batches = BatchStatistics.of(connection, MIRROR);
       List<Namespace> namespaces = collections.stream().map(c -> new Namespace(database, c)).toList();
@@ -269,10 +275,13 @@ public final class DevRun {
         matches = mismatched == 0;
         sourceEvents = generator.eventsGenerated();
       }
-      double rate = batches.seconds() > 0 ? sourceEvents / batches.seconds() : 0;
+      double phase = batches.phaseSeconds();
+      double rate = phase > 0 ? sourceEvents / phase : 0;
+      Double cores = cpu.coresBusy(batches.phaseStart(), batches.phaseEnd());
       return new DevReport(generated ? "generator" : "mongodb", snapshotDocuments(connection), sourceEvents,
           batches.records(), rows, matches,
-          mismatched, batches.batches(), batches.lastBatchId(), Math.round(rate * 10) / 10.0, batches.p50Millis(),
+          mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
+          Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
           batches.p99Millis());
     }
   }
@@ -289,9 +298,10 @@ public final class DevRun {
   }
 
   private void printSummary(DevReport report) {
-    out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s;"
-            + " batch p50 %d ms, p99 %d ms); %,d live destination rows%s%n",
+    out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s"
+            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%n",
         report.snapshotDocuments(), report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
+        report.batchPhaseSeconds(), report.cpuCoresBusy() == null ? "?" : String.format("%.2f", report.cpuCoresBusy()),
         report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
         report.destinationMatchesSource() == null ? ""
             : report.destinationMatchesSource() ? "; the destination matches the source"

@@ -15,6 +15,7 @@ import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.cli.WorkerWiring;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.destination.PostgresUrls;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
 import com.uber.m3.tally.RootScopeBuilder;
@@ -31,6 +32,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
 
 /**
@@ -46,6 +48,7 @@ final class DevStack implements AutoCloseable {
   static final String TASK_QUEUE = "mongo-cdc";
 
   final EmbeddedPostgres postgres;
+  final HikariDataSource catalogPool;
   final String jdbcUrl;
   final TestServer.PortBoundTestServer temporal;
   final int temporalPort;
@@ -55,10 +58,11 @@ final class DevStack implements AutoCloseable {
   final PrometheusMeterRegistry registry;
   final PrometheusEndpoint metricsEndpoint;
 
-  private DevStack(EmbeddedPostgres postgres, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
+  private DevStack(EmbeddedPostgres postgres, HikariDataSource catalogPool, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
       WorkflowServiceStubs service, WorkflowClient client, WorkerFactory workers, PrometheusMeterRegistry registry,
       PrometheusEndpoint metricsEndpoint) {
     this.postgres = postgres;
+    this.catalogPool = catalogPool;
     this.jdbcUrl = jdbcUrl;
     this.temporal = temporal;
     this.temporalPort = temporalPort;
@@ -76,11 +80,12 @@ final class DevStack implements AutoCloseable {
    * @param sources the source port, built over the worker's peer registry
    */
   static DevStack start(int temporalPort, int metricsPort, Map<String, String> sourcePeers,
-      Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning) throws IOException {
+      Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning, PostgresSinkOptions destination)
+      throws IOException {
     EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
     try {
       String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
-      DataSource dataSource = postgres.getPostgresDatabase();
+      HikariDataSource dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(), 8);
       CatalogMigrator.migrate(dataSource);
       PeerRegistry peers = name -> {
         if (DESTINATION_PEER.equals(name)) {
@@ -97,7 +102,7 @@ final class DevStack implements AutoCloseable {
       };
       Catalog catalog = Catalog.open(dataSource);
       WorkerPorts ports = new WorkerPorts(sources.apply(peers),
-          new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults()),
+          new PostgresMirrorDestination(peers, destination),
           new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog));
 
       TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
@@ -114,7 +119,7 @@ final class DevStack implements AutoCloseable {
           new PipelineMetrics(registry));
       workers.start();
       PrometheusEndpoint endpoint = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "127.0.0.1", metricsPort);
-      return new DevStack(postgres, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint);
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint);
     } catch (IOException | RuntimeException e) {
       postgres.close();
       throw e;
@@ -122,7 +127,7 @@ final class DevStack implements AutoCloseable {
   }
 
   DataSource dataSource() {
-    return postgres.getPostgresDatabase();
+    return catalogPool;
   }
 
   @Override
@@ -135,6 +140,7 @@ final class DevStack implements AutoCloseable {
     service.shutdownNow();
     service.awaitTermination(10, TimeUnit.SECONDS);
     temporal.close();
+    catalogPool.close();
     postgres.close();
   }
 }

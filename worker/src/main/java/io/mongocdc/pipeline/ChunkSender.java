@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
@@ -20,6 +21,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The sender stage: takes chunks strictly in the order the reader cut them, writes their records
  * to the sink, and moves the delivered checkpoint only when the sink has committed them.
+ *
+ * <p>With several apply lanes the sender routes each record by its table and key to one lane, so
+ * every document's records reach one connection in source order, and the lanes write in parallel.
+ * A commit asks every lane to commit and waits for all of them: the delivered checkpoint moves
+ * only when every transaction holding records up to it has committed. Lanes never share a key,
+ * so their transactions never wait on each other's row locks.
  */
 final class ChunkSender implements Runnable {
 
@@ -28,6 +35,7 @@ final class ChunkSender implements Runnable {
   private final String mirror;
   private final PullSettings settings;
   private final RecordSink sink;
+  private final List<ApplyLane> lanes;
   private final BlockingQueue<ChunkInFlight> fromReader;
   private final Semaphore inFlightPermits;
   private final PipelineCounters counters;
@@ -40,6 +48,7 @@ final class ChunkSender implements Runnable {
   private StreamPosition staged;
   private ControlEvent stoppedAt;
   private long recordsSinceCommit;
+  private long bytesSinceCommit;
   private long expectedSequence;
 
   ChunkSender(
@@ -47,6 +56,7 @@ final class ChunkSender implements Runnable {
       StreamPosition start,
       PullSettings settings,
       RecordSink sink,
+      List<ApplyLane> lanes,
       BlockingQueue<ChunkInFlight> fromReader,
       Semaphore inFlightPermits,
       PipelineCounters counters,
@@ -57,6 +67,7 @@ final class ChunkSender implements Runnable {
     this.staged = start;
     this.settings = settings;
     this.sink = sink;
+    this.lanes = List.copyOf(lanes);
     this.fromReader = fromReader;
     this.inFlightPermits = inFlightPermits;
     this.counters = counters;
@@ -105,6 +116,8 @@ final class ChunkSender implements Runnable {
       outcome.fail(new IllegalStateException("sender of mirror '" + mirror + "' interrupted", e));
     } catch (Throwable t) {
       outcome.fail(t);
+    } finally {
+      lanes.forEach(ApplyLane::stop);
     }
   }
 
@@ -144,28 +157,62 @@ final class ChunkSender implements Runnable {
       stopReader.run();
     }
     if (!records.isEmpty()) {
-      long writeStart = System.nanoTime();
-      sink.write(records);
-      counters.sinkWriteNanos.addAndGet(System.nanoTime() - writeStart);
+      write(records);
       counters.recordsStaged.addAndGet(records.size());
       recordsSinceCommit += records.size();
+      for (ChangeRecord record : records) {
+        bytesSinceCommit += record.sourceBytes();
+      }
       count(records);
     }
     inFlightPermits.release();
     if (reach != null) {
       staged = StreamPosition.after(reach);
     }
-    if (settings.commitIntervalRecords() > 0 && recordsSinceCommit >= settings.commitIntervalRecords()) {
+    if (settings.commitIntervalRecords() > 0 && recordsSinceCommit >= settings.commitIntervalRecords()
+        || settings.commitIntervalBytes() > 0 && bytesSinceCommit >= settings.commitIntervalBytes()) {
       commit();
     }
   }
 
+  private void write(List<ChangeRecord> records) throws Exception {
+    long writeStart = System.nanoTime();
+    if (lanes.isEmpty()) {
+      sink.write(records);
+      counters.sinkWriteNanos.addAndGet(System.nanoTime() - writeStart);
+      return;
+    }
+    List<List<ChangeRecord>> parts = new ArrayList<>(lanes.size());
+    for (int i = 0; i < lanes.size(); i++) {
+      parts.add(new ArrayList<>(records.size() / lanes.size() + 16));
+    }
+    for (ChangeRecord record : records) {
+      parts.get(ApplyRouting.laneOf(record, lanes.size())).add(record);
+    }
+    for (int i = 0; i < lanes.size(); i++) {
+      if (!parts.get(i).isEmpty()) {
+        lanes.get(i).send(parts.get(i));
+      }
+    }
+    counters.applyBackPressureNanos.addAndGet(System.nanoTime() - writeStart);
+  }
+
   private void commit() throws Exception {
     long commitStart = System.nanoTime();
-    sink.commit();
+    if (lanes.isEmpty()) {
+      sink.commit();
+    } else {
+      CountDownLatch committed = new CountDownLatch(lanes.size());
+      for (ApplyLane lane : lanes) {
+        lane.send(new ApplyLane.Commit(committed));
+      }
+      // A lane that fails aborts the pull, which interrupts this wait.
+      committed.await();
+    }
     counters.sinkCommitNanos.addAndGet(System.nanoTime() - commitStart);
     counters.recordsDelivered.addAndGet(recordsSinceCommit);
     recordsSinceCommit = 0;
+    bytesSinceCommit = 0;
     delivered = staged;
   }
 

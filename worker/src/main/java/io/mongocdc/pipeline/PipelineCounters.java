@@ -18,4 +18,6 @@ final class PipelineCounters {
   final AtomicLong senderWaitNanos = new AtomicLong();
   final AtomicLong sinkWriteNanos = new AtomicLong();
   final AtomicLong sinkCommitNanos = new AtomicLong();
+  final AtomicLong applyBackPressureNanos = new AtomicLong();
+  final AtomicLong laneCommitNanos = new AtomicLong();
 }

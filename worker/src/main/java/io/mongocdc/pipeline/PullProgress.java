@@ -14,6 +14,7 @@ import java.time.Duration;
  * @param recordsDelivered records durably committed
  * @param chunksInFlight chunks read and not yet written to the sink: the decode queue's depth
  * @param elapsed time since the pull started
+ * @param timings where the pull has spent its time so far
  */
 public record PullProgress(
     StreamPosition deliveredCheckpoint,
@@ -22,4 +23,5 @@ public record PullProgress(
     long recordsStaged,
     long recordsDelivered,
     int chunksInFlight,
-    Duration elapsed) {}
+    Duration elapsed,
+    StageTimings timings) {}

@@ -3,6 +3,7 @@ package io.mongocdc.pipeline;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -61,9 +62,27 @@ public final class PullRecords {
    */
   public PullResult pull(StreamPosition start, RecordSink sink, ProgressListener progress)
       throws InterruptedException {
-    Objects.requireNonNull(start, "start position");
     Objects.requireNonNull(sink, "sink");
+    return pull(start, List.of(sink), progress);
+  }
+
+  /**
+   * Runs one batch over several sinks (apply lanes), each written by a thread of its own: every
+   * record goes to the lane its table and key hash to, so a document's records stay in source
+   * order on one sink while the lanes write in parallel. A commit commits every lane; the
+   * delivered checkpoint moves only once all of them have committed.
+   *
+   * @param sinks one or more sinks, each on its own connection; a failure of any fails the pull
+   */
+  public PullResult pull(StreamPosition start, List<? extends RecordSink> sinks, ProgressListener progress)
+      throws InterruptedException {
+    Objects.requireNonNull(start, "start position");
+    Objects.requireNonNull(sinks, "sinks");
+    if (sinks.isEmpty()) {
+      throw new IllegalArgumentException("a pull needs at least one sink");
+    }
+    sinks.forEach(sink -> Objects.requireNonNull(sink, "sink"));
     Objects.requireNonNull(progress, "progress listener");
-    return new PullRun(mirror, opener, decoder, settings, clock, start, sink, progress).execute();
+    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress).execute();
   }
 }

@@ -27,11 +27,16 @@ final class PullRun {
 
   private static final Logger log = LoggerFactory.getLogger(PullRun.class);
   private static final AtomicLong CALLS = new AtomicLong();
+  /**
+   * Record lists queued per apply lane. With the in-flight chunks this bounds what a pull holds
+   * in memory when the destination stalls: in-flight chunks + lanes x this, each at most a chunk.
+   */
+  static final int APPLY_QUEUE_CHUNKS = 2;
 
   private final String mirror;
   private final PullSettings settings;
   private final StreamPosition start;
-  private final RecordSink sink;
+  private final List<RecordSink> sinks;
   private final ProgressListener progress;
 
   private final PipelineCounters counters = new PipelineCounters();
@@ -43,6 +48,7 @@ final class PullRun {
   private final ChunkSender sender;
   private final Thread readerThread;
   private final Thread senderThread;
+  private final List<Thread> laneThreads = new ArrayList<>();
   private final Semaphore inFlightPermits;
   private final long startNanos = System.nanoTime();
 
@@ -53,12 +59,12 @@ final class PullRun {
       PullSettings settings,
       LongSupplier clock,
       StreamPosition start,
-      RecordSink sink,
+      List<? extends RecordSink> sinks,
       ProgressListener progress) {
     this.mirror = mirror;
     this.settings = settings;
     this.start = start;
-    this.sink = sink;
+    this.sinks = List.copyOf(sinks);
     this.progress = progress;
     String prefix = "mongo-cdc-" + mirror + "-" + CALLS.incrementAndGet() + "-";
     this.decodePool = Executors.newFixedThreadPool(settings.decodeWorkers(), named(prefix + "decode-"));
@@ -68,8 +74,17 @@ final class PullRun {
     this.reader = new ChunkReader(mirror, opener, start, settings, clock, new ChunkDecoder(decoder, counters),
         decodePool, toSender, inFlightPermits, counters, outcome);
     this.readerThread = new Thread(reader, prefix + "reader");
-    this.sender = new ChunkSender(mirror, start, settings, sink, toSender, inFlightPermits, counters, outcome,
-        this::stopReader);
+    // One sink is written by the sender itself; several get a lane thread each.
+    List<ApplyLane> lanes = new ArrayList<>();
+    if (this.sinks.size() > 1) {
+      for (int i = 0; i < this.sinks.size(); i++) {
+        ApplyLane lane = new ApplyLane(i, this.sinks.get(i), APPLY_QUEUE_CHUNKS, counters, outcome);
+        lanes.add(lane);
+        laneThreads.add(new Thread(lane, prefix + "apply-" + i));
+      }
+    }
+    this.sender = new ChunkSender(mirror, start, settings, this.sinks.get(0), lanes, toSender, inFlightPermits,
+        counters, outcome, this::stopReader);
     this.senderThread = new Thread(() -> {
       sender.run();
       if (!outcome.hasFailed()) {
@@ -79,6 +94,7 @@ final class PullRun {
   }
 
   PullResult execute() throws InterruptedException {
+    laneThreads.forEach(Thread::start);
     readerThread.start();
     senderThread.start();
     long interval = settings.progressInterval().toNanos();
@@ -108,10 +124,13 @@ final class PullRun {
     decodePool.shutdownNow();
     readerThread.interrupt();
     senderThread.interrupt();
-    try {
-      sink.abort(outcome.failure());
-    } catch (RuntimeException e) {
-      log.warn("mirror {}: sink abort failed", mirror, e);
+    laneThreads.forEach(Thread::interrupt);
+    for (RecordSink sink : sinks) {
+      try {
+        sink.abort(outcome.failure());
+      } catch (RuntimeException e) {
+        log.warn("mirror {}: sink abort failed", mirror, e);
+      }
     }
   }
 
@@ -128,6 +147,7 @@ final class PullRun {
     List<String> stuck = new ArrayList<>();
     boolean interrupted = false;
     List<Thread> threads = new ArrayList<>(List.of(readerThread, senderThread));
+    threads.addAll(laneThreads);
     threads.addAll(poolThreads);
     for (Thread thread : threads) {
       while (thread.isAlive()) {
@@ -171,7 +191,8 @@ final class PullRun {
         counters.recordsStaged.get(),
         counters.recordsDelivered.get(),
         settings.effectiveMaxInFlightChunks() - inFlightPermits.availablePermits(),
-        Duration.ofNanos(System.nanoTime() - startNanos));
+        Duration.ofNanos(System.nanoTime() - startNanos),
+        timings());
   }
 
   private PullResult result() {
@@ -186,21 +207,29 @@ final class PullRun {
         sender.stoppedAt(),
         counters.eventsSkippedAfterReopen.get(),
         reader.streamReopens(),
-        new StageTimings(
-            Duration.ofNanos(System.nanoTime() - startNanos),
-            Duration.ofNanos(counters.readNanos.get()),
-            Duration.ofNanos(counters.readerBackPressureNanos.get()),
-            Duration.ofNanos(counters.decodeNanos.sum()),
-            Duration.ofNanos(counters.senderWaitNanos.get()),
-            Duration.ofNanos(counters.sinkWriteNanos.get()),
-            Duration.ofNanos(counters.sinkCommitNanos.get())));
+        timings());
+  }
+
+  /** Where the call has spent its time so far. */
+  private StageTimings timings() {
+    return new StageTimings(
+        Duration.ofNanos(System.nanoTime() - startNanos),
+        Duration.ofNanos(counters.readNanos.get()),
+        Duration.ofNanos(counters.readerBackPressureNanos.get()),
+        Duration.ofNanos(counters.decodeNanos.sum()),
+        Duration.ofNanos(counters.senderWaitNanos.get()),
+        Duration.ofNanos(counters.sinkWriteNanos.get()),
+        Duration.ofNanos(counters.sinkCommitNanos.get()),
+        Duration.ofNanos(counters.applyBackPressureNanos.get()),
+        Duration.ofNanos(counters.laneCommitNanos.get()));
   }
 
   private void logBatch(PullResult result) {
     double seconds = Math.max(1e-9, result.timings().total().toNanos() / 1e9);
     log.info("mirror {}: batch ended ({}): {} events read, {} records delivered, {} bytes, {} events/s,"
-            + " checkpoint {}", mirror, result.endReason(), result.eventsRead(), result.recordsDelivered(),
-        result.bytesRead(), Math.round(result.eventsRead() / seconds), result.checkpoint());
+            + " {} apply lanes, stage ms {}, checkpoint {}", mirror, result.endReason(), result.eventsRead(),
+        result.recordsDelivered(), result.bytesRead(), Math.round(result.eventsRead() / seconds), sinks.size(),
+        result.timings().millisByStage(), result.checkpoint());
   }
 
   /** Names the call's pool threads and remembers them, so the call can join every one. */

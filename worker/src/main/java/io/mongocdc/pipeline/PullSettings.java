@@ -23,6 +23,9 @@ import java.util.Objects;
  *     trickling stream still commits. Default 60 s.
  * @param commitIntervalRecords commit the sink every this many records within a call (0: only
  *     at the end of the call). Default 0.
+ * @param commitIntervalBytes commit the sink once the records written since the last commit
+ *     hold this many source bytes (0: no byte bound), so large documents commit as often as
+ *     many small ones. Default 0.
  * @param progressInterval how often progress is reported (it feeds heartbeats). Default 2 s.
  * @param shutdownTimeout how long a failed or cancelled call waits for its threads to stop.
  *     Default 30 s.
@@ -40,6 +43,7 @@ public record PullSettings(
     Duration idleTimeout,
     Duration maxBatchDuration,
     int commitIntervalRecords,
+    long commitIntervalBytes,
     Duration progressInterval,
     Duration shutdownTimeout,
     int maxStreamReopens,
@@ -63,6 +67,7 @@ public record PullSettings(
     requirePositive("idleTimeout", idleTimeout);
     requirePositive("maxBatchDuration", maxBatchDuration);
     requireAtLeast("commitIntervalRecords", commitIntervalRecords, 0);
+    requireAtLeast("commitIntervalBytes", commitIntervalBytes, 0);
     requirePositive("progressInterval", progressInterval);
     requirePositive("shutdownTimeout", shutdownTimeout);
     requireAtLeast("maxStreamReopens", maxStreamReopens, 0);
@@ -87,6 +92,7 @@ public record PullSettings(
         .idleTimeout(idleTimeout)
         .maxBatchDuration(maxBatchDuration)
         .commitIntervalRecords(commitIntervalRecords)
+        .commitIntervalBytes(commitIntervalBytes)
         .progressInterval(progressInterval)
         .shutdownTimeout(shutdownTimeout)
         .maxStreamReopens(maxStreamReopens)
@@ -101,7 +107,7 @@ public record PullSettings(
     return Math.max(maxInFlightChunks, decodeWorkers);
   }
 
-  private static void requireAtLeast(String name, int value, int min) {
+  private static void requireAtLeast(String name, long value, long min) {
     if (value < min) {
       throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
     }
@@ -123,6 +129,7 @@ public record PullSettings(
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private Duration maxBatchDuration = DEFAULT_MAX_BATCH_DURATION;
     private int commitIntervalRecords;
+    private long commitIntervalBytes;
     private Duration progressInterval = DEFAULT_PROGRESS_INTERVAL;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private int maxStreamReopens = DEFAULT_MAX_STREAM_REOPENS;
@@ -168,6 +175,11 @@ public record PullSettings(
       return this;
     }
 
+    public Builder commitIntervalBytes(long value) {
+      commitIntervalBytes = value;
+      return this;
+    }
+
     public Builder progressInterval(Duration value) {
       progressInterval = value;
       return this;
@@ -199,6 +211,7 @@ public record PullSettings(
           idleTimeout,
           maxBatchDuration,
           commitIntervalRecords,
+          commitIntervalBytes,
           progressInterval,
           shutdownTimeout,
           maxStreamReopens,

@@ -61,7 +61,7 @@ class PullRecordsActivityImplTest {
 
   private PullRecordsActivity activity(List<RawBsonDocument> events) {
     stream = ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
-    PullTuning tuning = new PullTuning(Duration.ofMillis(20), 10, Duration.ofSeconds(10));
+    PullTuning tuning = new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10));
     env.registerActivitiesImplementations(new PullRecordsActivityImpl(
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
@@ -143,7 +143,7 @@ class PullRecordsActivityImplTest {
     List<RawBsonDocument> events = Fixtures.orderEvents(40);
     PullRecordsActivity activity = activity(events);
     Checkpoint heartbeated = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
-    env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 20, 20, 1));
+    env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 20, 20, 1, null));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
@@ -157,7 +157,7 @@ class PullRecordsActivityImplTest {
   void aHeartbeatOfAnotherBatchOrOlderThanTheStartIsIgnored() {
     List<RawBsonDocument> events = Fixtures.orderEvents(10);
     PullRecordsActivity activity = activity(events);
-    env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))), 6, 6, 1));
+    env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))), 6, 6, 1, null));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 

@@ -37,7 +37,7 @@ class PostgresCheckpointCatalogTest {
   }
 
   private static BatchFigures figures(long records, String endReason) {
-    return new BatchFigures(records, records, 0, records * 100, Map.of("shop.orders", records), 250, endReason, 1);
+    return new BatchFigures(records, records, 0, records * 100, Map.of("shop.orders", records), 250, endReason, 1, null);
   }
 
   @Test

@@ -65,7 +65,7 @@ class DevCommandTest {
     StringWriter out = new StringWriter();
 
     int exit = cli(new CountDownLatch(1), out).execute("dev", "--headless", "--events", "20000", "--rate", "0",
-        "--report", report.toString(), "--temporal-port", String.valueOf(freePort()), "--metrics-port", "-1");
+        "--batch-size", "5000", "--report", report.toString(), "--temporal-port", String.valueOf(freePort()), "--metrics-port", "-1");
 
     assertEquals(0, exit, out.toString());
     JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
@@ -77,6 +77,12 @@ class DevCommandTest {
     assertEquals(figures.get("lastBatchId").asLong(), figures.get("batches").asLong(),
         "the catalog holds one row per batch, numbered from 1");
     assertTrue(figures.get("batchLatencyP99Ms").asLong() >= figures.get("batchLatencyP50Ms").asLong());
+    double phase = figures.get("batchPhaseSeconds").asDouble();
+    assertTrue(phase > 0, figures.toString());
+    assertEquals(20000 / phase, figures.get("eventsPerSecond").asDouble(), 20000 / phase * 0.01,
+        "events per second over the batch phase");
+    double cores = figures.get("cpuCoresBusy").asDouble();
+    assertTrue(cores > 0 && cores <= Runtime.getRuntime().availableProcessors() + 0.5, figures.toString());
     assertTrue(out.toString().contains("LOAD GENERATOR"), "it says plainly that the source is the generator");
     assertTrue(out.toString().contains("--workflow-id mirror-dev --name pause"), out.toString());
   }

@@ -30,7 +30,7 @@ class MongoCdcCliTest {
   private final FlowEnvironment flow = new FlowEnvironment(pulls, stream);
   private final CliContext context = new CliContext(
       temporal -> flow.client,
-      (catalogUrl, peers) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), flow.destination, flow.catalog,
+      (catalogUrl, peers, sinkOptions) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), flow.destination, flow.catalog,
           new InMemorySnapshotCatalog()),
       Map.of(),
       stop -> stop.run());

@@ -45,7 +45,7 @@ class StandaloneServerTest {
 
   private final CliContext context = new CliContext(
       ClientFactory.grpc(),
-      (catalogUrl, peers) -> new WorkerPorts(
+      (catalogUrl, peers, sinkOptions) -> new WorkerPorts(
           new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
             new InMemorySnapshotCatalog()),
       Map.of("MONGO_CDC_PEER_ORDERS_MONGO", Fixtures.SOURCE_URI, "MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://pg1/wh"),

@@ -45,7 +45,7 @@ class WorkerCommandTest {
 
   private final CliContext context = new CliContext(
       temporal -> flow.client,
-      (catalogUrl, peers) -> {
+      (catalogUrl, peers, sinkOptions) -> {
         catalogUrlSeen.set(catalogUrl);
         return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
             new InMemorySnapshotCatalog());

@@ -507,7 +507,7 @@ class FaultInjectionTest {
       count("idle gaps ending a batch (>= idle timeout)", workload.longIdleGaps);
       count("collection drops, controlEventPolicy " + policy, workload.drops);
       planFaults(workload.events.size());
-      this.tuning = new PullTuning(Duration.ofMillis(20), 3 + random.nextInt(18), Duration.ofSeconds(10));
+      this.tuning = new PullTuning(Duration.ofMillis(20), 3 + random.nextInt(18), 0, Duration.ofSeconds(10));
       plan.add("commitIntervalRecords=" + tuning.commitIntervalRecords());
     }
 
@@ -1266,6 +1266,11 @@ class FaultInjectionTest {
       @Override
       public DestinationTableResolver tableResolver(MirrorConfig m) {
         return real.tableResolver(m);
+      }
+
+      @Override
+      public int applyLanes(MirrorConfig m) {
+        return real.applyLanes(m);
       }
 
       @Override

@@ -47,6 +47,35 @@ final class PipelineThreads {
     throw new AssertionError("the reader never waited for an in-flight slot");
   }
 
+  /**
+   * Waits until the sender is parked handing records to an apply lane whose queue is full: the
+   * state in which back-pressure from apply has reached it.
+   */
+  static void awaitSenderWaitingForAFullLane() {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      Thread sender = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().endsWith("-sender"))
+          .findFirst()
+          .orElse(null);
+      if (sender != null && sender.getState() == Thread.State.WAITING && inFrame(sender, ApplyLane.class.getName(), "send")) {
+        return;
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+    throw new AssertionError("the sender never waited for a full apply lane");
+  }
+
+  private static boolean inFrame(Thread thread, String className, String method) {
+    for (StackTraceElement frame : thread.getStackTrace()) {
+      if (frame.getClassName().equals(className) && frame.getMethodName().equals(method)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean waitsOnSemaphore(Thread thread) {
     for (StackTraceElement frame : thread.getStackTrace()) {
       if (frame.getClassName().equals(java.util.concurrent.Semaphore.class.getName())) {

@@ -2,6 +2,7 @@ package io.mongocdc.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -14,11 +15,11 @@ final class PullOutcomeProbe {
   private final AtomicReference<Throwable> thrown = new AtomicReference<>();
   private final Thread caller;
 
-  private PullOutcomeProbe(PullFixture fixture, RecordSink sink, ProgressListener listener) {
+  private PullOutcomeProbe(PullFixture fixture, List<? extends RecordSink> sinks, ProgressListener listener) {
     PullRecords pullRecords = fixture.pullRecords();
     caller = new Thread(() -> {
       try {
-        result.set(pullRecords.pull(PullFixture.START, sink, listener));
+        result.set(pullRecords.pull(PullFixture.START, sinks, listener));
       } catch (Throwable t) {
         thrown.set(t);
       }
@@ -27,16 +28,32 @@ final class PullOutcomeProbe {
   }
 
   static PullOutcomeProbe start(PullFixture fixture, RecordSink sink) {
-    return new PullOutcomeProbe(fixture, sink, ProgressListener.none());
+    return new PullOutcomeProbe(fixture, List.of(sink), ProgressListener.none());
   }
 
   static PullOutcomeProbe start(PullFixture fixture, RecordSink sink, ProgressListener listener) {
-    return new PullOutcomeProbe(fixture, sink, listener);
+    return new PullOutcomeProbe(fixture, List.of(sink), listener);
+  }
+
+  /** A pull over several sinks, one apply lane each. */
+  static PullOutcomeProbe start(PullFixture fixture, List<? extends RecordSink> lanes) {
+    return new PullOutcomeProbe(fixture, lanes, ProgressListener.none());
   }
 
   /** Interrupts the thread that called pull, as a caller cancelling it would. */
   void cancel() {
     caller.interrupt();
+  }
+
+  /**
+   * Cleanup after a test, passed or failed: cancels the pull if it still runs and waits for it
+   * to return, so a failing test does not leave its pull running into the next one.
+   */
+  void cancelAndAwait() throws InterruptedException {
+    if (caller.isAlive()) {
+      caller.interrupt();
+      caller.join(TimeUnit.SECONDS.toMillis(RETURN_WITHIN_SECONDS));
+    }
   }
 
   /** What the pull threw; it must return within 10 seconds. */

@@ -17,6 +17,9 @@ final class RecordingSink implements RecordSink {
   private final List<ChangeRecord> committed = new ArrayList<>();
   private final Map<Integer, Gate> gatesBeforeWrite = new ConcurrentHashMap<>();
   private final Map<Integer, Exception> failuresOnWrite = new ConcurrentHashMap<>();
+  private final Map<Integer, Gate> gatesBeforeCommit = new ConcurrentHashMap<>();
+  private final Map<Integer, Exception> failuresOnCommit = new ConcurrentHashMap<>();
+  private final AtomicInteger commitCalls = new AtomicInteger();
   private final AtomicInteger writeCalls = new AtomicInteger();
   private final AtomicInteger commits = new AtomicInteger();
   private final AtomicReference<Throwable> aborted = new AtomicReference<>();
@@ -37,6 +40,17 @@ final class RecordingSink implements RecordSink {
 
   void failCommit(Exception error) {
     failureOnCommit = error;
+  }
+
+  /** Blocks commit call number {@code call} (0-based) until the gate is released. */
+  Gate blockCommit(int call) {
+    Gate gate = new Gate();
+    gatesBeforeCommit.put(call, gate);
+    return gate;
+  }
+
+  void failCommit(int call, Exception error) {
+    failuresOnCommit.put(call, error);
   }
 
   /** From now on any call is a violation (the pull has returned). */
@@ -74,8 +88,17 @@ final class RecordingSink implements RecordSink {
     if (closed) {
       callsAfterClose.incrementAndGet();
     }
+    int call = commitCalls.getAndIncrement();
+    Gate gate = gatesBeforeCommit.get(call);
+    if (gate != null) {
+      gate.pass();
+    }
     if (failureOnCommit != null) {
       throw failureOnCommit;
+    }
+    Exception failure = failuresOnCommit.get(call);
+    if (failure != null) {
+      throw failure;
     }
     synchronized (this) {
       committed.addAll(uncommitted);

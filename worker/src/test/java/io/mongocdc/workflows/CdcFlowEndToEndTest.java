@@ -51,7 +51,7 @@ class CdcFlowEndToEndTest {
   private final InMemoryCatalog catalog = new InMemoryCatalog();
   private final FlowEnvironment flow = new FlowEnvironment(destination, catalog,
       new PullRecordsActivityImpl(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination,
-          new PullTuning(Duration.ofMillis(20), 10, Duration.ofSeconds(10)), clock),
+          new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10)), clock),
       stream);
 
   @AfterEach

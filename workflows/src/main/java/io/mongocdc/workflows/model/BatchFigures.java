@@ -1,5 +1,7 @@
 package io.mongocdc.workflows.model;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,6 +15,10 @@ import java.util.Map;
  * @param durationMillis wall time of the batch, over all attempts
  * @param endReason why the batch ended (BATCH_SIZE, IDLE_TIMEOUT, MAX_DURATION, CONTROL_EVENT)
  * @param attempts activity attempts the batch took
+ * @param stageMillis where the successful attempt spent its time, in milliseconds by stage
+ *     (read, readerBackPressure, decode, senderWaitingForDecode, sinkWrite, sinkCommit,
+ *     applyBackPressure, laneCommit), in that order; null when unknown (histories of workers
+ *     before it existed)
  */
 public record BatchFigures(
     long eventsRead,
@@ -22,9 +28,12 @@ public record BatchFigures(
     Map<String, Long> recordsByTable,
     long durationMillis,
     String endReason,
-    int attempts) {
+    int attempts,
+    Map<String, Long> stageMillis) {
 
   public BatchFigures {
     recordsByTable = recordsByTable == null ? Map.of() : Map.copyOf(recordsByTable);
+    // Kept in the order given: it is shown to operators as a sequence of stages.
+    stageMillis = stageMillis == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(stageMillis));
   }
 }
