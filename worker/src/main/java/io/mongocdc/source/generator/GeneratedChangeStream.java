@@ -3,11 +3,10 @@ package io.mongocdc.source.generator;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.source.ChangeStreamCursor;
-import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.scripted.ChangeEvents;
+import io.mongocdc.source.scripted.ResumeTokens;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
@@ -17,11 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
-import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
-import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
@@ -35,21 +32,25 @@ import org.bson.RawBsonDocument;
  * <p>Used by {@code mongo-cdc dev} when no MongoDB is given. Past events are kept up to
  * {@link LoadProfile#retainedEvents()}, like an oplog window, so the pipeline can reopen the
  * stream at its checkpoint after a failure.
+ *
+ * <p>It shares the JVM with the pipeline it feeds, so it must cost far less per event than the
+ * pipeline does: events are written straight as BSON bytes, an update's post-image is a patched
+ * copy of the previous document's bytes, and the model keeps those bytes rather than documents.
  */
 public final class GeneratedChangeStream implements ChangeStreamOpener {
 
   private final LoadProfile profile;
   private final Random random;
-  private final ChangeEvents events;
+  // Session ids come from their own sequence, so the operations do not depend on transactions' ids.
+  private final Random sessions;
+  private final ClusterClock clock;
   private final Duration maxAwaitTime;
-  private final Map<Namespace, CollectionModel> models = new LinkedHashMap<>();
-  // Retained events live in retained[head..]; the list is compacted when half of it is dropped.
-  private final List<Retained> retained = new ArrayList<>();
-  private int head;
-  private Retained lastDropped;
-  private final Deque<RawBsonDocument> pendingTransaction = new ArrayDeque<>();
+  private final List<Namespace> namespaces;
+  private final CollectionModel[] models;
+  private final ChangeEventWriter writer = new ChangeEventWriter(new EventSlabs());
+  private final EventWindow window;
+  private final Deque<PendingEvent> pendingTransaction = new ArrayDeque<>();
   private long generated;
-  private long dropped;
   private long startNanos = -1;
   private long txnNumber;
   private boolean stopped;
@@ -57,11 +58,15 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   public GeneratedChangeStream(LoadProfile profile, InstantSource clock, Duration maxAwaitTime) {
     this.profile = profile;
     this.random = new Random(profile.seed());
-    this.events = new ChangeEvents(clock);
+    this.sessions = new Random(~profile.seed());
+    this.clock = new ClusterClock(clock);
     this.maxAwaitTime = maxAwaitTime;
-    for (Namespace ns : profile.collections()) {
-      models.put(ns, new CollectionModel());
+    this.namespaces = profile.collections();
+    this.models = new CollectionModel[namespaces.size()];
+    for (int i = 0; i < models.length; i++) {
+      models[i] = new CollectionModel(new CollectionFormat(namespaces.get(i), i));
     }
+    this.window = new EventWindow(profile.retainedEvents());
   }
 
   /**
@@ -75,15 +80,18 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
       throw new IllegalStateException("documents can only be prefilled before the first event");
     }
     Map<Namespace, List<BsonDocument>> existing = new LinkedHashMap<>();
-    models.forEach((ns, model) -> {
+    BsonBytes out = new BsonBytes();
+    for (int c = 0; c < models.length; c++) {
+      CollectionModel model = models[c];
       List<BsonDocument> documents = new ArrayList<>();
       for (int i = 0; i < perCollection && model.size() < profile.keySpace(); i++) {
-        BsonDocument document = newDocument(ns, model.nextDocumentNumber());
-        model.put(document.get("_id"), document);
-        documents.add(document.clone());
+        int number = model.nextDocumentNumber();
+        out.reset();
+        model.add(number, out, model.format().writeDocument(out, number, number, random));
+        documents.add(model.document(model.size() - 1));
       }
-      existing.put(ns, documents);
-    });
+      existing.put(namespaces.get(c), documents);
+    }
     return existing;
   }
 
@@ -94,12 +102,12 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
 
   /** The token of the last event generated so far, or null before the first. */
   public synchronized ResumeToken lastEventToken() {
-    return retained.size() > head ? retained.get(retained.size() - 1).token : lastDropped == null ? null : lastDropped.token;
+    return window.lastToken();
   }
 
   /** True once {@link LoadProfile#totalEvents()} events were made, or generation was stopped. */
   public synchronized boolean exhausted() {
-    return (stopped || profile.totalEvents() > 0 && generated >= profile.totalEvents()) && pendingTransaction.isEmpty();
+    return endReached() && pendingTransaction.isEmpty();
   }
 
   /** Makes no new events after the transaction in progress: the stream goes idle, its model final. */
@@ -110,122 +118,104 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   /** The documents each collection holds after every event generated so far. */
   public synchronized Map<Namespace, Map<BsonValue, BsonDocument>> expectedState() {
     Map<Namespace, Map<BsonValue, BsonDocument>> state = new LinkedHashMap<>();
-    models.forEach((ns, model) -> state.put(ns, model.snapshot()));
+    for (int c = 0; c < models.length; c++) {
+      state.put(namespaces.get(c), models[c].snapshot());
+    }
     return state;
   }
 
   @Override
   public synchronized ChangeStreamCursor open(StreamPosition position) {
-    if (lastDropped != null && lastDropped.follows(position)) {
-      throw new ChangeStreamHistoryLostException("the generator no longer holds the events after " + position
-          + " (it keeps the last " + profile.retainedEvents() + ")", 286, null);
-    }
-    long index = dropped;
-    for (int i = head; i < retained.size() && !retained.get(i).follows(position); i++) {
-      index++;
-    }
-    return new Cursor(index);
+    return new Cursor(window.firstAfter(position));
+  }
+
+  private boolean endReached() {
+    return stopped || profile.totalEvents() > 0 && generated >= profile.totalEvents();
   }
 
   /** Makes the next event, or null if the profile is exhausted. */
   private RawBsonDocument generate() {
     if (pendingTransaction.isEmpty()) {
-      if (stopped || profile.totalEvents() > 0 && generated >= profile.totalEvents()) {
+      if (endReached()) {
         return null;
       }
       makeOperations();
     }
-    RawBsonDocument event = pendingTransaction.poll();
-    retain(event);
-    return event;
+    PendingEvent next = pendingTransaction.poll();
+    window.add(next.event, next.clusterTime);
+    return next.event;
   }
 
   private void makeOperations() {
-    boolean transaction = random.nextInt(100) < profile.transactionPercent();
+    boolean transactional = random.nextInt(100) < profile.transactionPercent();
     long left = profile.totalEvents() > 0 ? profile.totalEvents() - generated : Long.MAX_VALUE;
-    int operations = transaction ? (int) Math.min(2 + random.nextInt(4), left) : 1;
-    if (transaction && operations > 1) {
-      events.beginTransaction(++txnNumber);
+    int operations = transactional ? (int) Math.min(2 + random.nextInt(4), left) : 1;
+    Transaction transaction = null;
+    if (transactional && operations > 1) {
+      // A transaction's events share the cluster time of its commit.
+      clock.tick();
+      transaction = new Transaction(++txnNumber, sessionId());
     }
     for (int i = 0; i < operations; i++) {
-      Namespace ns = profile.collections().get(random.nextInt(profile.collections().size()));
-      pendingTransaction.add(makeOperation(ns, models.get(ns)));
+      CollectionModel model = models[random.nextInt(models.length)];
+      if (transaction == null) {
+        clock.tick();
+      }
+      long clusterTime = clock.clusterTime();
+      pendingTransaction.add(new PendingEvent(makeOperation(model, transaction, clusterTime), clusterTime));
       generated++;
     }
-    events.commitTransaction();
   }
 
-  private RawBsonDocument makeOperation(Namespace ns, CollectionModel model) {
+  /** Makes one operation on the model and writes its event. */
+  private RawBsonDocument makeOperation(CollectionModel model, Transaction transaction, long clusterTime) {
     Operation op = model.size() == 0 ? Operation.INSERT : profile.mix().pick(random);
     if (op == Operation.INSERT && model.size() >= profile.keySpace()) {
       op = Operation.UPDATE;
     }
+    CollectionFormat format = model.format();
+    int opIndex = transaction == null ? 0 : transaction.nextOpIndex();
     switch (op) {
       case INSERT -> {
-        BsonDocument document = newDocument(ns, model.nextDocumentNumber());
-        model.put(document.get("_id"), document);
-        return events.insert(ns, document);
+        int number = model.nextDocumentNumber();
+        writer.start(ChangeEventWriter.INSERT, format, number, clusterTime, clock.wallMillis(), opIndex);
+        BsonBytes out = writer.fullDocument();
+        model.add(number, out, format.writeDocument(out, number, number, random));
+        return writer.finish(format, number, transaction);
       }
       case UPDATE -> {
-        BsonValue id = model.randomKey(random);
-        BsonDocument document = model.get(id).clone();
-        BsonDocument changed = new BsonDocument("version", new BsonInt32(random.nextInt(1_000_000)))
-            .append("updatedAt", new BsonDateTime(1_700_000_000_000L + generated));
-        document.putAll(changed);
-        model.put(id, document);
-        return events.update(ns, id, document, changed);
+        int index = model.randomIndex(random);
+        int id = model.idAt(index);
+        int version = random.nextInt(1_000_000);
+        long updatedAt = 1_700_000_000_000L + generated;
+        byte[] document = model.update(index, version, updatedAt);
+        writer.start(ChangeEventWriter.UPDATE, format, id, clusterTime, clock.wallMillis(), opIndex);
+        writer.fullDocument().raw(document, 0, BsonBytes.int32At(document, 0));
+        return writer.finishUpdate(format, id, version, updatedAt, transaction);
       }
       case REPLACE -> {
-        BsonValue id = model.randomKey(random);
-        BsonDocument document = newDocument(ns, model.nextDocumentNumber());
-        document.put("_id", id);
-        model.put(id, document);
-        return events.replace(ns, document);
+        int index = model.randomIndex(random);
+        int id = model.idAt(index);
+        writer.start(ChangeEventWriter.REPLACE, format, id, clusterTime, clock.wallMillis(), opIndex);
+        BsonBytes out = writer.fullDocument();
+        model.set(index, out, format.writeDocument(out, id, model.nextDocumentNumber(), random));
+        return writer.finish(format, id, transaction);
       }
       default -> {
-        BsonValue id = model.randomKey(random);
-        model.remove(id);
-        return events.delete(ns, id);
+        int index = model.randomIndex(random);
+        int id = model.idAt(index);
+        writer.start(ChangeEventWriter.DELETE, format, id, clusterTime, clock.wallMillis(), opIndex);
+        model.removeAt(index);
+        return writer.finish(format, id, transaction);
       }
     }
   }
 
-  private BsonDocument newDocument(Namespace ns, int number) {
-    int shape = profile.collections().indexOf(ns) % 3;
-    BsonDocument document = switch (shape) {
-      case 0 -> SampleDocuments.medium(number);
-      case 1 -> SampleDocuments.small(number);
-      default -> random.nextInt(50) == 0 ? SampleDocuments.large(number) : SampleDocuments.small(number)
-          .append("_id", new BsonInt32(number));
-    };
-    // Keys of the first shape are ObjectIds from the document number; vary them per collection.
-    if (shape == 0) {
-      document.put("_id", new BsonString(ns.collection() + "-" + number));
-    }
-    return document;
-  }
-
-  private void retain(RawBsonDocument event) {
-    ResumeToken token = ResumeToken.fromDocument(event.getDocument("_id"));
-    retained.add(new Retained(event, token, event.getTimestamp("clusterTime")));
-    while (retained.size() - head > profile.retainedEvents()) {
-      lastDropped = retained.get(head);
-      retained.set(head++, null);
-      dropped++;
-    }
-    if (head > retained.size() / 2 && head > 1024) {
-      retained.subList(0, head).clear();
-      head = 0;
-    }
-  }
-
-  private synchronized RawBsonDocument eventAt(long index) {
-    long offset = index - dropped;
-    if (offset < 0) {
-      throw new ChangeStreamHistoryLostException("the generator no longer holds event " + index + " (it keeps the last "
-          + profile.retainedEvents() + ")", 286, null);
-    }
-    return retained.get(head + (int) offset).event;
+  /** A random (version 4) session UUID, from the seed. */
+  private UUID sessionId() {
+    long high = sessions.nextLong() & ~0xF000L | 0x4000L;
+    long low = sessions.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L;
+    return new UUID(high, low);
   }
 
   /** Waits until the next event is due at the profile's rate; false if it is not due within the await time. */
@@ -234,9 +224,6 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     synchronized (this) {
       if (startNanos < 0) {
         startNanos = System.nanoTime();
-      }
-      if (profile.eventsPerSecond() == 0) {
-        return true;
       }
       due = startNanos + (long) (generated * 1e9 / profile.eventsPerSecond());
     }
@@ -258,12 +245,21 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     }
   }
 
-  private synchronized long retainedEnd() {
-    return dropped + retained.size() - head;
+  /** A post-batch token later than every event so far; never while a transaction is half sent. */
+  private synchronized ResumeToken highWaterMark() {
+    if (!pendingTransaction.isEmpty()) {
+      return null;
+    }
+    clock.tick();
+    return ResumeTokens.highWaterMark(new BsonTimestamp(clock.clusterTime()));
   }
+
+  private record PendingEvent(RawBsonDocument event, long clusterTime) {}
 
   private final class Cursor implements ChangeStreamCursor {
     private long next;
+    // The last event's token is read from it only when asked for: the pipeline asks when idle.
+    private RawBsonDocument lastEvent;
     private ResumeToken postBatchToken;
 
     Cursor(long next) {
@@ -272,52 +268,55 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
 
     @Override
     public RawBsonDocument tryNext() throws InterruptedException {
-      if (next < retainedEnd()) {
-        RawBsonDocument event = eventAt(next++);
-        postBatchToken = ResumeToken.fromDocument(event.getDocument("_id"));
-        return event;
+      synchronized (GeneratedChangeStream.this) {
+        if (next < window.end()) {
+          return delivered(window.get(next++));
+        }
+        if (profile.eventsPerSecond() == 0 && !exhausted()) {
+          return generateNext();
+        }
       }
       if (exhausted()) {
         park(maxAwaitTime.toNanos());
-        postBatchToken = highWaterMark();
+        idle(highWaterMark());
         return null;
       }
       if (!awaitDue()) {
-        postBatchToken = highWaterMark();
+        idle(highWaterMark());
         return null;
       }
-      RawBsonDocument event;
       synchronized (GeneratedChangeStream.this) {
-        event = generate();
-        next = retainedEnd();
+        return generateNext();
       }
-      if (event == null) {
-        return null;
-      }
-      postBatchToken = ResumeToken.fromDocument(event.getDocument("_id"));
+    }
+
+    private RawBsonDocument generateNext() {
+      RawBsonDocument event = generate();
+      next = window.end();
+      return event == null ? null : delivered(event);
+    }
+
+    private RawBsonDocument delivered(RawBsonDocument event) {
+      lastEvent = event;
+      postBatchToken = null;
       return event;
+    }
+
+    private void idle(ResumeToken highWaterMark) {
+      lastEvent = null;
+      postBatchToken = highWaterMark;
     }
 
     @Override
     public ResumeToken postBatchResumeToken() {
+      if (lastEvent != null) {
+        postBatchToken = ResumeToken.ofEvent(lastEvent);
+        lastEvent = null;
+      }
       return postBatchToken;
     }
 
     @Override
     public void close() {}
-  }
-
-  /** A post-batch token later than every event so far; never while a transaction is half sent. */
-  private synchronized ResumeToken highWaterMark() {
-    return pendingTransaction.isEmpty() ? events.highWaterMark() : null;
-  }
-
-  private record Retained(RawBsonDocument event, ResumeToken token, BsonTimestamp clusterTime) {
-
-    boolean follows(StreamPosition position) {
-      return position instanceof StreamPosition.AfterToken after
-          ? token.isAfter(after.token())
-          : clusterTime.compareTo(((StreamPosition.AtOperationTime) position).clusterTime()) >= 0;
-    }
   }
 }

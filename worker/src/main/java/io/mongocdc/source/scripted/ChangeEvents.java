@@ -24,8 +24,9 @@ import org.bson.codecs.BsonDocumentCodec;
  * {@code ns}, {@code documentKey}, {@code fullDocument}, {@code updateDescription}, and
  * {@code lsid}/{@code txnNumber} inside transactions), encoded as raw BSON.
  *
- * <p>Each event advances a cluster time, so the tokens are in stream order. Used by tests, the
- * benchmarks and the development load generator. Not thread-safe.
+ * <p>Each event advances a cluster time, so the tokens are in stream order. Used by tests and
+ * the benchmarks; the development load generator writes events of the same shape straight as
+ * bytes ({@code generator.ChangeEventWriter}, tested against this class). Not thread-safe.
  */
 public final class ChangeEvents {
 
