@@ -8,6 +8,7 @@ import io.mongocdc.destination.PostgresDestination;
 import io.mongocdc.destination.PostgresRecordSink;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.TableNaming;
+import io.mongocdc.pipeline.ApplyRouting;
 import io.mongocdc.source.ResumeToken;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.ByteArrayOutputStream;
@@ -19,6 +20,10 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,6 +34,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -44,14 +50,19 @@ import org.postgresql.copy.CopyIn;
  *   <li>{@code plainCopy}: one binary COPY of 100 000 rows of about 1 KB ({@code _id} text,
  *       {@code doc} jsonb, position text, commit time) into an unindexed table. Nothing can load
  *       the same rows faster over JDBC: the floor.
- *   <li>{@code apply}: the same rows through {@link PostgresRecordSink}, as the pipeline drives
- *       it: {@code write} in chunks of 256 records, then {@code commit} (COPY into staging,
- *       merge into the mirror table with its primary key, commit).
+ *   <li>{@code apply}: the same rows as inserts into an emptied mirror table through one {@link
+ *       PostgresRecordSink}, as the pipeline drives it: {@code write} in chunks of 256 records,
+ *       then {@code commit}.
+ *   <li>{@code applyUpdates}: the case users live in: every key already has an older row, so
+ *       every record is merged (an UPDATE of every row), through {@code lanes} sinks in
+ *       parallel, each record routed to its lane as the pipeline routes it.
+ *   <li>{@code applyMix}: a realistic batch over a table of 100 000 existing rows: 60 % updates
+ *       of existing keys, 15 % inserts of new keys, 10 % deletes, 15 % repeated keys (a second
+ *       or third change of a key earlier in the batch), through {@code lanes} sinks.
  * </ul>
  *
- * Scores are rows per second (ops/s with 100 000 operations per invocation). Both target tables
- * are emptied before each invocation, so every row is an insert. Target: {@code apply} at least
- * 0.6 x {@code plainCopy}.
+ * Scores are rows (records) per second (ops/s with 100 000 operations per invocation). Tables
+ * are emptied or restored to their older rows before each invocation, outside the measured time.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -209,44 +220,114 @@ public class DestinationBenchmark {
     return sink.lastCommit().rowsChanged();
   }
 
-  /**
-   * Informational, not part of the target: the same number of records, but every key already
-   * has an older row, so each record goes through the key check, staging and the merge (an
-   * UPDATE of every row).
-   */
   @Benchmark
   @OperationsPerInvocation(ROWS)
   public long applyUpdates(ExistingRows existing) throws Exception {
-    for (int from = 0; from < ROWS; from += CHUNK) {
-      existing.sink.write(existing.newer.subList(from, Math.min(ROWS, from + CHUNK)));
-    }
-    existing.sink.commit();
-    return existing.sink.lastCommit().rowsChanged();
+    return existing.applyInParallel(existing.updates);
   }
 
-  /** A mirror table whose rows all exist at older positions before each invocation. */
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public long applyMix(ExistingRows existing) throws Exception {
+    return existing.applyInParallel(existing.mix);
+  }
+
+  /** A mirror table whose 100 000 rows exist at older positions before each invocation. */
   @State(Scope.Benchmark)
   public static class ExistingRows {
+    @Param({"1", "2"})
+    int lanes;
+
     DestinationTable table;
-    PostgresRecordSink sink;
-    List<ChangeRecord> newer;
+    List<PostgresRecordSink> sinks = new ArrayList<>();
+    ExecutorService threads;
+    List<List<ChangeRecord>> updates;
+    List<List<ChangeRecord>> mix;
 
     @Setup(Level.Trial)
     public void create(DestinationBenchmark bench) throws Exception {
       Namespace ns = new Namespace("bench", "existing");
       table = PostgresDestination.setUp(bench.adminConnection, SCHEMA, List.of(ns)).get(0);
-      sink =
-          PostgresRecordSink.open(
-              bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(table));
-      List<ChangeRecord> older = makeRecords(ns, 1_767_225_600L);
-      for (int from = 0; from < ROWS; from += CHUNK) {
-        sink.write(older.subList(from, Math.min(ROWS, from + CHUNK)));
+      for (int i = 0; i < lanes; i++) {
+        sinks.add(PostgresRecordSink.open(
+            bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(table)));
       }
-      sink.commit();
+      threads = Executors.newFixedThreadPool(lanes);
+      List<ChangeRecord> older = makeRecords(ns, 1_767_225_600L);
+      PostgresRecordSink loader = sinks.get(0);
+      for (int from = 0; from < ROWS; from += CHUNK) {
+        loader.write(older.subList(from, Math.min(ROWS, from + CHUNK)));
+      }
+      loader.commit();
       try (Statement st = bench.adminConnection.createStatement()) {
         st.execute("create table bench.existing_base as select * from " + table.qualifiedName());
       }
-      newer = makeRecords(ns, 1_800_000_000L);
+      updates = byLane(makeRecords(ns, 1_800_000_000L));
+      mix = byLane(makeMix(ns, older));
+    }
+
+    /** 60 % updates, 15 % inserts of new keys, 10 % deletes, 15 % repeated keys of the batch. */
+    static List<ChangeRecord> makeMix(Namespace ns, List<ChangeRecord> existing) {
+      List<ChangeRecord> newer = makeRecords(ns, 1_800_000_000L);
+      Random random = new Random(7);
+      List<ChangeRecord> batch = new ArrayList<>(ROWS);
+      for (int i = 0; i < ROWS; i++) {
+        ChangeRecord at = newer.get(i); // its position orders the batch
+        int dice = random.nextInt(100);
+        ChangeRecord template;
+        Operation op;
+        if (dice < 60) {
+          template = existing.get(random.nextInt(ROWS));
+          op = Operation.UPDATE;
+        } else if (dice < 75) {
+          template = newer.get(i);
+          op = Operation.INSERT;
+        } else if (dice < 85) {
+          template = existing.get(random.nextInt(ROWS));
+          op = Operation.DELETE;
+        } else {
+          template = i == 0 ? existing.get(0) : batch.get(random.nextInt(i));
+          op = Operation.UPDATE;
+        }
+        // keys of the existing rows are "5f..."; a new key differs in its first digit
+        String key = op == Operation.INSERT ? "\"6" + template.key().substring(2) : template.key();
+        batch.add(new ChangeRecord(op, ns, at.table(), key,
+            op == Operation.DELETE ? null : template.document(), at.position(), at.commitTime(),
+            at.sourceBytes()));
+      }
+      return batch;
+    }
+
+    private List<List<ChangeRecord>> byLane(List<ChangeRecord> records) {
+      List<List<ChangeRecord>> parts = new ArrayList<>();
+      for (int i = 0; i < lanes; i++) {
+        parts.add(new ArrayList<>());
+      }
+      for (ChangeRecord record : records) {
+        parts.get(ApplyRouting.laneOf(record, lanes)).add(record);
+      }
+      return parts;
+    }
+
+    /** Each lane writes its records in chunks and commits, all lanes at once; the total changed. */
+    long applyInParallel(List<List<ChangeRecord>> parts) throws Exception {
+      List<Future<Long>> done = new ArrayList<>();
+      for (int i = 0; i < lanes; i++) {
+        PostgresRecordSink sink = sinks.get(i);
+        List<ChangeRecord> records = parts.get(i);
+        done.add(threads.submit(() -> {
+          for (int from = 0; from < records.size(); from += CHUNK) {
+            sink.write(records.subList(from, Math.min(records.size(), from + CHUNK)));
+          }
+          sink.commit();
+          return sink.lastCommit().rowsChanged();
+        }));
+      }
+      long changed = 0;
+      for (Future<Long> lane : done) {
+        changed += lane.get();
+      }
+      return changed;
     }
 
     @Setup(Level.Invocation)
@@ -259,8 +340,13 @@ public class DestinationBenchmark {
     }
 
     @TearDown(Level.Trial)
-    public void close() {
-      sink.close();
+    public void close(DestinationBenchmark bench) throws Exception {
+      threads.shutdownNow();
+      sinks.forEach(PostgresRecordSink::close);
+      try (Statement st = bench.adminConnection.createStatement()) {
+        st.execute("drop table bench.existing_base");
+        st.execute("drop table " + table.qualifiedName());
+      }
     }
   }
 }

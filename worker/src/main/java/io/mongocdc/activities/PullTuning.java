@@ -11,7 +11,8 @@ import java.time.Duration;
  * @param progressInterval how often progress is heartbeated; well inside the 30 s heartbeat
  *     timeout
  * @param commitIntervalRecords the sink commits every this many records, so the heartbeated
- *     checkpoint moves within a long batch and a retry replays little
+ *     checkpoint moves within a long batch and a retry replays little; large enough that each
+ *     commit's merges are large (see {@code PostgresSinkOptions.flushRecords})
  * @param commitIntervalBytes the sink also commits once this many source bytes were written
  *     since its last commit, so batches of large documents commit as often
  * @param shutdownTimeout how long a failed or cancelled pull waits for its threads
@@ -20,7 +21,7 @@ public record PullTuning(
     Duration progressInterval, int commitIntervalRecords, long commitIntervalBytes, Duration shutdownTimeout) {
 
   public static PullTuning defaults() {
-    return new PullTuning(Duration.ofSeconds(2), 10_000, 64L << 20, Duration.ofSeconds(30));
+    return new PullTuning(Duration.ofSeconds(2), 50_000, 64L << 20, Duration.ofSeconds(30));
   }
 
   /**

@@ -187,6 +187,25 @@ class ParallelApplyTest {
   }
 
   @Test
+  void waitingRecordsAreMergedOnceTheyHoldFlushBytesSoASinksMemoryStaysBounded() throws Exception {
+    applyOnOneLane(List.of(insert(users, "\"a\"", doc("a", 0), 1)));
+    // Far more keys than one merge takes, but the bytes waiting cross the bound at once.
+    PostgresSinkOptions byBytes = PostgresSinkOptions.defaults().withSchema(schema).withFlush(1_000_000, 1);
+    try (PostgresRecordSink sink = open(byBytes, dataSource);
+        Connection other = dataSource.getConnection();
+        Statement st = other.createStatement()) {
+      sink.write(List.of(update(users, "\"a\"", doc("a", 1), 2)));
+      // The merge took the row's lock inside the sink's open transaction.
+      SQLException locked = assertThrows(SQLException.class, () -> st.executeQuery(
+          "select 1 from " + TableNaming.qualified(schema, TableNaming.tableName(users))
+              + " where \"_id\" = '\"a\"' for update nowait"));
+      assertEquals("55P03", locked.getSQLState(), locked.getMessage());
+      sink.commit();
+    }
+    assertEquals(jsonb("a", 1), docs().get("\"a\""));
+  }
+
+  @Test
   void twoLanesMeetingANewCollectionAtOnceBothWriteToItsTable() throws Exception {
     Namespace created = new Namespace("app", "created_later");
     PostgresSinkOptions options = PostgresSinkOptions.defaults().withSchema(schema);
