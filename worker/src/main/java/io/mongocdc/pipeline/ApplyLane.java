@@ -35,10 +35,6 @@ final class ApplyLane implements Runnable {
     this.outcome = outcome;
   }
 
-  int index() {
-    return index;
-  }
-
   /** Hands records to the lane; blocks while its queue is full. */
   void send(List<ChangeRecord> records) throws InterruptedException {
     queue.put(records);

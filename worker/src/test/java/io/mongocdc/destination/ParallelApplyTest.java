@@ -99,20 +99,7 @@ class ParallelApplyTest {
     try (PostgresRecordSink first = open(mergingEveryWrite(), dataSource);
         PostgresRecordSink second = open(mergingEveryWrite(), dataSource)) {
       first.write(lanes.get(0)); // merged: its rows stay locked until it commits
-      CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
-        try {
-          second.write(lanes.get(1));
-          second.commit();
-        } catch (Exception e) {
-          throw new RuntimeException(e);
-        }
-      });
-      try {
-        other.get(20, TimeUnit.SECONDS);
-      } catch (TimeoutException e) {
-        second.abort(e); // unblocks it, so the sinks can close
-        throw new AssertionError("the second lane waited for the first lane's row locks", e);
-      }
+      applyWithoutWaiting(second, lanes.get(1), "the first lane's row locks");
       first.commit();
     }
     Map<String, String> docs = docs();
@@ -213,20 +200,8 @@ class ParallelApplyTest {
         PostgresRecordSink second = open(options, dataSource)) {
       first.write(List.of(insert(created, "\"x\"", doc("x", 1), 1)));
       // The first lane's transaction is still open; the table must not be part of it.
-      CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
-        try {
-          second.write(List.of(insert(created, "\"y\"", doc("y", 1), 2)));
-          second.commit();
-        } catch (Exception e) {
-          throw new RuntimeException(e);
-        }
-      });
-      try {
-        other.get(20, TimeUnit.SECONDS);
-      } catch (TimeoutException e) {
-        second.abort(e);
-        throw new AssertionError("the second lane waited for the first lane's transaction", e);
-      }
+      applyWithoutWaiting(second, List.of(insert(created, "\"y\"", doc("y", 1), 2)),
+          "the first lane's transaction");
       first.commit();
     }
     assertEquals(List.of("\"x\"", "\"y\""), new ArrayList<>(docs(schema, TableNaming.tableName(created)).keySet()));
@@ -253,6 +228,29 @@ class ParallelApplyTest {
       }
     }
     assertEquals(Map.of("\"b\"", jsonb("b", 2)), docs());
+  }
+
+  /**
+   * Writes and commits {@code records} through {@code sink} on another thread, which must finish
+   * within 20 s while the caller's own transaction stays open; if it waits for {@code what},
+   * it is aborted (which unblocks it, so the sinks can close) and the test fails.
+   */
+  private static void applyWithoutWaiting(PostgresRecordSink sink, List<ChangeRecord> records, String what)
+      throws Exception {
+    CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+      try {
+        sink.write(records);
+        sink.commit();
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    try {
+      other.get(20, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      sink.abort(e);
+      throw new AssertionError("the other lane waited for " + what, e);
+    }
   }
 
   private static String doc(String key, int v) {
