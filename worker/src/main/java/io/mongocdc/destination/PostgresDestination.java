@@ -110,9 +110,21 @@ public final class PostgresDestination {
               + " \"_commit_time\" timestamptz not null,"
               + " \"_deleted\" boolean not null default false,"
               + " \"_synced_at\" timestamptz not null default now())");
-      if (existing == null) {
-        st.execute(
-            "comment on table " + q + " is " + literal(COMMENT_PREFIX + table.source().fullName()));
+    }
+    if (existing == null) {
+      // The server quotes the literal (format's %L), so a collection name cannot end it early
+      // whatever standard_conforming_strings says.
+      String comment;
+      try (PreparedStatement ps = connection.prepareStatement("select format('comment on table %s is %L', ?, ?)")) {
+        ps.setString(1, q);
+        ps.setString(2, COMMENT_PREFIX + table.source().fullName());
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          comment = rs.getString(1);
+        }
+      }
+      try (Statement st = connection.createStatement()) {
+        st.execute(comment);
       }
     }
   }
@@ -141,10 +153,6 @@ public final class PostgresDestination {
             : new Namespace(full.substring(0, dot), full.substring(dot + 1));
       }
     }
-  }
-
-  static String literal(String text) {
-    return "'" + text.replace("'", "''") + "'";
   }
 
   /** Lists the tables of a schema that mirror a collection (by their comment). */
