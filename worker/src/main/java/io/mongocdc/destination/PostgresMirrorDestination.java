@@ -23,8 +23,13 @@ import javax.sql.DataSource;
  */
 public final class PostgresMirrorDestination implements MirrorDestination {
 
-  /** Room for this many concurrent batches per pool (set-up and DDL take the rest). */
-  private static final int POOL_CONNECTIONS_PER_LANE = 4;
+  /**
+   * Sessions per destination peer: every batch of every mirror on this worker that writes to
+   * the peer holds applyConnections of them, so this is room for 15 mirrors' batches at once
+   * with the default 2 lanes (set-up and DDL take the rest). A batch that finds none free waits
+   * up to 30 s, then fails and is retried.
+   */
+  static final int POOL_CONNECTIONS = 32;
 
   private final PeerRegistry peers;
   private final PostgresSinkOptions options;
@@ -103,6 +108,6 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   private DataSource dataSource(MirrorConfig mirror) {
     return dataSources.computeIfAbsent(mirror.destinationPeer(),
         name -> PostgresUrls.pool("pg-destination-" + name, peers.resolve(name).connectionString(),
-            POOL_CONNECTIONS_PER_LANE * options.applyConnections() + 2));
+            Math.max(POOL_CONNECTIONS, options.applyConnections() + 2)));
   }
 }
