@@ -103,20 +103,26 @@ final class PullRun {
       outcome.await();
     } catch (InterruptedException e) {
       outcome.fail(new CancellationException("PullRecords of mirror '" + mirror + "' was cancelled"));
-      stopAll();
+      stuck(stopAll()).forEach(e::addSuppressed);
       throw e;
     }
     List<String> stuck = stopAll();
     Throwable failure = outcome.failure();
     if (failure != null) {
       PullRecordsException error = new PullRecordsException(mirror, failure, sender.delivered());
-      stuck.forEach(name -> error.addSuppressed(new IllegalStateException(
-          "thread " + name + " did not stop within " + settings.shutdownTimeout())));
+      stuck(stuck).forEach(error::addSuppressed);
       throw error;
     }
     PullResult result = outcome.result();
     logBatch(result);
     return result;
+  }
+
+  /** Threads that outlived the call, as errors its caller is told of, whichever way it ends. */
+  private List<IllegalStateException> stuck(List<String> threadNames) {
+    return threadNames.stream()
+        .map(name -> new IllegalStateException("thread " + name + " did not stop within " + settings.shutdownTimeout()))
+        .toList();
   }
 
   /** The first failure's reaction: every stage stops what it is doing, now. */

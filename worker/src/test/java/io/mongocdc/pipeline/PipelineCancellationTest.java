@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -110,5 +113,54 @@ class PipelineCancellationTest {
     assertInstanceOf(InterruptedException.class, probe.thrown());
     assertInstanceOf(CancellationException.class, sink.abortCause());
     assertEquals(0, fixture.stream.openCursorCount());
+  }
+
+  @Test
+  void aThreadThatOutlivesACancelledPullIsReportedToTheCaller() throws Exception {
+    PullFixture fixture = new PullFixture(Workload.inserts(100));
+    fixture.settings.shutdownTimeout(Duration.ofMillis(200));
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch letItFinish = new CountDownLatch(1);
+    RecordSink deaf = new RecordSink() {
+      @Override
+      public void write(List<ChangeRecord> records) {
+        writing.countDown();
+        // Like a JDBC call that ignores interrupts: only the test ends it, and then the
+        // interrupt it put off is still there for the sender to see.
+        boolean interrupted = false;
+        while (letItFinish.getCount() > 0) {
+          try {
+            letItFinish.await();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+
+      @Override
+      public void commit() {}
+    };
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, deaf);
+    try {
+      assertTrue(writing.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+      probe.cancel();
+
+      Throwable thrown = probe.thrown();
+      assertInstanceOf(InterruptedException.class, thrown);
+      assertEquals(1, thrown.getSuppressed().length, Arrays.toString(thrown.getSuppressed()));
+      assertTrue(thrown.getSuppressed()[0].getMessage().matches("thread mongo-cdc-test-\\d+-sender did not stop within PT0.2S"),
+          thrown.getSuppressed()[0].getMessage());
+    } finally {
+      letItFinish.countDown();
+      for (Thread thread : Thread.getAllStackTraces().keySet()) {
+        if (thread.getName().startsWith("mongo-cdc-")) {
+          thread.join(WAIT.toMillis());
+        }
+      }
+    }
   }
 }
