@@ -18,7 +18,7 @@ import javax.sql.DataSource;
 public final class ProductionPorts implements PortsFactory {
 
   /** Catalog sessions: commits, set-up and snapshot bookkeeping of concurrent mirrors. */
-  static final int CATALOG_CONNECTIONS = 8;
+  public static final int CATALOG_CONNECTIONS = 8;
 
   @Override
   public WorkerPorts create(String catalogJdbcUrl, PeerRegistry peers, PostgresSinkOptions destination) {

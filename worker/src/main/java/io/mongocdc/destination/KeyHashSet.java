@@ -3,10 +3,10 @@ package io.mongocdc.destination;
 import java.util.Arrays;
 
 /**
- * Remembers 64-bit hashes of the keys staged for one table in the current batch, so the merge
- * can skip de-duplication when no key repeats (the common case). A hash seen twice only means
- * "maybe a duplicate": the merge then de-duplicates, which is always correct. Memory is capped:
- * past {@code maxEntries} keys the set gives up and reports possible duplicates.
+ * Remembers 64-bit hashes of the keys written to one table in the current transaction, so the
+ * sink knows a key's first record, which may be copied straight into a table that was empty. A
+ * hash seen twice only means "maybe seen": the record then goes through the merge, which is
+ * always correct. Memory is capped: past {@code maxEntries} keys no key counts as new.
  */
 final class KeyHashSet {
 
@@ -15,14 +15,9 @@ final class KeyHashSet {
   private final int maxEntries;
   private long[] slots = new long[1024];
   private int size;
-  private boolean maybeDuplicates;
 
   KeyHashSet(int maxEntries) {
     this.maxEntries = maxEntries;
-  }
-
-  boolean maybeDuplicates() {
-    return maybeDuplicates;
   }
 
   void clear() {
@@ -32,7 +27,6 @@ final class KeyHashSet {
       Arrays.fill(slots, EMPTY);
     }
     size = 0;
-    maybeDuplicates = false;
   }
 
   /**
@@ -43,7 +37,6 @@ final class KeyHashSet {
    */
   boolean addIfAbsent(String key) {
     if (size >= maxEntries) {
-      maybeDuplicates = true;
       return false;
     }
     long h = hash(key);
@@ -63,7 +56,6 @@ final class KeyHashSet {
         return true;
       }
       if (s == h) {
-        maybeDuplicates = true;
         return false;
       }
       i = (i + 1) & mask;

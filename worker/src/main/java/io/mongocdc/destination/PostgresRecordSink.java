@@ -84,7 +84,7 @@ public final class PostgresRecordSink implements BatchSink {
   private static final int KEEP_BUFFER_BYTES = 1 << 20;
   /** COPY data is sent in pieces of about this size while a merge's records are encoded. */
   private static final int SEND_BUFFER_BYTES = 1 << 20;
-  /** Keys per table and batch tracked to skip de-duplication (8 to 16 bytes each). */
+  /** Keys per table and transaction tracked for the direct COPY into an empty table (8 to 16 bytes each). */
   private static final int MAX_TRACKED_KEYS = 1 << 20;
 
   private enum State {

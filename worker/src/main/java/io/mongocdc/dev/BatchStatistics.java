@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Instant;
 
 /**
@@ -38,7 +39,7 @@ record BatchStatistics(long batches, long lastBatchId, long records, Instant pha
   }
 
   private static Instant instant(ResultSet row, int column) throws SQLException {
-    java.sql.Timestamp value = row.getTimestamp(column);
+    Timestamp value = row.getTimestamp(column);
     return value == null ? null : value.toInstant();
   }
 }

@@ -11,6 +11,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.cli.ProductionPorts;
 import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.cli.WorkerWiring;
 import io.mongocdc.destination.PostgresMirrorDestination;
@@ -85,7 +86,8 @@ final class DevStack implements AutoCloseable {
     EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
     try {
       String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
-      HikariDataSource dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(), 8);
+      HikariDataSource dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(),
+          ProductionPorts.CATALOG_CONNECTIONS);
       CatalogMigrator.migrate(dataSource);
       PeerRegistry peers = name -> {
         if (DESTINATION_PEER.equals(name)) {
