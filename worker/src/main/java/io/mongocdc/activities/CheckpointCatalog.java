@@ -4,6 +4,7 @@ import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorStateChange;
 import java.util.Optional;
 
 /** The catalog's record of mirrors, their committed checkpoints and their batch history. */
@@ -24,6 +25,18 @@ public interface CheckpointCatalog {
   CommitResult commit(String mirror, long batchId, Checkpoint checkpoint, BatchFigures figures);
 
   Optional<Checkpoint> committed(String mirror);
+
+  /**
+   * Writes the workflow's phase (and the configuration in effect) to the mirror's row, if the
+   * change is newer than the one recorded; an older or repeated change, or a mirror not
+   * registered yet, changes nothing.
+   *
+   * @return true if the row now shows this change
+   */
+  boolean recordState(MirrorStateChange change);
+
+  /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
+  void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);
 
   /** Deletes the mirror's rows (on an operator's explicit request only). */
   void forget(String mirror);

@@ -1,6 +1,7 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.TableFigures;
 import java.util.Map;
 
 /**
@@ -14,7 +15,10 @@ import java.util.Map;
  * @param attempt the activity attempt that sent it
  * @param stageMillis the attempt's stage timings so far in milliseconds, by stage name (see
  *     {@code StageTimings}); null in heartbeats of workers before it existed
+ * @param tables what the batch delivered per destination table so far, over all its attempts;
+ *     null in heartbeats of workers before it existed
+ * @param firstPosition the resume token of the batch's first delivered record, null before one
  */
 public record PullHeartbeat(
     long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
-    Map<String, Long> stageMillis) {}
+    Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition) {}

@@ -5,6 +5,7 @@ import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.pipeline.ProgressListener;
+import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
@@ -15,6 +16,9 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.TableFigures;
+import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.ResumeToken;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
@@ -47,6 +51,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final PullTuning tuning;
   private final LongSupplier clock;
   private final PipelineMetrics metrics;
+  private final FailedAttemptLog failedAttempts;
 
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
     this(source, destination, tuning, System::nanoTime);
@@ -61,6 +66,13 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   /** @param metrics where each batch's progress and figures are published */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics) {
+    this(source, destination, tuning, clock, metrics, FailedAttemptLog.NONE);
+  }
+
+  /** @param failedAttempts where a failed attempt is recorded before it is reported to Temporal */
+  public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
+      LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts) {
+    this.failedAttempts = Objects.requireNonNull(failedAttempts, "failedAttempts");
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
     this.tuning = Objects.requireNonNull(tuning, "tuning");
@@ -80,6 +92,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     boolean resumes = previous != null && Checkpoints.isAfter(previous.delivered(), request.start());
     Checkpoint start = resumes ? previous.delivered() : request.start();
     long deliveredBefore = resumes ? previous.recordsDelivered() : 0;
+    Map<String, TableFigures> tablesBefore = resumes ? previous.tables() : Map.of();
+    String firstBefore = resumes ? previous.firstPosition() : null;
     if (resumes) {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start.describe());
@@ -90,9 +104,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
-        context.heartbeat(new PullHeartbeat(
-            batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
-            deliveredBefore + sink.committedKept(), attempt, progress.timings().millisByStage()));
+        context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore + sink.committedKept(), attempt,
+            tablesBefore, firstBefore, sink));
       };
       try {
         PullResult result = pull.pull(Checkpoints.toPosition(start), sink.lanes(), heartbeat);
@@ -102,7 +115,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirrorMetrics.onOplogHeadroom(java.time.Duration.ofSeconds(
               Math.max(0, oplog.headroomSeconds(Checkpoints.of(result.checkpoint())))));
         }
-        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, attempt, oplog);
+        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, tablesBefore, firstBefore, attempt,
+            oplog);
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, stage ms {},"
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().eventsRead(),
             outcome.figures().recordsDelivered(), outcome.figures().recordsExcluded(), result.endReason(),
@@ -112,20 +126,33 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         mirrorMetrics.onBatchFailed();
         rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
-        heartbeatQuietly(context, new PullHeartbeat(batchId, Checkpoints.of(e.deliveredCheckpoint()), 0,
-            deliveredBefore + sink.committedKept(), attempt, null));
-        throw failed(mirror, batchId, e);
+        heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), deliveredBefore + sink.committedKept(),
+            attempt, tablesBefore, firstBefore, sink));
+        throw failed(mirror, batchId, attempt, e);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure(
+      throw recorded(mirror, batchId, attempt, ApplicationFailure.newFailure(
           "PullRecords: the worker is shutting down; the batch is retried from its last delivered checkpoint",
-          FailureTypes.TRANSIENT);
+          FailureTypes.TRANSIENT));
     } catch (ActivityCompletionException | ApplicationFailure e) {
       throw e;
     } catch (RuntimeException e) {
-      throw failed(mirror, batchId, e);
+      throw failed(mirror, batchId, attempt, e);
     }
+  }
+
+  /** What a retry of the batch needs to resume after the delivered records and to count them once. */
+  private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, long recordsDelivered, int attempt,
+      Map<String, TableFigures> tablesBefore, String firstBefore, LaneSinks sink) {
+    return new PullHeartbeat(batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
+        recordsDelivered, attempt, progress.timings().millisByStage(),
+        DeliveredTables.plus(tablesBefore, DeliveredTables.kept(progress.deliveredByTable(), sink::excludes)),
+        firstPosition(firstBefore, progress.firstDelivered()));
+  }
+
+  private static String firstPosition(String before, ResumeToken thisAttempt) {
+    return before != null ? before : thisAttempt == null ? null : thisAttempt.data();
   }
 
   private ChangeEventDecoder decoder(MirrorConfig mirror) {
@@ -142,8 +169,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  private static BatchOutcome outcome(
-      long batchId, PullResult result, LaneSinks sink, long deliveredBefore, int attempt, OplogSpan oplog) {
+  private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, long deliveredBefore,
+      Map<String, TableFigures> tablesBefore, String firstBefore, int attempt, OplogSpan oplog) {
     Map<String, Long> byTable = new TreeMap<>();
     result.recordsByTable().forEach((table, byOperation) -> {
       long kept = 0;
@@ -165,7 +192,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         result.timings().total().toMillis(),
         result.endReason().name(),
         attempt,
-        result.timings().millisByStage());
+        result.timings().millisByStage(),
+        DeliveredTables.plus(tablesBefore, DeliveredTables.kept(result.tables(), sink::excludes)),
+        firstPosition(firstBefore, result.firstPosition()));
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }
@@ -186,9 +215,20 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  private static ApplicationFailure failed(MirrorConfig mirror, long batchId, Throwable e) {
+  private ApplicationFailure failed(MirrorConfig mirror, long batchId, int attempt, Throwable e) {
     ApplicationFailure failure = FailureClassifier.classify("PullRecords", e);
     log.warn("mirror {} batch {} failed: [{}] {}", mirror.name(), batchId, failure.getType(), failure.getOriginalMessage());
+    return recorded(mirror, batchId, attempt, failure);
+  }
+
+  /** Leaves the failed attempt's trace in the catalog; a catalog that cannot take it changes nothing. */
+  private ApplicationFailure recorded(MirrorConfig mirror, long batchId, int attempt, ApplicationFailure failure) {
+    try {
+      failedAttempts.record(mirror.name(), batchId, attempt, failure.getType(), failure.getOriginalMessage());
+    } catch (RuntimeException e) {
+      log.warn("mirror {} batch {}: cannot record the failed attempt {} in the catalog: {}", mirror.name(), batchId,
+          attempt, Redaction.redact(String.valueOf(e.getMessage())));
+    }
     return failure;
   }
 }

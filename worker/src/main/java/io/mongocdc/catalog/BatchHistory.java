@@ -1,6 +1,7 @@
 package io.mongocdc.catalog;
 
 import static io.mongocdc.catalog.jooq.Tables.BATCHES;
+import static io.mongocdc.catalog.jooq.Tables.BATCH_ATTEMPTS;
 import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 import static org.jooq.impl.DSL.excluded;
 
@@ -13,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * The batch history of mirrors and their per-table counters.
@@ -40,19 +42,19 @@ public final class BatchHistory {
         configuration -> {
           DSLContext tx = configuration.dsl();
           StageTimings t = report.timings();
-          BatchReport.OperationCounts c = report.counts();
+          BatchReport.OperationCounts c = report.operations();
           int changed =
               tx.insertInto(BATCHES)
                   .set(BATCHES.MIRROR_NAME, report.mirror())
                   .set(BATCHES.BATCH_ID, report.batchId())
                   .set(BATCHES.STARTED_AT, odt(report.startedAt()))
                   .set(BATCHES.ENDED_AT, odt(report.endedAt()))
-                  .set(BATCHES.RECORDS, c.records())
-                  .set(BATCHES.BYTES, c.bytes())
-                  .set(BATCHES.INSERTS, c.inserts())
-                  .set(BATCHES.UPDATES, c.updates())
-                  .set(BATCHES.REPLACES, c.replaces())
-                  .set(BATCHES.DELETES, c.deletes())
+                  .set(BATCHES.RECORDS, report.records())
+                  .set(BATCHES.BYTES, report.bytes())
+                  .set(BATCHES.INSERTS, c == null ? null : c.inserts())
+                  .set(BATCHES.UPDATES, c == null ? null : c.updates())
+                  .set(BATCHES.REPLACES, c == null ? null : c.replaces())
+                  .set(BATCHES.DELETES, c == null ? null : c.deletes())
                   .set(
                       BATCHES.FIRST_POSITION,
                       report.firstPosition() == null ? null : report.firstPosition().data())
@@ -69,6 +71,7 @@ public final class BatchHistory {
                   .set(BATCHES.LANE_COMMIT_MS, t == null ? null : millis(t.laneCommit()))
                   .set(BATCHES.END_REASON, report.endReason())
                   .set(BATCHES.ERROR, report.error())
+                  .set(BATCHES.ATTEMPTS, report.attempts())
                   .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
                   .doUpdate()
                   .set(BATCHES.ENDED_AT, excluded(BATCHES.ENDED_AT))
@@ -90,6 +93,7 @@ public final class BatchHistory {
                   .set(BATCHES.LANE_COMMIT_MS, excluded(BATCHES.LANE_COMMIT_MS))
                   .set(BATCHES.END_REASON, excluded(BATCHES.END_REASON))
                   .set(BATCHES.ERROR, excluded(BATCHES.ERROR))
+                  .set(BATCHES.ATTEMPTS, excluded(BATCHES.ATTEMPTS))
                   // only a running batch's row is replaced; a finished one is final
                   .where(BATCHES.ENDED_AT.isNull())
                   .execute();
@@ -101,6 +105,37 @@ public final class BatchHistory {
           }
           return true;
         });
+  }
+
+  /**
+   * Keeps a failed attempt of a batch: a {@code batch_attempts} row, and on the batch's row (one
+   * still running, created if needed) the error and the attempt, so the mirror's last batch shows
+   * why it is being retried. A finished batch's row is left alone.
+   */
+  public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
+    dsl.transaction(configuration -> {
+      DSLContext tx = configuration.dsl();
+      tx.insertInto(BATCH_ATTEMPTS)
+          .set(BATCH_ATTEMPTS.MIRROR_NAME, mirror)
+          .set(BATCH_ATTEMPTS.BATCH_ID, batchId)
+          .set(BATCH_ATTEMPTS.ATTEMPT, attempt)
+          .set(BATCH_ATTEMPTS.FAILURE_TYPE, failureType)
+          .set(BATCH_ATTEMPTS.MESSAGE, message)
+          .execute();
+      String error = "attempt " + attempt + ": [" + failureType + "] " + message;
+      tx.insertInto(BATCHES)
+          .set(BATCHES.MIRROR_NAME, mirror)
+          .set(BATCHES.BATCH_ID, batchId)
+          .set(BATCHES.STARTED_AT, DSL.currentOffsetDateTime())
+          .set(BATCHES.ERROR, error)
+          .set(BATCHES.ATTEMPTS, attempt)
+          .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
+          .doUpdate()
+          .set(BATCHES.ERROR, excluded(BATCHES.ERROR))
+          .set(BATCHES.ATTEMPTS, excluded(BATCHES.ATTEMPTS))
+          .where(BATCHES.ENDED_AT.isNull())
+          .execute();
+    });
   }
 
   /** The most recent batches of a mirror, newest first. */
@@ -115,19 +150,19 @@ public final class BatchHistory {
   private static void addTableCounts(
       DSLContext tx, String mirror, long batchId, List<BatchReport.TableCounts> tables) {
     for (BatchReport.TableCounts table : tables) {
-      BatchReport.OperationCounts c = table.counts();
+      BatchReport.OperationCounts c = table.operations();
       tx.insertInto(TABLE_COUNTERS)
           .set(TABLE_COUNTERS.MIRROR_NAME, mirror)
           .set(TABLE_COUNTERS.DESTINATION_TABLE, table.destinationTable())
           .set(TABLE_COUNTERS.SOURCE_NAMESPACE, table.sourceNamespace())
           .set(TABLE_COUNTERS.RECORDS, c.records())
-          .set(TABLE_COUNTERS.BYTES, c.bytes())
+          .set(TABLE_COUNTERS.BYTES, table.bytes())
           .set(TABLE_COUNTERS.INSERTS, c.inserts())
           .set(TABLE_COUNTERS.UPDATES, c.updates())
           .set(TABLE_COUNTERS.REPLACES, c.replaces())
           .set(TABLE_COUNTERS.DELETES, c.deletes())
           .set(TABLE_COUNTERS.LAST_BATCH_ID, batchId)
-          .set(TABLE_COUNTERS.UPDATED_AT, org.jooq.impl.DSL.currentOffsetDateTime())
+          .set(TABLE_COUNTERS.UPDATED_AT, DSL.currentOffsetDateTime())
           .onConflict(TABLE_COUNTERS.MIRROR_NAME, TABLE_COUNTERS.DESTINATION_TABLE)
           .doUpdate()
           .set(TABLE_COUNTERS.RECORDS, TABLE_COUNTERS.RECORDS.plus(excluded(TABLE_COUNTERS.RECORDS)))

@@ -4,13 +4,13 @@ import static io.mongocdc.catalog.jooq.Tables.BATCHES;
 import static io.mongocdc.catalog.jooq.Tables.CHECKPOINTS;
 import static io.mongocdc.catalog.jooq.Tables.MIRRORS;
 import static io.mongocdc.catalog.jooq.Tables.PEERS;
-import static io.mongocdc.catalog.jooq.Tables.SETTINGS;
 import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 
 import io.mongocdc.catalog.jooq.tables.records.MirrorsRecord;
-import java.util.LinkedHashMap;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -42,8 +42,10 @@ public final class Catalog {
   public enum MirrorStatus {
     CREATED,
     SETTING_UP,
+    SNAPSHOTTING,
     RUNNING,
     PAUSED,
+    BACKING_OFF,
     FAILED,
     TERMINATED;
 
@@ -112,21 +114,55 @@ public final class Catalog {
         .execute();
   }
 
-  /** Creates a mirror between two existing peers; fails if the name is taken. */
+  /** Creates a mirror between two existing peers, setting up; fails if the name is taken. */
   public void createMirror(String name, String sourcePeer, String destinationPeer, String configJson) {
     dsl.insertInto(MIRRORS)
         .set(MIRRORS.NAME, name)
         .set(MIRRORS.SOURCE_PEER, sourcePeer)
         .set(MIRRORS.DESTINATION_PEER, destinationPeer)
         .set(MIRRORS.CONFIG, JSONB.valueOf(configJson == null ? "{}" : configJson))
+        .set(MIRRORS.STATUS, MirrorStatus.SETTING_UP.dbValue())
+        .set(MIRRORS.CONFIG_UPDATED_AT, DSL.currentOffsetDateTime())
         .execute();
+  }
+
+  /**
+   * A state the mirror's workflow entered, applied only if it is newer than the recorded one:
+   * later by the workflow's clock, or as late and later in the workflow's count of changes.
+   * {@code error} (with its time) is kept as the last error; the failure type and attempt count
+   * describe the current state and are cleared by one without them.
+   *
+   * @return true if the row now shows this state
+   */
+  public boolean recordMirrorState(String name, MirrorStatus status, String reason, String error, String failureType,
+      Integer failedAttempts, Instant at, long sequence, String configJson) {
+    OffsetDateTime when = OffsetDateTime.ofInstant(at, ZoneOffset.UTC);
+    JSONB config = JSONB.valueOf(configJson);
+    var update = dsl.update(MIRRORS)
+        .set(MIRRORS.STATUS, status.dbValue())
+        .set(MIRRORS.STATUS_REASON, reason)
+        .set(MIRRORS.FAILURE_TYPE, failureType)
+        .set(MIRRORS.FAILED_ATTEMPTS, failedAttempts)
+        .set(MIRRORS.STATUS_CHANGED_AT, when)
+        .set(MIRRORS.STATUS_SEQ, sequence)
+        .set(MIRRORS.CONFIG_UPDATED_AT,
+            DSL.when(MIRRORS.CONFIG.isDistinctFrom(config), DSL.val(when)).otherwise(MIRRORS.CONFIG_UPDATED_AT))
+        .set(MIRRORS.CONFIG, config)
+        .set(MIRRORS.UPDATED_AT, DSL.currentOffsetDateTime());
+    if (error != null) {
+      update = update.set(MIRRORS.LAST_ERROR, error).set(MIRRORS.LAST_ERROR_AT, when);
+    }
+    return update
+        .where(MIRRORS.NAME.eq(name))
+        .and(MIRRORS.STATUS_CHANGED_AT.isNull()
+            .or(DSL.row(MIRRORS.STATUS_CHANGED_AT, MIRRORS.STATUS_SEQ).lt(when, sequence)))
+        .execute() == 1;
   }
 
   public Optional<MirrorsRecord> mirror(String name) {
     return dsl.selectFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).fetchOptional();
   }
 
-  /** Sets a mirror's status; a non-null {@code error} becomes its last error. */
   /** Deletes a mirror's rows: counters, batch history, checkpoint, then the mirror itself (its snapshot plans go with it, by cascade). */
   public void forgetMirror(String name) {
     dsl.transaction(configuration -> {
@@ -138,45 +174,18 @@ public final class Catalog {
     });
   }
 
-  public void setMirrorStatus(String name, MirrorStatus status, String error) {
-    var update =
-        dsl.update(MIRRORS)
-            .set(MIRRORS.STATUS, status.dbValue())
-            .set(MIRRORS.UPDATED_AT, DSL.currentOffsetDateTime());
-    if (error != null) {
-      update =
-          update.set(MIRRORS.LAST_ERROR, error).set(MIRRORS.LAST_ERROR_AT, DSL.currentOffsetDateTime());
-    }
-    int changed = update.where(MIRRORS.NAME.eq(name)).execute();
-    if (changed == 0) {
-      throw new IllegalArgumentException("no mirror named " + name);
-    }
-  }
-
-  /** All settings, by name, read once when a mirror starts or resumes. */
-  public Map<String, Setting> settings() {
-    Map<String, Setting> result = new LinkedHashMap<>();
-    dsl.selectFrom(SETTINGS)
-        .orderBy(SETTINGS.NAME)
-        .forEach(
-            r ->
-                result.put(
-                    r.getName(),
-                    new Setting(r.getName(), r.getValue(), r.getDefaultValue(), r.getDescription())));
-    return result;
-  }
-
-  /** Sets (or with null, resets to its default) an existing setting. */
-  public void setSetting(String name, String value) {
-    int changed =
-        dsl.update(SETTINGS)
-            .set(SETTINGS.VALUE, value)
-            .set(SETTINGS.UPDATED_AT, DSL.currentOffsetDateTime())
-            .where(SETTINGS.NAME.eq(name))
-            .execute();
-    if (changed == 0) {
-      throw new IllegalArgumentException("no setting named " + name);
-    }
+  /**
+   * Sets the status of a mirror no workflow has recorded a state for ({@code status_changed_at}
+   * null): one whose workflow run started before workflows recorded their states.
+   */
+  public void setUntrackedMirrorStatus(String name, MirrorStatus status, String reason) {
+    dsl.update(MIRRORS)
+        .set(MIRRORS.STATUS, status.dbValue())
+        .set(MIRRORS.STATUS_REASON, reason)
+        .set(MIRRORS.UPDATED_AT, DSL.currentOffsetDateTime())
+        .where(MIRRORS.NAME.eq(name))
+        .and(MIRRORS.STATUS_CHANGED_AT.isNull())
+        .execute();
   }
 
   static void refuseSecrets(String peer, String optionsJson) {

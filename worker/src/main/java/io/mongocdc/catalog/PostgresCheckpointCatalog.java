@@ -5,18 +5,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.CheckpointCatalog;
 import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.pipeline.StageTimings;
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorStateChange;
+import io.mongocdc.workflows.model.TableFigures;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The activities' catalog port on the PostgreSQL catalog: mirrors and peers (names and
- * settings only), the monotonic checkpoint, and one batch-history row per batch.
+ * settings only) with the state their workflows record, the monotonic checkpoint, one
+ * batch-history row per batch with its per-table counts, and failed attempts.
  */
 public final class PostgresCheckpointCatalog implements CheckpointCatalog {
 
@@ -36,7 +42,7 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
     if (catalog.mirror(mirror.name()).isEmpty()) {
       catalog.createMirror(mirror.name(), mirror.sourcePeer(), mirror.destinationPeer(), configJson(mirror));
     }
-    catalog.setMirrorStatus(mirror.name(), Catalog.MirrorStatus.RUNNING, null);
+    // The state is the workflow's to record (recordState); a mirror registered again keeps it.
     return committed(mirror.name());
   }
 
@@ -45,25 +51,29 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
     StreamPosition position = Checkpoints.toPosition(checkpoint);
     Instant ended = Instant.now();
     Duration took = Duration.ofMillis(figures.durationMillis());
+    TableFigures total = figures.totalsOverTables();
     catalog.batches().record(new BatchReport(
         mirror,
         batchId,
         ended.minus(took),
         ended,
-        new BatchReport.OperationCounts(figures.recordsDelivered(), figures.bytesRead(), 0, 0, 0, 0),
-        null,
+        figures.recordsDelivered(),
+        figures.bytesRead(),
+        total == null ? null : operations(total),
+        figures.firstPosition() == null ? null : ResumeToken.of(figures.firstPosition()),
         position.tokenOrNull(),
         figures.stageMillis() == null ? null : StageTimings.ofMillis(took, figures.stageMillis()),
         figures.endReason(),
         null,
-        java.util.List.of()));
+        figures.attempts() > 0 ? figures.attempts() : null,
+        tableCounts(figures)));
     CheckpointStore.CommitResult result = catalog.checkpoints().commit(mirror, batchId, position);
+    // Only for a mirror whose workflow run does not record its states (it started on an older worker).
     if (CONTROL_EVENT.equals(figures.endReason())) {
-      // The workflow pauses the mirror; the catalog says so too, for operators reading plain SQL.
-      catalog.setMirrorStatus(mirror, Catalog.MirrorStatus.PAUSED, "batch " + batchId + " stopped just before a drop,"
-          + " rename, dropDatabase or invalidate event (control event policy PAUSE); the mirror's status names it");
+      catalog.setUntrackedMirrorStatus(mirror, Catalog.MirrorStatus.PAUSED, "batch " + batchId + " stopped just"
+          + " before a drop, rename, dropDatabase or invalidate event (control event policy PAUSE)");
     } else {
-      catalog.setMirrorStatus(mirror, Catalog.MirrorStatus.RUNNING, null);
+      catalog.setUntrackedMirrorStatus(mirror, Catalog.MirrorStatus.RUNNING, null);
     }
     return new CommitResult(Checkpoints.of(result.current().position()),
         result.outcome() == CheckpointStore.Outcome.APPLIED);
@@ -72,6 +82,34 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   @Override
   public Optional<Checkpoint> committed(String mirror) {
     return catalog.checkpoints().load(mirror).map(stored -> Checkpoints.of(stored.position()));
+  }
+
+  @Override
+  public boolean recordState(MirrorStateChange change) {
+    boolean failing = change.lastError() != null;
+    return catalog.recordMirrorState(change.mirror(), Catalog.MirrorStatus.valueOf(change.phase().name()),
+        change.reason(), change.lastError(), failing ? change.failureType() : null,
+        failing ? change.failedAttempts() : null, Instant.ofEpochMilli(change.atMillis()), change.sequence(),
+        configJson(change.config()));
+  }
+
+  @Override
+  public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
+    catalog.batches().recordFailedAttempt(mirror, batchId, attempt, failureType, message);
+  }
+
+  private static BatchReport.OperationCounts operations(TableFigures figures) {
+    return new BatchReport.OperationCounts(figures.inserts(), figures.updates(), figures.replaces(), figures.deletes());
+  }
+
+  private static List<BatchReport.TableCounts> tableCounts(BatchFigures figures) {
+    if (figures.tables() == null) {
+      return List.of();
+    }
+    List<BatchReport.TableCounts> tables = new ArrayList<>();
+    figures.tables().forEach((table, counts) -> tables.add(new BatchReport.TableCounts(
+        table, counts.sourceNamespace() == null ? "" : counts.sourceNamespace(), counts.bytes(), operations(counts))));
+    return tables;
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.mongocdc.cli;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullRecordsActivityImpl;
+import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.activities.SnapshotActivityImpl;
@@ -39,8 +40,10 @@ public final class WorkerWiring {
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
-        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, System::nanoTime, metrics),
+        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, System::nanoTime, metrics,
+            ports.catalog()::recordFailedAttempt),
         new CommitCheckpointActivityImpl(ports.catalog()),
+        new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics));
   }
 }

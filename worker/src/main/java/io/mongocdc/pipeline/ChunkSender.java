@@ -3,11 +3,10 @@ package io.mongocdc.pipeline;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.DecodedEvent;
-import io.mongocdc.decode.Operation;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,9 +41,12 @@ final class ChunkSender implements Runnable {
   private final PullOutcome outcome;
   private final Runnable stopReader;
 
-  private final Map<String, Map<Operation, Long>> recordsByTable = new LinkedHashMap<>();
+  private final Map<String, TableTally.Counter> stagedByTable = new LinkedHashMap<>();
+  private final Map<String, TableTally.Counter> deliveredByTable = new LinkedHashMap<>();
+  private ResumeToken firstStaged;
   private final List<ControlEvent> controlEvents = new ArrayList<>();
-  private volatile StreamPosition delivered;
+  /** One reference, so a reader never sees counts of records beyond the checkpoint they go with. */
+  private volatile Delivered delivered;
   private StreamPosition staged;
   private ControlEvent stoppedAt;
   private long recordsSinceCommit;
@@ -63,7 +65,7 @@ final class ChunkSender implements Runnable {
       PullOutcome outcome,
       Runnable stopReader) {
     this.mirror = mirror;
-    this.delivered = start;
+    this.delivered = new Delivered(start, Map.of(), null);
     this.staged = start;
     this.settings = settings;
     this.sink = sink;
@@ -75,16 +77,17 @@ final class ChunkSender implements Runnable {
     this.stopReader = stopReader;
   }
 
-  /** The position up to which the sink has durably committed; safe to read from any thread. */
-  StreamPosition delivered() {
-    return delivered;
-  }
+  /**
+   * What the sink has durably committed so far; safe to read from any thread.
+   *
+   * @param position the position up to which records are committed
+   * @param tables the committed records and bytes per destination table
+   * @param firstRecord the position of the first committed record, or null before one
+   */
+  record Delivered(StreamPosition position, Map<String, TableTally> tables, ResumeToken firstRecord) {}
 
-  /** Called once the sender has finished: what the result reports. */
-  Map<String, Map<Operation, Long>> recordsByTable() {
-    Map<String, Map<Operation, Long>> copy = new LinkedHashMap<>();
-    recordsByTable.forEach((table, ops) -> copy.put(table, Map.copyOf(ops)));
-    return copy;
+  Delivered delivered() {
+    return delivered;
   }
 
   List<ControlEvent> controlEvents() {
@@ -213,15 +216,32 @@ final class ChunkSender implements Runnable {
     counters.recordsDelivered.addAndGet(recordsSinceCommit);
     recordsSinceCommit = 0;
     bytesSinceCommit = 0;
-    delivered = staged;
+    delivered = new Delivered(staged, committedTallies(), delivered.firstRecord() != null ? delivered.firstRecord()
+        : firstStaged);
   }
 
   private void count(List<ChangeRecord> records) {
-    for (ChangeRecord record : records) {
-      recordsByTable
-          .computeIfAbsent(record.table(), table -> new EnumMap<>(Operation.class))
-          .merge(record.operation(), 1L, Long::sum);
+    if (firstStaged == null) {
+      firstStaged = records.get(0).position();
     }
+    for (ChangeRecord record : records) {
+      stagedByTable
+          .computeIfAbsent(record.table(), table -> new TableTally.Counter(record.source().fullName()))
+          .add(record);
+    }
+  }
+
+  /** The staged counts are committed now: they join the delivered ones, which readers get as a copy. */
+  private Map<String, TableTally> committedTallies() {
+    if (stagedByTable.isEmpty()) {
+      return delivered.tables();
+    }
+    stagedByTable.forEach((table, staged) ->
+        deliveredByTable.computeIfAbsent(table, t -> new TableTally.Counter(staged.sourceNamespace())).addAll(staged));
+    stagedByTable.clear();
+    Map<String, TableTally> copy = new LinkedHashMap<>();
+    deliveredByTable.forEach((table, counter) -> copy.put(table, counter.snapshot()));
+    return Collections.unmodifiableMap(copy);
   }
 
   private static Exception asException(Throwable t) {

@@ -1,7 +1,9 @@
 package io.mongocdc.pipeline;
 
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * A snapshot of a pull under way.
@@ -15,6 +17,8 @@ import java.time.Duration;
  * @param chunksInFlight chunks read and not yet written to the sink: the decode queue's depth
  * @param elapsed time since the pull started
  * @param timings where the pull has spent its time so far
+ * @param deliveredByTable what is durably committed per destination table
+ * @param firstDelivered the position of the first committed record, or null before one
  */
 public record PullProgress(
     StreamPosition deliveredCheckpoint,
@@ -24,4 +28,6 @@ public record PullProgress(
     long recordsDelivered,
     int chunksInFlight,
     Duration elapsed,
-    StageTimings timings) {}
+    StageTimings timings,
+    Map<String, TableTally> deliveredByTable,
+    ResumeToken firstDelivered) {}

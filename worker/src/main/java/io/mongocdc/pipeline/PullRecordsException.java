@@ -8,15 +8,21 @@ import io.mongocdc.source.StreamPosition;
  */
 public class PullRecordsException extends RuntimeException {
 
-  private final StreamPosition deliveredCheckpoint;
+  private final transient PullProgress delivered;
 
-  public PullRecordsException(String mirror, Throwable cause, StreamPosition deliveredCheckpoint) {
+  /** @param delivered the pull's progress when it failed: what was durably committed before the failure */
+  public PullRecordsException(String mirror, Throwable cause, PullProgress delivered) {
     super("PullRecords for mirror '" + mirror + "' failed: " + cause, cause);
-    this.deliveredCheckpoint = deliveredCheckpoint;
+    this.delivered = delivered;
   }
 
   /** The position up to which records were durably committed before the failure. */
   public StreamPosition deliveredCheckpoint() {
-    return deliveredCheckpoint;
+    return delivered.deliveredCheckpoint();
+  }
+
+  /** The pull's progress when it failed: the delivered checkpoint with its per-table counts. */
+  public PullProgress delivered() {
+    return delivered;
   }
 }

@@ -2,7 +2,9 @@ package io.mongocdc.pipeline;
 
 import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.Operation;
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +17,8 @@ import java.util.Map;
  * @param eventsRead change events read from the stream (skipped replays not counted)
  * @param recordsDelivered records durably committed by the sink
  * @param bytesRead raw bytes of the events read
- * @param recordsByTable delivered records per destination table and operation
+ * @param tables what was delivered per destination table: records and bytes by operation
+ * @param firstPosition the position of the first delivered record, or null if none was
  * @param controlEvents control events met, in order (ignored ones and the one that stopped)
  * @param stoppedAt the control event that ended the call under PAUSE, or null
  * @param eventsSkippedAfterReopen events at or before the last read token that a reopened
@@ -29,9 +32,18 @@ public record PullResult(
     long eventsRead,
     long recordsDelivered,
     long bytesRead,
-    Map<String, Map<Operation, Long>> recordsByTable,
+    Map<String, TableTally> tables,
+    ResumeToken firstPosition,
     List<ControlEvent> controlEvents,
     ControlEvent stoppedAt,
     long eventsSkippedAfterReopen,
     int streamReopens,
-    StageTimings timings) {}
+    StageTimings timings) {
+
+  /** Delivered records per destination table and operation. */
+  public Map<String, Map<Operation, Long>> recordsByTable() {
+    Map<String, Map<Operation, Long>> byTable = new LinkedHashMap<>();
+    tables.forEach((table, tally) -> byTable.put(table, tally.records()));
+    return byTable;
+  }
+}

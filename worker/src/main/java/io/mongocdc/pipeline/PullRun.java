@@ -109,7 +109,7 @@ final class PullRun {
     List<String> stuck = stopAll();
     Throwable failure = outcome.failure();
     if (failure != null) {
-      PullRecordsException error = new PullRecordsException(mirror, failure, sender.delivered());
+      PullRecordsException error = new PullRecordsException(mirror, failure, progressSnapshot());
       stuck(stuck).forEach(error::addSuppressed);
       throw error;
     }
@@ -190,25 +190,30 @@ final class PullRun {
   }
 
   PullProgress progressSnapshot() {
+    ChunkSender.Delivered delivered = sender.delivered();
     return new PullProgress(
-        sender.delivered(),
+        delivered.position(),
         counters.eventsRead.get(),
         counters.recordsDecoded.sum(),
         counters.recordsStaged.get(),
         counters.recordsDelivered.get(),
         settings.effectiveMaxInFlightChunks() - inFlightPermits.availablePermits(),
         Duration.ofNanos(System.nanoTime() - startNanos),
-        timings());
+        timings(),
+        delivered.tables(),
+        delivered.firstRecord());
   }
 
   private PullResult result() {
+    ChunkSender.Delivered delivered = sender.delivered();
     return new PullResult(
-        sender.delivered(),
+        delivered.position(),
         sender.stoppedAt() != null ? EndReason.CONTROL_EVENT : reader.endReason(),
         counters.eventsRead.get(),
         counters.recordsDelivered.get(),
         counters.bytesRead.get(),
-        sender.recordsByTable(),
+        delivered.tables(),
+        delivered.firstRecord(),
         sender.controlEvents(),
         sender.stoppedAt(),
         counters.eventsSkippedAfterReopen.get(),

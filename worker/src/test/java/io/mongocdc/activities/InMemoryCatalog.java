@@ -4,6 +4,7 @@ import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorStateChange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +22,9 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   private final Map<String, MirrorConfig> mirrors = new HashMap<>();
   private final Map<String, Checkpoint> checkpoints = new HashMap<>();
   private final List<BatchRow> batches = new ArrayList<>();
+  private final Map<String, MirrorStateChange> states = new HashMap<>();
+  private final List<MirrorStateChange> stateHistory = new ArrayList<>();
+  private final List<String> failedAttempts = new ArrayList<>();
   private RuntimeException failNextCommit;
 
   @Override
@@ -52,6 +56,56 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   @Override
   public synchronized Optional<Checkpoint> committed(String mirror) {
     return Optional.ofNullable(checkpoints.get(mirror));
+  }
+
+  @Override
+  public synchronized boolean recordState(MirrorStateChange change) {
+    if (!mirrors.containsKey(change.mirror())) {
+      return false;
+    }
+    MirrorStateChange recorded = states.get(change.mirror());
+    boolean newer = recorded == null || recorded.atMillis() < change.atMillis()
+        || recorded.atMillis() == change.atMillis() && recorded.sequence() < change.sequence();
+    if (newer) {
+      states.put(change.mirror(), change);
+      stateHistory.add(change);
+      notifyAll();
+    }
+    return newer;
+  }
+
+  @Override
+  public synchronized void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType,
+      String message) {
+    failedAttempts.add(mirror + " batch " + batchId + " attempt " + attempt + ": [" + failureType + "] " + message);
+  }
+
+  /** The state the catalog shows for the mirror, or null. */
+  public synchronized MirrorStateChange state(String mirror) {
+    return states.get(mirror);
+  }
+
+  /** Waits until the state the catalog shows for the mirror satisfies {@code condition}. */
+  public synchronized MirrorStateChange awaitState(String mirror, Predicate<MirrorStateChange> condition,
+      Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (states.get(mirror) == null || !condition.test(states.get(mirror))) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("the state of " + mirror + " did not get there; it is " + states.get(mirror));
+      }
+      wait(Math.max(1, left / 1_000_000));
+    }
+    return states.get(mirror);
+  }
+
+  /** Every state change the catalog applied, in order. */
+  public synchronized List<MirrorStateChange> stateHistory() {
+    return List.copyOf(stateHistory);
+  }
+
+  public synchronized List<String> failedAttempts() {
+    return List.copyOf(failedAttempts);
   }
 
   @Override

@@ -17,6 +17,7 @@ import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.TableFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.PullRecordsRequest;
@@ -28,6 +29,7 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.testing.TestActivityEnvironment;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -143,13 +145,17 @@ class PullRecordsActivityImplTest {
     List<RawBsonDocument> events = Fixtures.orderEvents(40);
     PullRecordsActivity activity = activity(events);
     Checkpoint heartbeated = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
-    env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 20, 20, 1, null));
+    env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 20, 20, 1, null,
+        Map.of("public.orders", new TableFigures("shop.orders", 20, 0, 0, 0, 2000)), "00AA"));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
     assertEquals(List.of(Checkpoints.toPosition(heartbeated)), stream.openedPositions());
     assertEquals(20, outcome.figures().eventsRead());
     assertEquals(40, outcome.figures().recordsDelivered(), "the earlier attempt's 20 plus this one's 20");
+    assertEquals(40, outcome.figures().tables().get("public.orders").records(),
+        "the per-table counts add the earlier attempt's too");
+    assertEquals("00AA", outcome.figures().firstPosition(), "the batch's first record was the earlier attempt's");
     assertEquals(20, destination.recordsApplied());
   }
 
@@ -157,7 +163,8 @@ class PullRecordsActivityImplTest {
   void aHeartbeatOfAnotherBatchOrOlderThanTheStartIsIgnored() {
     List<RawBsonDocument> events = Fixtures.orderEvents(10);
     PullRecordsActivity activity = activity(events);
-    env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))), 6, 6, 1, null));
+    env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))), 6, 6, 1, null,
+        null, null));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 

@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -32,11 +31,7 @@ class CatalogMigrationTest {
     DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
     assertTrue(CatalogMigrator.migrate(ds) >= 1);
     assertEquals(0, CatalogMigrator.migrate(ds));
-    Catalog catalog = Catalog.open(ds); // migrates again: still nothing to do
-    Map<String, Setting> settings = catalog.settings();
-    assertEquals("soft", settings.get("destination.delete_mode").effectiveValue());
-    catalog.setSetting("destination.delete_mode", "hard");
-    assertEquals("hard", catalog.settings().get("destination.delete_mode").effectiveValue());
+    Catalog.open(ds); // migrates again: still nothing to do
     try (Connection c = ds.getConnection();
         Statement st = c.createStatement();
         ResultSet rs =
@@ -44,8 +39,34 @@ class CatalogMigrationTest {
                 "select count(*) from information_schema.tables where table_schema = 'mongo_cdc'")) {
       rs.next();
       // peers, mirrors, checkpoints, batches, table_counters, settings, mirror_status, flyway
-      // history (V1); snapshot_collections, snapshot_partitions, snapshot_progress (V2)
+      // history (V1); snapshot_collections, snapshot_partitions, snapshot_progress (V2);
+      // batch_attempts, without settings (V4)
       assertEquals(11, rs.getInt(1));
+    }
+  }
+
+  @Test
+  void batchesFromBeforeV4LoseTheirMadeUpZeroCounts() throws SQLException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    org.flywaydb.core.Flyway.configure().configuration(CatalogMigrator.flyway(ds).getConfiguration())
+        .target("3").load().migrate();
+    exec(ds, "insert into mongo_cdc.peers (name, kind) values ('src', 'mongodb'), ('dst', 'postgres')");
+    exec(ds, "insert into mongo_cdc.mirrors (name, source_peer, destination_peer, status)"
+        + " values ('old', 'src', 'dst', 'running')");
+    exec(ds, "insert into mongo_cdc.batches (mirror_name, batch_id, started_at, records)"
+        + " values ('old', 1, now(), 10), ('old', 2, now(), 0)");
+
+    CatalogMigrator.migrate(ds);
+
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select batch_id, inserts, deletes from mongo_cdc.batches order by batch_id")) {
+      assertTrue(rs.next());
+      assertEquals(null, rs.getObject(2), "10 records, none of them counted by operation: unknown, not 0");
+      assertEquals(null, rs.getObject(3));
+      assertTrue(rs.next());
+      assertEquals(0L, rs.getLong(2), "an empty batch really had no inserts");
+      assertEquals("running", Catalog.open(ds).mirror("old").orElseThrow().getStatus(), "the state is kept");
     }
   }
 
@@ -114,7 +135,6 @@ class CatalogMigrationTest {
     catalog.upsertPeer("src", Catalog.PeerKind.MONGODB, "{}");
     catalog.upsertPeer("dst", Catalog.PeerKind.POSTGRES, "{}");
     catalog.createMirror("m1", "src", "dst", "{\"collections\": [\"app.users\"]}");
-    catalog.setMirrorStatus("m1", Catalog.MirrorStatus.RUNNING, null);
     Instant start = Instant.parse("2026-01-01T00:00:00Z");
     for (int b = 1; b <= 3; b++) {
       catalog
@@ -122,15 +142,16 @@ class CatalogMigrationTest {
           .record(
               new BatchReport(
                   "m1", b, start.plusSeconds(10L * b), start.plusSeconds(10L * b + 2),
-                  new OperationCounts(1000, 100_000, 1000, 0, 0, 0),
+                  1000, 100_000, new OperationCounts(1000, 0, 0, 0),
                   ResumeToken.of("8200000001000000012B0404"),
                   ResumeToken.of("8200000002000000012B0404"),
-                  null, "IDLE", null,
-                  List.of(new BatchReport.TableCounts("app.users", "app.users",
-                      new OperationCounts(1000, 100_000, 1000, 0, 0, 0)))));
+                  null, "IDLE", null, 1,
+                  List.of(new BatchReport.TableCounts("app.users", "app.users", 100_000,
+                      new OperationCounts(1000, 0, 0, 0)))));
     }
     catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
-    catalog.setMirrorStatus("m1", Catalog.MirrorStatus.FAILED, "boom");
+    assertTrue(catalog.recordMirrorState("m1", Catalog.MirrorStatus.FAILED, "failed: boom", "boom", "TRANSIENT", 5,
+        start.plusSeconds(60), 7, "{}"));
     try (Connection c = ds.getConnection();
         Statement st = c.createStatement();
         ResultSet rs =

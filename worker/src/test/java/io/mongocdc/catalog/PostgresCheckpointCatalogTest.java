@@ -9,13 +9,19 @@ import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStateChange;
+import io.mongocdc.workflows.model.TableFigures;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The activities' catalog port on the real catalog: registration, monotonic commits, status, forget. */
+/**
+ * The activities' catalog port on the real catalog: registration, monotonic commits, the states
+ * workflows record, batch figures and failed attempts, forget.
+ */
 class PostgresCheckpointCatalogTest {
 
   private static Catalog catalog;
@@ -37,7 +43,17 @@ class PostgresCheckpointCatalogTest {
   }
 
   private static BatchFigures figures(long records, String endReason) {
-    return new BatchFigures(records, records, 0, records * 100, Map.of("shop.orders", records), 250, endReason, 1, null);
+    return new BatchFigures(records, records, 0, records * 100, Map.of("public.orders", records), 250, endReason, 1,
+        null, null, null);
+  }
+
+  private static MirrorStateChange state(String mirror, MirrorPhase phase, long atMillis, long sequence) {
+    return new MirrorStateChange(mirror, phase, phase == MirrorPhase.PAUSED ? "paused by the operator" : null,
+        null, null, 0, atMillis, sequence, mirror(mirror));
+  }
+
+  private static Object column(String sql) {
+    return catalog.dsl().fetchValue(sql);
   }
 
   @Test
@@ -57,12 +73,129 @@ class PostgresCheckpointCatalogTest {
   }
 
   @Test
-  void aBatchStoppedByAControlEventMarksTheMirrorPausedInTheCatalog() {
+  void aBatchStoppedByAControlEventMarksAMirrorWhoseWorkflowRecordsNoStatesPaused() {
     port.register(mirror("m2"));
     port.commit("m2", 1, token(30), figures(3, "CONTROL_EVENT"));
 
     assertEquals("paused", catalog.mirror("m2").orElseThrow().getStatus());
-    assertTrue(catalog.mirror("m2").orElseThrow().getLastError().contains("control event policy PAUSE"));
+    assertTrue(catalog.mirror("m2").orElseThrow().getStatusReason().contains("control event policy PAUSE"));
+  }
+
+  @Test
+  void theNewestRecordedStateWinsWhateverOrderTheWritesArriveIn() {
+    port.register(mirror("s1"));
+    assertEquals("setting_up", catalog.mirror("s1").orElseThrow().getStatus(), "a new mirror is being set up");
+
+    assertTrue(port.recordState(state("s1", MirrorPhase.RUNNING, 1_000, 2)));
+    assertTrue(port.recordState(state("s1", MirrorPhase.PAUSED, 2_000, 3)));
+    assertFalse(port.recordState(state("s1", MirrorPhase.RUNNING, 1_000, 2)), "a late retry of an older change");
+    assertFalse(port.recordState(state("s1", MirrorPhase.RUNNING, 2_000, 1)), "as late, but earlier in the count");
+    assertFalse(port.recordState(state("s1", MirrorPhase.PAUSED, 2_000, 3)), "the same change again");
+    assertEquals("paused", catalog.mirror("s1").orElseThrow().getStatus());
+    assertEquals("paused by the operator", catalog.mirror("s1").orElseThrow().getStatusReason());
+
+    port.commit("s1", 1, token(50), figures(2, "BATCH_SIZE"));
+    assertEquals("paused", catalog.mirror("s1").orElseThrow().getStatus(),
+        "a commit leaves the state of a mirror whose workflow records it alone");
+    assertTrue(port.recordState(state("s1", MirrorPhase.RUNNING, 2_000, 4)), "as late and later in the count");
+    assertEquals("running", catalog.mirror("s1").orElseThrow().getStatus());
+    assertFalse(port.recordState(state("nobody", MirrorPhase.RUNNING, 3_000, 1)), "not registered yet");
+  }
+
+  @Test
+  void aFailingStateKeepsTheErrorItsTypeAndAttemptsAndRunningClearsAllButTheError() {
+    port.register(mirror("s2"));
+    port.recordState(new MirrorStateChange("s2", MirrorPhase.BACKING_OFF, null, "PullRecords: [TRANSIENT] boom",
+        "TRANSIENT", 3, 5_000, 1, mirror("s2")));
+    var failing = catalog.mirror("s2").orElseThrow();
+    assertEquals("backing_off", failing.getStatus());
+    assertEquals("PullRecords: [TRANSIENT] boom", failing.getLastError());
+    assertEquals("TRANSIENT", failing.getFailureType());
+    assertEquals(3, failing.getFailedAttempts());
+    assertEquals(5_000, failing.getLastErrorAt().toInstant().toEpochMilli(), "the workflow's time of the failure");
+
+    port.recordState(state("s2", MirrorPhase.RUNNING, 6_000, 2));
+    var running = catalog.mirror("s2").orElseThrow();
+    assertEquals("running", running.getStatus());
+    assertEquals(null, running.getFailureType());
+    assertEquals(null, running.getFailedAttempts());
+    assertEquals("PullRecords: [TRANSIENT] boom", running.getLastError(), "the last error stays for the record");
+  }
+
+  @Test
+  void anEditedConfigurationReplacesTheStoredOneAndSaysWhen() {
+    port.register(mirror("s3"));
+    port.recordState(state("s3", MirrorPhase.RUNNING, 7_000, 1));
+    long unchanged = catalog.mirror("s3").orElseThrow().getConfigUpdatedAt().toInstant().toEpochMilli();
+    MirrorConfig edited = mirror("s3").withSettings(mirror("s3").settings().apply(
+        io.mongocdc.workflows.model.EditRequest.fromJson(Map.of("batchSize", 1234))));
+
+    port.recordState(new MirrorStateChange("s3", MirrorPhase.RUNNING, null, null, null, 0, 8_000, 2, edited));
+
+    var row = catalog.mirror("s3").orElseThrow();
+    assertTrue(row.getConfig().data().contains("\"batchSize\":1234") || row.getConfig().data().contains("\"batchSize\": 1234"),
+        row.getConfig().data());
+    assertEquals(8_000, row.getConfigUpdatedAt().toInstant().toEpochMilli());
+    assertTrue(unchanged != 8_000);
+  }
+
+  @Test
+  void aBatchRowHoldsItsCountsByOperationAndTheTablesTheirRunningTotals() {
+    port.register(mirror("f1"));
+    Map<String, TableFigures> tables = Map.of(
+        "public.orders", new TableFigures("shop.orders", 5, 3, 1, 1, 900),
+        "public.users", new TableFigures("shop.users", 2, 0, 0, 0, 150));
+    BatchFigures batch = new BatchFigures(12, 12, 0, 1200, Map.of("public.orders", 10L, "public.users", 2L), 250,
+        "BATCH_SIZE", 2, null, tables, "8200000001000000012B0404");
+
+    port.commit("f1", 1, token(60), batch);
+    port.commit("f1", 2, token(61), batch);
+
+    assertEquals(7L, column("select inserts from mongo_cdc.batches where mirror_name = 'f1' and batch_id = 1"));
+    assertEquals(3L, column("select updates from mongo_cdc.batches where mirror_name = 'f1' and batch_id = 1"));
+    assertEquals(1L, column("select replaces from mongo_cdc.batches where mirror_name = 'f1' and batch_id = 1"));
+    assertEquals(1L, column("select deletes from mongo_cdc.batches where mirror_name = 'f1' and batch_id = 1"));
+    assertEquals(2, column("select attempts from mongo_cdc.batches where mirror_name = 'f1' and batch_id = 1"));
+    assertEquals("8200000001000000012B0404",
+        column("select first_position from mongo_cdc.batches where mirror_name = 'f1' and batch_id = 1"));
+    assertEquals(20L, ((Number) column("select records from mongo_cdc.table_counters"
+        + " where mirror_name = 'f1' and destination_table = 'public.orders'")).longValue());
+    assertEquals(6L, ((Number) column("select updates from mongo_cdc.table_counters"
+        + " where mirror_name = 'f1' and destination_table = 'public.orders'")).longValue());
+    assertEquals("shop.users", column("select source_namespace from mongo_cdc.table_counters"
+        + " where mirror_name = 'f1' and destination_table = 'public.users'"));
+    assertEquals(300L, ((Number) column("select bytes from mongo_cdc.table_counters"
+        + " where mirror_name = 'f1' and destination_table = 'public.users'")).longValue());
+  }
+
+  @Test
+  void figuresFromAnOlderWorkerLeaveTheOperationCountsUnknown() {
+    port.register(mirror("f2"));
+    port.commit("f2", 1, token(70), figures(4, "BATCH_SIZE"));
+
+    assertEquals(null, column("select inserts from mongo_cdc.batches where mirror_name = 'f2'"), "null, not 0");
+    assertEquals(4L, column("select records from mongo_cdc.batches where mirror_name = 'f2'"));
+    assertEquals(0L, ((Number) column("select count(*) from mongo_cdc.table_counters where mirror_name = 'f2'"))
+        .longValue());
+  }
+
+  @Test
+  void aFailedAttemptLeavesARowAndShowsOnTheBatchUntilItCommits() {
+    port.register(mirror("a1"));
+    port.recordFailedAttempt("a1", 1, 1, "TRANSIENT", "PullRecords: connection refused");
+    port.recordFailedAttempt("a1", 1, 2, "TRANSIENT", "PullRecords: connection refused");
+
+    assertEquals(2L, ((Number) column("select count(*) from mongo_cdc.batch_attempts where mirror_name = 'a1'"))
+        .longValue());
+    assertEquals("attempt 2: [TRANSIENT] PullRecords: connection refused",
+        column("select last_batch_error from mongo_cdc.mirror_status where mirror = 'a1'"));
+    assertEquals(2L, ((Number) column("select failed_attempts_last_day from mongo_cdc.mirror_status"
+        + " where mirror = 'a1'")).longValue());
+
+    port.commit("a1", 1, token(80), figures(3, "BATCH_SIZE"));
+    assertEquals(null, column("select last_batch_error from mongo_cdc.mirror_status where mirror = 'a1'"),
+        "the batch committed: its row is the final report");
+    assertEquals(3L, column("select last_batch_records from mongo_cdc.mirror_status where mirror = 'a1'"));
   }
 
   @Test

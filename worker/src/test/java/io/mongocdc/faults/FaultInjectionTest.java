@@ -15,6 +15,7 @@ import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.PullRecordsActivity;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.activities.SetupMirrorActivity;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
@@ -44,6 +45,7 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.SnapshotSettings;
@@ -301,7 +303,8 @@ class FaultInjectionTest {
       Worker worker = f.newWorker(MirrorIds.DEFAULT_TASK_QUEUE,
           WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
       worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
-      worker.registerActivitiesImplementations(new RoutedSetup(g), new RoutedPull(g), new RoutedCommit(g));
+      worker.registerActivitiesImplementations(new RoutedSetup(g), new RoutedPull(g), new RoutedCommit(g),
+          new RecordMirrorStateActivityImpl(catalog()));
       f.start();
       factory = f;
     }
@@ -1173,6 +1176,16 @@ class FaultInjectionTest {
       @Override
       public Optional<Checkpoint> register(MirrorConfig m) {
         return catalog.register(m);
+      }
+
+      @Override
+      public boolean recordState(MirrorStateChange change) {
+        return catalog.recordState(change);
+      }
+
+      @Override
+      public void recordFailedAttempt(String m, long batchId, int attempt, String failureType, String message) {
+        catalog.recordFailedAttempt(m, batchId, attempt, failureType, message);
       }
 
       @Override

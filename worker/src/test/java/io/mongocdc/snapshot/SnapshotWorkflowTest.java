@@ -13,6 +13,7 @@ import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.activities.SnapshotActivityImpl;
 import io.mongocdc.catalog.Catalog;
@@ -512,6 +513,7 @@ class SnapshotWorkflowTest {
         new SetupMirrorActivityImpl(peers, source, destination, checkpoints),
         new PullRecordsActivityImpl(source, destination, PullTuning.defaults()),
         new CommitCheckpointActivityImpl(checkpoints),
+        new RecordMirrorStateActivityImpl(checkpoints),
         new SnapshotActivityImpl(source, destination, new PostgresSnapshotCatalog(catalog)));
     env.start();
     WorkflowClient client = env.getWorkflowClient();

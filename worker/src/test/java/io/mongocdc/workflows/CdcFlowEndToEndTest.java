@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.MongoCredential;
 import com.mongodb.MongoSecurityException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
@@ -17,6 +18,7 @@ import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
@@ -51,7 +53,8 @@ class CdcFlowEndToEndTest {
   private final InMemoryCatalog catalog = new InMemoryCatalog();
   private final FlowEnvironment flow = new FlowEnvironment(destination, catalog,
       new PullRecordsActivityImpl(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination,
-          new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10)), clock),
+          new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10)), clock,
+          new PipelineMetrics(new SimpleMeterRegistry()), catalog::recordFailedAttempt),
       stream);
 
   @AfterEach
@@ -86,6 +89,11 @@ class CdcFlowEndToEndTest {
     assertEquals(1, batches.get(0).batchId());
     assertEquals(EVENTS, batches.get(0).figures().recordsDelivered());
     assertEquals(2, batches.get(0).figures().attempts());
+    assertEquals(EVENTS, batches.get(0).figures().totalsOverTables().records(),
+        "per operation, the 32 of the failed attempt (from its last heartbeat) and the 28 of the retry, once each");
+    assertEquals(Fixtures.orderEvents(EVENTS).get(0).getDocument("_id").getString("_data").getValue(),
+        batches.get(0).figures().firstPosition(), "the batch's first record is the failed attempt's first");
+    assertEquals(1, catalog.failedAttempts().size(), "the failed attempt left its trace: " + catalog.failedAttempts());
     for (int i = 0; i < batches.size(); i++) {
       assertEquals(i + 1, batches.get(i).batchId(), "one catalog row per batch, in order");
     }
@@ -112,6 +120,11 @@ class CdcFlowEndToEndTest {
     assertTrue(failed.lastError().contains("[AuthenticationFailed]"), failed.lastError());
     assertTrue(failed.lastError().contains("cdc:***@db1.example"), failed.lastError());
     assertNoSecretIn(new ObjectMapper().writeValueAsString(failed), "status");
+    assertFalse(catalog.failedAttempts().isEmpty());
+    assertNoSecretIn(String.join("\n", catalog.failedAttempts()), "the catalog's failed attempts");
+    assertNoSecretIn(String.valueOf(catalog.state("orders")), "the catalog's mirror state");
+    assertEquals(MirrorPhase.FAILED, catalog.state("orders").phase());
+    assertEquals(FailureTypes.AUTHENTICATION_FAILED, catalog.state("orders").failureType());
 
     workflow.terminate(null);
     flow.result("orders");

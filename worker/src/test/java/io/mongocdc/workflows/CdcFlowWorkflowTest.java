@@ -17,6 +17,7 @@ import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.SnapshotSettings;
@@ -39,6 +40,7 @@ class CdcFlowWorkflowTest {
     flow.close();
   }
 
+  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final Checkpoint STARTING_POINT = Checkpoints.of(Fixtures.BEFORE_EVENTS);
 
   private static MirrorConfig mirror(int continueAsNewEveryBatches) {
@@ -57,6 +59,7 @@ class CdcFlowWorkflowTest {
     assertEquals(STARTING_POINT, first.start(), "a new mirror starts at the source's current time");
     assertEquals(List.of("public.orders"), flow.destination.createdTables());
     assertTrue(flow.catalog.isRegistered("orders"));
+    assertNull(workflow.status().checkpointAgeSeconds(), "no age before a first commit");
     pulls.then(deliver(10));
 
     PullRecordsRequest second = pulls.nextCall();
@@ -86,6 +89,66 @@ class CdcFlowWorkflowTest {
     assertEquals(MirrorPhase.TERMINATED, last.state());
     assertEquals(2, last.committedBatchId());
     flow.captureHistory("orders", flow.firstRunId, "loop-and-terminate");
+  }
+
+  @Test
+  void theCatalogShowsEveryPhaseTheWorkflowEnters() throws Exception {
+    CdcFlowWorkflow workflow = flow.start(mirror(500));
+    pulls.nextCall();
+    assertEquals(MirrorPhase.RUNNING, flow.catalog.state("orders").phase(), "recorded before the first batch");
+
+    workflow.pause(null);
+    pulls.then(deliver(3));
+    MirrorStateChange paused = flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.PAUSED, WAIT);
+    assertEquals("paused by the operator", paused.reason());
+    workflow.requestEdit(Map.of("batchSize", 77));
+    workflow.resume();
+    pulls.nextCall();
+    MirrorStateChange running = flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.RUNNING, WAIT);
+    assertEquals(77, running.config().settings().batchSize(), "the configuration in effect goes with the state");
+
+    for (int i = 0; i < CdcActivityOptions.PULL_MAX_ATTEMPTS; i++) {
+      pulls.then(ScriptedPullRecords.failTransiently("primary stepped down"));
+    }
+    MirrorStateChange backingOff =
+        flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.BACKING_OFF, WAIT);
+    assertTrue(backingOff.lastError().contains("primary stepped down"), backingOff.lastError());
+    assertEquals(FailureTypes.TRANSIENT, backingOff.failureType());
+    assertEquals(1, backingOff.failedAttempts());
+    pulls.drainCalls();
+    workflow.resume();
+    pulls.nextCall();
+    assertEquals(null, flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.RUNNING, WAIT).lastError(),
+        "running again: no failure to show");
+
+    workflow.terminate(new StopRequest(true));
+    flow.result("orders");
+    assertEquals(MirrorPhase.TERMINATED, flow.catalog.state("orders").phase());
+    List<MirrorStateChange> changes = flow.catalog.stateHistory();
+    assertEquals(List.of(MirrorPhase.RUNNING, MirrorPhase.PAUSED, MirrorPhase.RUNNING, MirrorPhase.BACKING_OFF,
+        MirrorPhase.RUNNING, MirrorPhase.TERMINATED), changes.stream().map(MirrorStateChange::phase).toList(),
+        "one write per change, none repeated while nothing changes");
+    for (int i = 1; i < changes.size(); i++) {
+      assertTrue(changes.get(i).sequence() > changes.get(i - 1).sequence(), "the workflow counts its changes");
+    }
+    flow.captureHistory("orders", flow.firstRunId, "catalog-states");
+  }
+
+  @Test
+  void theCountOfRecordedChangesGoesOnAfterContinueAsNew() throws Exception {
+    CdcFlowWorkflow workflow = flow.start(mirror(2));
+    pulls.nextCall();
+    pulls.then(deliver(1));
+    pulls.nextCall();
+    pulls.then(deliver(1));
+    pulls.nextCall();
+    awaitStatus(workflow, s -> s.run() == 1);
+    List<MirrorStateChange> changes = flow.catalog.stateHistory();
+    assertEquals(2, changes.size(), "each run records its phase once: " + changes);
+    assertTrue(changes.get(1).sequence() > changes.get(0).sequence(), "carried across continue-as-new");
+
+    workflow.terminate(new StopRequest(true));
+    flow.result("orders");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.PullRecordsActivity;
+import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.activities.SnapshotActivityImpl;
@@ -64,6 +65,7 @@ public final class FlowEnvironment implements AutoCloseable {
         new SetupMirrorActivityImpl(Fixtures.peers(), source, destination, catalog),
         pullRecords,
         new CommitCheckpointActivityImpl(catalog),
+        new RecordMirrorStateActivityImpl(catalog),
         new SnapshotActivityImpl(source, destination, new InMemorySnapshotCatalog()));
     env.start();
   }

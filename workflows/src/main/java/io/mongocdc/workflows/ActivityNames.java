@@ -16,6 +16,7 @@ public final class ActivityNames {
   public static final String LIST_SOURCE_COLLECTIONS = "ListSourceCollections";
   public static final String PLAN_SNAPSHOT = "PlanSnapshot";
   public static final String COPY_SNAPSHOT_PARTITION = "CopySnapshotPartition";
+  public static final String RECORD_MIRROR_STATE = "RecordMirrorState";
 
   private ActivityNames() {}
 }

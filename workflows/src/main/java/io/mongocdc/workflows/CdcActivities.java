@@ -5,6 +5,7 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
@@ -60,6 +61,11 @@ final class CdcActivities {
   Promise<SnapshotPartitionCopied> copySnapshotPartition(SnapshotPartitionRequest request) {
     return Workflow.newUntypedActivityStub(CdcActivityOptions.copySnapshotPartition())
         .executeAsync(ActivityNames.COPY_SNAPSHOT_PARTITION, SnapshotPartitionCopied.class, request);
+  }
+
+  void recordMirrorState(MirrorStateChange change) {
+    Workflow.newUntypedActivityStub(CdcActivityOptions.recordMirrorState())
+        .execute(ActivityNames.RECORD_MIRROR_STATE, Void.class, change);
   }
 
   private static ActivityStub setup() {

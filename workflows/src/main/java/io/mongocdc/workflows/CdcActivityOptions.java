@@ -25,6 +25,7 @@ public final class CdcActivityOptions {
   /** After an activity's retries are spent, the workflow waits this long, doubling, up to the cap. */
   static final Duration WORKFLOW_BACKOFF_INITIAL = Duration.ofSeconds(30);
   static final Duration WORKFLOW_BACKOFF_MAX = Duration.ofMinutes(10);
+  static final Duration RECORD_STATE_TIMEOUT = Duration.ofMinutes(1);
 
   private CdcActivityOptions() {}
 
@@ -89,6 +90,23 @@ public final class CdcActivityOptions {
         .setHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)
         .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
         .setRetryOptions(retry(PULL_MAX_ATTEMPTS))
+        .build();
+  }
+
+  /**
+   * RecordMirrorState: one catalog update. The workflow does not wait for the catalog longer than
+   * this; a state it could not record is recorded with the next change.
+   */
+  public static ActivityOptions recordMirrorState() {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(Duration.ofSeconds(10))
+        .setScheduleToCloseTimeout(RECORD_STATE_TIMEOUT)
+        .setRetryOptions(RetryOptions.newBuilder()
+            .setInitialInterval(Duration.ofSeconds(1))
+            .setBackoffCoefficient(2.0)
+            .setMaximumInterval(Duration.ofSeconds(10))
+            .setDoNotRetry(FailureTypes.NON_RETRYABLE.toArray(String[]::new))
+            .build())
         .build();
   }
 

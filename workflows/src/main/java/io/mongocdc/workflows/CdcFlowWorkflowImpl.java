@@ -11,6 +11,7 @@ import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.JsonText;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.SnapshotPartitionCopied;
@@ -32,6 +33,7 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 
 /**
@@ -53,6 +55,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private static final Logger log = Workflow.getLogger(CdcFlowWorkflowImpl.class);
   /** The change id of the initial snapshot: histories from before it replay without one. */
   static final String SNAPSHOT_CHANGE = "initial-snapshot";
+  /** The change id of recording phase changes in the catalog: histories from before it replay without. */
+  static final String CATALOG_STATE_CHANGE = "catalog-state";
   /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
   static final int SNAPSHOT_PARTITIONS_PER_RUN = 500;
 
@@ -61,6 +65,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** The scope of the PullRecords call in flight, so a signal can cancel it. */
   private CancellationScope inFlight;
   private boolean inFlightCancelledByOperator;
+  /** Whether this run records its phase changes; decided at its first change. */
+  private Boolean recordsStates;
+  /** The last change recorded by this run, to write only what changed. */
+  private MirrorStateChange recorded;
 
   /** Builds the state before any handler runs, so a signal sent with the start finds it. */
   @WorkflowInit
@@ -89,9 +97,13 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       }
       state.phase = !state.setUp ? MirrorPhase.SETTING_UP
           : state.snapshotPending() ? MirrorPhase.SNAPSHOTTING : MirrorPhase.RUNNING;
+      if (!state.setUp) {
+        recordState(); // nextStep records its own phase, with the edits it applies
+      }
       attempt(state.setUp ? this::nextStep : this::setUp);
     }
     state.phase = MirrorPhase.TERMINATED;
+    recordState();
     log.info("mirror {} terminated after batch {}", state.config.name(), state.lastBatchId);
     return state.status(Workflow.currentTimeMillis());
   }
@@ -118,9 +130,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     applyPendingEdits();
     if (state.snapshotPending()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
+      recordState();
       copySnapshots();
     } else {
       state.phase = MirrorPhase.RUNNING;
+      recordState();
       runBatch();
     }
   }
@@ -252,12 +266,14 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       }
       boolean needsOperator = Failures.needsOperator(e);
       String error = Failures.describe(e);
-      state.failed(error, Workflow.currentTimeMillis(), needsOperator);
+      state.failed(error, Failures.type(e), Workflow.currentTimeMillis(), needsOperator);
       log.warn("mirror {}: {} (attempt {}, {})", state.config.name(), error, state.failedAttempts,
           needsOperator ? "waiting for the operator" : "backing off");
       if (!needsOperator) {
         state.phase = MirrorPhase.BACKING_OFF;
         state.retryNow = false;
+        // After clearing retryNow: a resume that arrives while the state is written still counts.
+        recordState();
         // A pause or terminate ends the wait, and so does resume: "try again now".
         Workflow.await(CdcActivityOptions.workflowBackoff(state.failedAttempts),
             () -> state.paused || state.terminateRequested || state.retryNow);
@@ -267,8 +283,39 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private void waitWhilePaused() {
     state.phase = state.failed ? MirrorPhase.FAILED : MirrorPhase.PAUSED;
+    recordState();
     // Signals grow history while paused too; the loop continues as new if Temporal suggests it.
     Workflow.await(() -> !state.paused || state.terminateRequested || Workflow.getInfo().isContinueAsNewSuggested());
+  }
+
+  /**
+   * Writes the workflow's phase to the mirror's catalog row when it differs from what this run
+   * last wrote (phase, reason, failure or configuration). The catalog keeps the newest change by
+   * the workflow's clock and count of changes, so a late retry never shows an older state. A
+   * catalog that cannot be reached costs the mirror nothing: the next change writes the state.
+   */
+  private void recordState() {
+    if (recordsStates == null) {
+      recordsStates = Workflow.getVersion(CATALOG_STATE_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
+    }
+    MirrorStateChange change = state.stateChange(Workflow.currentTimeMillis());
+    if (!recordsStates || sameState(change, recorded)) {
+      return;
+    }
+    state.stateChanges = change.sequence();
+    try {
+      activities.recordMirrorState(change);
+      recorded = change;
+    } catch (ActivityFailure e) {
+      log.warn("mirror {}: the catalog does not show state {} yet: {}", state.config.name(), change.phase(),
+          Failures.describe(e));
+    }
+  }
+
+  private static boolean sameState(MirrorStateChange a, MirrorStateChange b) {
+    return b != null && a.phase() == b.phase() && Objects.equals(a.reason(), b.reason())
+        && Objects.equals(a.lastError(), b.lastError()) && a.failedAttempts() == b.failedAttempts()
+        && a.config().equals(b.config());
   }
 
   private void continueAsNew() {

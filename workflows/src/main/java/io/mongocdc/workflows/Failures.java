@@ -23,6 +23,23 @@ final class Failures {
     return application != null && FailureTypes.INVALID_CONFIGURATION.equals(application.getType());
   }
 
+  /** The failure's type: the application failure's, else Timeout or Cancelled, else Unknown. */
+  static String type(Throwable failure) {
+    ApplicationFailure application = applicationCause(failure);
+    if (application != null) {
+      return application.getType();
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutFailure) {
+        return "Timeout";
+      }
+      if (t instanceof CanceledFailure) {
+        return "Cancelled";
+      }
+    }
+    return "Unknown";
+  }
+
   static String describe(Throwable failure) {
     String activity = failure instanceof ActivityFailure a ? a.getActivityType() + ": " : "";
     ApplicationFailure application = applicationCause(failure);

@@ -8,6 +8,7 @@ import io.mongocdc.workflows.model.JsonText;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.MirrorTotals;
 import io.mongocdc.workflows.model.OplogSpan;
@@ -43,7 +44,9 @@ final class FlowState {
   final List<RejectedEdit> rejectedEdits = new ArrayList<>();
   String lastError;
   Long lastErrorAtMillis;
+  String lastFailureType;
   int failedAttempts;
+  long stateChanges;
   int run;
   /** Every collection's snapshot, in the order they were asked for; done ones stay for status. */
   final List<SnapshotProgress> snapshots = new ArrayList<>();
@@ -76,12 +79,14 @@ final class FlowState {
     failedAttempts = carried.failedAttempts();
     run = carried.run();
     snapshots.addAll(carried.snapshots());
+    lastFailureType = carried.lastFailureType();
+    stateChanges = carried.stateChanges();
   }
 
   CarriedState carry() {
     return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals,
         paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis,
-        failedAttempts, run + 1, snapshots);
+        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges);
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */
@@ -256,8 +261,9 @@ final class FlowState {
     }
   }
 
-  void failed(String error, long nowMillis, boolean needsOperator) {
+  void failed(String error, String type, long nowMillis, boolean needsOperator) {
     lastError = error;
+    lastFailureType = type;
     lastErrorAtMillis = nowMillis;
     failedAttempts++;
     if (needsOperator) {
@@ -274,8 +280,21 @@ final class FlowState {
     pausedReason = null;
   }
 
+  /**
+   * The state to record in the catalog now: the phase with why it is paused and, while the mirror
+   * is failing, the last failure. The caller sets {@code atMillis} and {@code sequence}.
+   */
+  MirrorStateChange stateChange(long nowMillis) {
+    boolean failing = phase == MirrorPhase.BACKING_OFF || phase == MirrorPhase.FAILED;
+    String reason = phase == MirrorPhase.PAUSED || phase == MirrorPhase.FAILED ? pausedReason : null;
+    return new MirrorStateChange(config.name(), phase, reason, failing ? lastError : null,
+        failing ? lastFailureType : null, failing ? failedAttempts : 0, nowMillis, stateChanges + 1, config);
+  }
+
   MirrorStatus status(long nowMillis) {
-    Long age = checkpoint == null ? null : Math.max(0, nowMillis / 1000 - checkpoint.clusterTimeSeconds());
+    // Before the first commit the checkpoint is only a starting point: no age to speak of.
+    Long age = checkpoint == null || committedAtMillis == null ? null
+        : Math.max(0, nowMillis / 1000 - checkpoint.clusterTimeSeconds());
     return new MirrorStatus(config.name(), phase, pausedReason, lastBatchId, batchInFlight, checkpoint,
         committedAtMillis, age, totals, lastError, lastErrorAtMillis, failedAttempts, config,
         List.copyOf(pendingEdits), List.copyOf(rejectedEdits), run, batchesThisRun,

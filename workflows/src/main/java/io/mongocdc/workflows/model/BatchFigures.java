@@ -3,6 +3,7 @@ package io.mongocdc.workflows.model;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one batch did, as recorded in the catalog's batch history and summed in status.
@@ -19,6 +20,10 @@ import java.util.Map;
  *     (read, readerBackPressure, decode, senderWaitingForDecode, sinkWrite, sinkCommit,
  *     applyBackPressure, laneCommit), in that order; null when unknown (histories of workers
  *     before it existed)
+ * @param tables what each destination table got, by operation, over all attempts, sorted by
+ *     table; null when unknown (histories of workers before it existed)
+ * @param firstPosition the resume token (hex) of the batch's first delivered record; null for a
+ *     batch that delivered nothing, or when unknown
  */
 public record BatchFigures(
     long eventsRead,
@@ -29,11 +34,26 @@ public record BatchFigures(
     long durationMillis,
     String endReason,
     int attempts,
-    Map<String, Long> stageMillis) {
+    Map<String, Long> stageMillis,
+    Map<String, TableFigures> tables,
+    String firstPosition) {
 
   public BatchFigures {
-    recordsByTable = recordsByTable == null ? Map.of() : Map.copyOf(recordsByTable);
+    recordsByTable = recordsByTable == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(recordsByTable));
+    tables = tables == null ? null : Collections.unmodifiableMap(new TreeMap<>(tables));
     // Kept in the order given: it is shown to operators as a sequence of stages.
     stageMillis = stageMillis == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(stageMillis));
+  }
+
+  /** The batch's counts summed over its tables, or null when the tables are unknown. */
+  public TableFigures totalsOverTables() {
+    if (tables == null) {
+      return null;
+    }
+    TableFigures sum = new TableFigures(null, 0, 0, 0, 0, 0);
+    for (TableFigures table : tables.values()) {
+      sum = sum.plus(table);
+    }
+    return new TableFigures(null, sum.inserts(), sum.updates(), sum.replaces(), sum.deletes(), sum.bytes());
   }
 }

@@ -22,6 +22,9 @@ import java.util.List;
  * @param run how many times the workflow continued as new before this run
  * @param snapshots the collections' snapshots, done or not (null in histories from before
  *     snapshots existed)
+ * @param lastFailureType the type of the last failure (see {@code FailureTypes}); null if none
+ *     or in histories from before it was carried
+ * @param stateChanges how many phase changes the workflow recorded in the catalog, over all runs
  */
 public record CarriedState(
     MirrorConfig config,
@@ -39,7 +42,9 @@ public record CarriedState(
     Long lastErrorAtMillis,
     int failedAttempts,
     int run,
-    List<SnapshotProgress> snapshots) {
+    List<SnapshotProgress> snapshots,
+    String lastFailureType,
+    long stateChanges) {
 
   public CarriedState {
     pendingEdits = pendingEdits == null ? List.of() : List.copyOf(pendingEdits);
@@ -51,6 +56,6 @@ public record CarriedState(
   /** The state of a mirror that has not been set up yet. */
   public static CarriedState initial(MirrorConfig config) {
     return new CarriedState(config, false, null, 0, null, MirrorTotals.ZERO, false, false, null,
-        List.of(), List.of(), null, null, 0, 0, List.of());
+        List.of(), List.of(), null, null, 0, 0, List.of(), null, 0);
   }
 }

@@ -13,7 +13,8 @@ import java.util.List;
  * @param committedCheckpoint the committed checkpoint; null before setup took the starting point
  * @param committedAtMillis workflow time of the last commit, epoch milliseconds
  * @param checkpointAgeSeconds how far the committed checkpoint's cluster time lags the
- *     workflow's clock: the replication lag as of the last commit
+ *     workflow's clock (the catalog's {@code mirror_status.replication_lag}); null before the
+ *     first commit, when the checkpoint is only a starting point
  * @param totals figures over every committed batch
  * @param lastError the last batch or setup failure, in one line (never a credential)
  * @param lastErrorAtMillis when it happened

@@ -1,0 +1,46 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.TableTally;
+import io.mongocdc.workflows.model.TableFigures;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/** A batch's per-table figures: the pipeline's tallies without excluded operations, summed over attempts. */
+final class DeliveredTables {
+
+  private DeliveredTables() {}
+
+  /** The tallies as figures, leaving out the records (and bytes) of excluded operations. */
+  static Map<String, TableFigures> kept(Map<String, TableTally> tallies, Predicate<Operation> excluded) {
+    Map<String, TableFigures> kept = new TreeMap<>();
+    tallies.forEach((table, tally) -> {
+      long[] records = new long[Operation.values().length];
+      long bytes = 0;
+      for (Map.Entry<Operation, Long> entry : tally.records().entrySet()) {
+        if (!excluded.test(entry.getKey())) {
+          records[entry.getKey().ordinal()] = entry.getValue();
+          bytes += tally.bytes().getOrDefault(entry.getKey(), 0L);
+        }
+      }
+      TableFigures figures = new TableFigures(tally.sourceNamespace(), records[Operation.INSERT.ordinal()],
+          records[Operation.UPDATE.ordinal()], records[Operation.REPLACE.ordinal()],
+          records[Operation.DELETE.ordinal()], bytes);
+      if (figures.records() > 0) {
+        kept.put(table, figures);
+      }
+    });
+    return kept;
+  }
+
+  /** Earlier attempts' figures plus this attempt's; null (unknown) if the earlier ones are unknown. */
+  static Map<String, TableFigures> plus(Map<String, TableFigures> before, Map<String, TableFigures> now) {
+    if (before == null) {
+      return null;
+    }
+    Map<String, TableFigures> sum = new TreeMap<>(before);
+    now.forEach((table, figures) -> sum.merge(table, figures, TableFigures::plus));
+    return sum;
+  }
+}
