@@ -117,6 +117,18 @@ class ChangeEventDecoderTest {
   }
 
   @Test
+  void anUnknownOperationTypeIsAnErrorEvenWhenItLooksLikeADataChange() {
+    // A type a future server might send, shaped like an insert: documentKey and fullDocument.
+    BsonDocument shaped = events.insert(NS, new BsonDocument("_id", new BsonInt32(7)).append("x", new BsonInt32(1)))
+        .decode(new BsonDocumentCodec());
+    shaped.put("operationType", new BsonString("merge"));
+    RawBsonDocument event = new RawBsonDocument(shaped, new BsonDocumentCodec());
+
+    ChangeEventDecodeException error = assertThrows(ChangeEventDecodeException.class, () -> decode(event));
+    assertTrue(error.getMessage().endsWith("unknown operationType 'merge'"), error.getMessage());
+  }
+
+  @Test
   void aRenderFailureNamesThePositionAndTheReason() {
     ChangeEventDecoder failing = new ChangeEventDecoder(
         document -> {

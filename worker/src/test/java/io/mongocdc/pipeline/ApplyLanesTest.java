@@ -20,42 +20,27 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Ordered parallel apply: records routed to several sinks (apply lanes), each written by a
  * thread of its own. Each invariant of the pipeline holds with lanes too; the bad interleavings
  * are forced with gates on the lanes' sinks.
  */
+@ExtendWith(PipelineCleanup.class)
 @Timeout(60)
 class ApplyLanesTest {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  private final List<Gate> gates = new ArrayList<>();
-  private final List<PullOutcomeProbe> probes = new ArrayList<>();
-
-  /** Even after a failed assertion: gates open, pulls cancelled, then no thread may be left. */
-  @AfterEach
-  void noThreadLeft() throws InterruptedException {
-    gates.forEach(Gate::release);
-    for (PullOutcomeProbe probe : probes) {
-      probe.cancelAndAwait();
-    }
-    PipelineThreads.assertNoneAlive();
-  }
-
-  private Gate releasedAfterTest(Gate gate) {
-    gates.add(gate);
-    return gate;
+  private static Gate releasedAfterTest(Gate gate) {
+    return PipelineCleanup.opensAfterTest(gate);
   }
 
   private PullOutcomeProbe started(PullFixture fixture, List<? extends RecordSink> lanes) {
-    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, lanes);
-    probes.add(probe);
-    return probe;
+    return PullOutcomeProbe.start(fixture, lanes);
   }
 
   @Test

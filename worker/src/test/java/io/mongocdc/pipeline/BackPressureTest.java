@@ -8,18 +8,15 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Invariant 5: memory is bounded by the in-flight settings, and back-pressure reaches the reader. */
+@ExtendWith(PipelineCleanup.class)
 @Timeout(30)
 class BackPressureTest {
 
-  @AfterEach
-  void noThreadLeft() {
-    PipelineThreads.assertNoneAlive();
-  }
 
   @Test
   void aStalledSinkStopsTheReaderAfterTheInFlightBound() throws Exception {

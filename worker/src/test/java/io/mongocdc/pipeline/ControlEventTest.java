@@ -15,21 +15,18 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.bson.RawBsonDocument;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Invariant 6: drop, rename, dropDatabase and invalidate are handled explicitly; unknown types fail. */
+@ExtendWith(PipelineCleanup.class)
 class ControlEventTest {
 
   private static final Namespace ORDERS = Workload.ORDERS;
 
-  @AfterEach
-  void noThreadLeft() {
-    PipelineThreads.assertNoneAlive();
-  }
 
   static Stream<Arguments> controlEvents() {
     return Stream.of(

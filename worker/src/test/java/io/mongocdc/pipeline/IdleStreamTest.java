@@ -10,16 +10,13 @@ import java.time.Duration;
 import java.util.List;
 import org.bson.BsonTimestamp;
 import org.bson.RawBsonDocument;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Invariant 8: an idle stream still advances its checkpoint with the post-batch resume token. */
+@ExtendWith(PipelineCleanup.class)
 class IdleStreamTest {
 
-  @AfterEach
-  void noThreadLeft() {
-    PipelineThreads.assertNoneAlive();
-  }
 
   @Test
   void anIdleStreamAdvancesTheCheckpointToThePostBatchToken() throws Exception {

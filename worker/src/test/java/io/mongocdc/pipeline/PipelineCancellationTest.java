@@ -16,20 +16,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Invariant 4: cancellation returns promptly and leaves no thread, cursor or staged batch behind. */
+@ExtendWith(PipelineCleanup.class)
 @Timeout(30)
 class PipelineCancellationTest {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  @AfterEach
-  void noThreadLeft() {
-    PipelineThreads.assertNoneAlive();
-  }
 
   @Test
   void progressIsReportedWhileTheSinkIsBlocked() throws Exception {
@@ -154,6 +151,51 @@ class PipelineCancellationTest {
       assertEquals(1, thrown.getSuppressed().length, Arrays.toString(thrown.getSuppressed()));
       assertTrue(thrown.getSuppressed()[0].getMessage().matches("thread mongo-cdc-test-\\d+-sender did not stop within PT0.2S"),
           thrown.getSuppressed()[0].getMessage());
+    } finally {
+      letItFinish.countDown();
+      for (Thread thread : Thread.getAllStackTraces().keySet()) {
+        if (thread.getName().startsWith("mongo-cdc-")) {
+          thread.join(WAIT.toMillis());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aThreadThatOutlivesAFailedPullIsReportedWithTheFailure() throws Exception {
+    PullFixture fixture = new PullFixture(Workload.inserts(100));
+    fixture.settings.chunkSize(10).shutdownTimeout(Duration.ofMillis(200));
+    Gate readerAtFailure = fixture.stream.blockAt(15);
+    fixture.stream.failAt(15, new IllegalStateException("the source went away"));
+    CountDownLatch letItFinish = new CountDownLatch(1);
+    RecordSink deaf = new RecordSink() {
+      @Override
+      public void write(List<ChangeRecord> records) {
+        readerAtFailure.release();
+        boolean interrupted = false;
+        while (letItFinish.getCount() > 0) {
+          try {
+            letItFinish.await();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+
+      @Override
+      public void commit() {}
+    };
+
+    try {
+      PullRecordsException error = PullFixture.pullFailure(fixture, deaf);
+
+      assertTrue(error.getCause().getMessage().contains("the source went away"), error.getCause().toString());
+      assertEquals(1, error.getSuppressed().length, Arrays.toString(error.getSuppressed()));
+      assertTrue(error.getSuppressed()[0].getMessage().matches("thread mongo-cdc-test-\\d+-sender did not stop within PT0.2S"),
+          error.getSuppressed()[0].getMessage());
     } finally {
       letItFinish.countDown();
       for (Thread thread : Thread.getAllStackTraces().keySet()) {

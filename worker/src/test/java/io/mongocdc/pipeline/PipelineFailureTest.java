@@ -13,23 +13,20 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import org.bson.RawBsonDocument;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Invariants 2 and 3: any failure fails the whole pull with the first error, promptly, and the
  * checkpoint never covers a record the sink did not commit.
  */
+@ExtendWith(PipelineCleanup.class)
 @Timeout(30)
 class PipelineFailureTest {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  @AfterEach
-  void noThreadLeft() {
-    PipelineThreads.assertNoneAlive();
-  }
 
   @Test
   void decodeErrorInTheMiddleOfABatchFailsTheBatchNamingTheEvent() {

@@ -10,21 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.bson.RawBsonDocument;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Invariant 1: records reach the sink in exactly source order, whatever N, K and decode timing. */
+@ExtendWith(PipelineCleanup.class)
 class PipelineOrderTest {
 
   private static final int EVENTS = 600;
 
-  @AfterEach
-  void noThreadLeft() {
-    PipelineThreads.assertNoneAlive();
-  }
 
   static Stream<Arguments> workersChunksSeeds() {
     List<Arguments> cases = new ArrayList<>();

@@ -67,6 +67,24 @@ final class PipelineThreads {
     throw new AssertionError("the sender never waited for a full apply lane");
   }
 
+  /** Waits until the sender is parked waiting for a chunk's decode to finish. */
+  static void awaitSenderWaitingForDecode() {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      Thread sender = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().endsWith("-sender"))
+          .findFirst()
+          .orElse(null);
+      if (sender != null && sender.getState() == Thread.State.WAITING
+          && inFrame(sender, ChunkSender.class.getName(), "awaitDecoded")) {
+        return;
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+    throw new AssertionError("the sender never waited for a chunk's decode");
+  }
+
   private static boolean inFrame(Thread thread, String className, String method) {
     for (StackTraceElement frame : thread.getStackTrace()) {
       if (frame.getClassName().equals(className) && frame.getMethodName().equals(method)) {

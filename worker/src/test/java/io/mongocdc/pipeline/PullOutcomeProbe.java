@@ -24,6 +24,7 @@ final class PullOutcomeProbe {
         thrown.set(t);
       }
     }, "test-caller");
+    PipelineCleanup.cancelsAfterTest(this);
     caller.start();
   }
 

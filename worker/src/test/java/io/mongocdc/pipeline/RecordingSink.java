@@ -29,7 +29,7 @@ final class RecordingSink implements RecordSink {
 
   /** Blocks write call number {@code call} (0-based) until the gate is released. */
   Gate blockWrite(int call) {
-    Gate gate = new Gate();
+    Gate gate = PipelineCleanup.opensAfterTest(new Gate());
     gatesBeforeWrite.put(call, gate);
     return gate;
   }
@@ -44,7 +44,7 @@ final class RecordingSink implements RecordSink {
 
   /** Blocks commit call number {@code call} (0-based) until the gate is released. */
   Gate blockCommit(int call) {
-    Gate gate = new Gate();
+    Gate gate = PipelineCleanup.opensAfterTest(new Gate());
     gatesBeforeCommit.put(call, gate);
     return gate;
   }
@@ -79,6 +79,7 @@ final class RecordingSink implements RecordSink {
     }
     synchronized (this) {
       written.addAll(records);
+      notifyAll();
       uncommitted.addAll(records);
     }
   }
@@ -112,6 +113,18 @@ final class RecordingSink implements RecordSink {
     aborted.compareAndSet(null, cause);
     synchronized (this) {
       uncommitted.clear();
+    }
+  }
+
+  /** Waits until at least {@code records} records were written, committed or not. */
+  synchronized void awaitWritten(int records, java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (written.size() < records) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + written.size() + " of " + records + " records were written");
+      }
+      wait(Math.max(1, left / 1_000_000));
     }
   }
 

@@ -41,7 +41,7 @@ final class ScriptedRenderer implements DocumentRenderer {
   }
 
   Gate blockAt(int n) {
-    Gate gate = new Gate();
+    Gate gate = PipelineCleanup.opensAfterTest(new Gate());
     gates.put(n, gate);
     return gate;
   }

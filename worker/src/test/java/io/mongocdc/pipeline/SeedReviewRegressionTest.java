@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeEventDecodeException;
+import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.decode.Namespace;
@@ -16,10 +17,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.bson.RawBsonDocument;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -28,12 +31,19 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ul>
  *   <li>1. WaitGroup.Add inside the goroutine: the sender ran after PullRecords returned and
- *       wrote to a closed stream: {@link #theSinkIsNeverCalledAfterPullReturns}.
+ *       wrote to a closed stream: {@link #theSinkIsNeverCalledAfterPullReturns}, and with a sink
+ *       call that ignores interrupts as JDBC does,
+ *       {@link #pullReturnsOnlyOnceASinkCallThatIgnoresInterruptsHasEnded}.
  *   <li>2. drop / rename reached the decoder and failed every retry; no default branch sent a
  *       nil record: {@link #dropAndRenameNeverFailTheBatchOrBecomeRecords}, and
  *       {@link ControlEventTest} for every control type and unknown types.
  *   <li>3. drainWorkers raced a buffered worker error and returned success:
- *       {@link #aWorkerErrorInTheLastChunkBeforeTheBatchCutIsNeverSwallowed}.
+ *       {@link #aWorkerErrorInTheLastChunkBeforeTheBatchCutIsNeverSwallowed}, and with the
+ *       interleaving forced (the sender already waiting on the failing chunk),
+ *       {@link #aLastChunkThatFailsWhileTheSenderWaitsOnItFailsThePull}. In a whole pull the
+ *       reader's early report of the same failure races with the sender, so the sender's own
+ *       handling is pinned down alone, every time, by
+ *       {@link ChunkSenderTest#aChunkWhoseDecodeFailedFailsTheSenderAndNothingIsCommitted}.
  *   <li>4. the producer's send had no cancellation case and hung under back-pressure:
  *       {@link #cancellationWhileTheReaderWaitsOnBackPressureReturnsPromptly}.
  *   <li>Second review 1. decode threads &lt;= 0 wedged or panicked:
@@ -52,15 +62,12 @@ import org.junit.jupiter.api.Timeout;
  *       {@link StreamReopenTest#resumeTokenNotFoundMidBatchReopensWithoutGapOrDuplicate}.
  * </ul>
  */
+@ExtendWith(PipelineCleanup.class)
 @Timeout(60)
 class SeedReviewRegressionTest {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  @AfterEach
-  void noThreadLeft() {
-    PipelineThreads.assertNoneAlive();
-  }
 
   @RepeatedTest(20)
   void theSinkIsNeverCalledAfterPullReturns() throws Exception {
@@ -120,6 +127,95 @@ class SeedReviewRegressionTest {
     ChangeEventDecodeException cause = assertInstanceOf(ChangeEventDecodeException.class, error.getCause());
     assertEquals(fixture.stream.tokenOf(95), cause.position());
     assertEquals(0, sink.commits());
+  }
+
+  @Test
+  void pullReturnsOnlyOnceASinkCallThatIgnoresInterruptsHasEnded() throws Exception {
+    PullFixture fixture = new PullFixture(Workload.inserts(50));
+    fixture.settings.chunkSize(10).shutdownTimeout(Duration.ofSeconds(20));
+    Gate readerAtFailure = fixture.stream.blockAt(15);
+    fixture.stream.failAt(15, new IllegalStateException("the source went away"));
+    CountDownLatch aborted = new CountDownLatch(1);
+    AtomicBoolean writeReturned = new AtomicBoolean();
+    RecordSink jdbcLike = new RecordSink() {
+      @Override
+      public void write(List<ChangeRecord> records) {
+        readerAtFailure.release(); // the source fails while this write is in progress
+        // Like a JDBC call: interrupts do not end it; the abort does, and it takes a while to return.
+        boolean interrupted = awaitIgnoringInterrupts(aborted);
+        interrupted |= sleepIgnoringInterrupts(Duration.ofMillis(300));
+        writeReturned.set(true);
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+
+      @Override
+      public void commit() {}
+
+      @Override
+      public void abort(Throwable cause) {
+        aborted.countDown();
+      }
+    };
+
+    PullRecordsException error = PullFixture.pullFailure(fixture, jdbcLike);
+
+    assertTrue(writeReturned.get(), "pull returned while the sender was still inside the sink");
+    PipelineThreads.assertNoneAlive();
+    assertTrue(error.getCause().getMessage().contains("the source went away"), error.getCause().toString());
+  }
+
+  @RepeatedTest(10)
+  void aLastChunkThatFailsWhileTheSenderWaitsOnItFailsThePull() throws Exception {
+    ScriptedRenderer renderer = new ScriptedRenderer();
+    Gate lastChunk = renderer.blockAt(95);
+    renderer.failAt(95, new DocumentRenderException("bad value"));
+    PullFixture fixture = new PullFixture(Workload.inserts(150)).renderer(renderer);
+    fixture.settings.maxBatchSize(100).chunkSize(10).decodeWorkers(4);
+    RecordingSink sink = new RecordingSink();
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    try {
+      assertTrue(lastChunk.awaitReached(WAIT));
+      sink.awaitWritten(90, WAIT); // chunks 0..8 are written,
+      PipelineThreads.awaitSenderWaitingForDecode(); // and the sender waits on chunk 9
+      lastChunk.release();
+
+      PullRecordsException error = probe.failure(); // never a success with chunk 9 skipped
+
+      ChangeEventDecodeException cause = assertInstanceOf(ChangeEventDecodeException.class, error.getCause());
+      assertEquals(fixture.stream.tokenOf(95), cause.position());
+      assertEquals(90, sink.written().size(), "chunks 0..8 were written, chunk 9 never");
+      assertEquals(0, sink.commits());
+    } finally {
+      lastChunk.release();
+      probe.cancelAndAwait();
+    }
+  }
+
+  private static boolean awaitIgnoringInterrupts(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (latch.getCount() > 0) {
+      try {
+        latch.await();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    return interrupted;
+  }
+
+  private static boolean sleepIgnoringInterrupts(Duration duration) {
+    boolean interrupted = false;
+    long end = System.nanoTime() + duration.toNanos();
+    for (long left = duration.toNanos(); left > 0; left = end - System.nanoTime()) {
+      try {
+        Thread.sleep(Math.max(1, left / 1_000_000));
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    return interrupted;
   }
 
   @Test
