@@ -26,6 +26,9 @@ public interface CheckpointCatalog {
 
   Optional<Checkpoint> committed(String mirror);
 
+  /** The batch that committed the mirror's checkpoint; 0 if it has none. */
+  long committedBatchId(String mirror);
+
   /**
    * Writes the workflow's phase (and the configuration in effect) to the mirror's row, if the
    * change is newer than the one recorded; an older or repeated change, or a mirror not

@@ -23,6 +23,10 @@ public interface SetupMirrorActivity {
   @ActivityMethod(name = ActivityNames.REGISTER_MIRROR)
   Checkpoint registerMirror(MirrorConfig mirror);
 
+  /** The batch that committed the mirror's checkpoint in the catalog; 0 if it has none. */
+  @ActivityMethod(name = ActivityNames.COMMITTED_BATCH_ID)
+  long committedBatchId(MirrorConfig mirror);
+
   /** The source's current operation time: where a new mirror starts. */
   @ActivityMethod(name = ActivityNames.TAKE_STARTING_POINT)
   Checkpoint takeStartingPoint(MirrorConfig mirror);

@@ -47,6 +47,11 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
   }
 
   @Override
+  public long committedBatchId(MirrorConfig mirror) {
+    return classified("CommittedBatchId", () -> catalog.committedBatchId(mirror.name()));
+  }
+
+  @Override
   public Checkpoint takeStartingPoint(MirrorConfig mirror) {
     return classified("TakeStartingPoint", () -> Checkpoints.of(source.currentPosition(mirror)));
   }

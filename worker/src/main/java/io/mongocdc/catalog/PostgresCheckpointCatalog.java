@@ -85,6 +85,11 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public long committedBatchId(String mirror) {
+    return catalog.checkpoints().load(mirror).map(io.mongocdc.catalog.Checkpoint::batchId).orElse(0L);
+  }
+
+  @Override
   public boolean recordState(MirrorStateChange change) {
     boolean failing = change.lastError() != null;
     return catalog.recordMirrorState(change.mirror(), Catalog.MirrorStatus.valueOf(change.phase().name()),

@@ -21,6 +21,7 @@ public final class InMemoryCatalog implements CheckpointCatalog {
 
   private final Map<String, MirrorConfig> mirrors = new HashMap<>();
   private final Map<String, Checkpoint> checkpoints = new HashMap<>();
+  private final Map<String, Long> committedBatchIds = new HashMap<>();
   private final List<BatchRow> batches = new ArrayList<>();
   private final Map<String, MirrorStateChange> states = new HashMap<>();
   private final List<MirrorStateChange> stateHistory = new ArrayList<>();
@@ -45,9 +46,13 @@ public final class InMemoryCatalog implements CheckpointCatalog {
       batches.add(new BatchRow(mirror, batchId, checkpoint, figures));
     }
     Checkpoint stored = checkpoints.get(mirror);
-    boolean advance = stored == null || Checkpoints.isAfter(checkpoint, stored);
+    // As the real catalog: only a later batch moves the checkpoint, and never backwards.
+    boolean advance = stored == null
+        || batchId > committedBatchIds.get(mirror) && !Checkpoints.isAfter(stored, checkpoint)
+        || batchId == committedBatchIds.get(mirror) && Checkpoints.isAfter(checkpoint, stored);
     if (advance) {
       checkpoints.put(mirror, checkpoint);
+      committedBatchIds.put(mirror, batchId);
     }
     notifyAll();
     return new CommitResult(checkpoints.get(mirror), advance);
@@ -56,6 +61,11 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   @Override
   public synchronized Optional<Checkpoint> committed(String mirror) {
     return Optional.ofNullable(checkpoints.get(mirror));
+  }
+
+  @Override
+  public synchronized long committedBatchId(String mirror) {
+    return committedBatchIds.getOrDefault(mirror, 0L);
   }
 
   @Override
@@ -112,6 +122,7 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   public synchronized void forget(String mirror) {
     mirrors.remove(mirror);
     checkpoints.remove(mirror);
+    committedBatchIds.remove(mirror);
     batches.removeIf(b -> b.mirror().equals(mirror));
   }
 

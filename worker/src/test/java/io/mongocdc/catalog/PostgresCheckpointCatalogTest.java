@@ -69,6 +69,8 @@ class PostgresCheckpointCatalogTest {
     assertEquals(token(20), port.committed("m1").orElseThrow());
     assertEquals(token(20), port.register(mirror("m1")).orElseThrow(), "registering again returns the checkpoint");
     assertEquals(2, catalog.batches().recent("m1", 10).size());
+    assertEquals(2, port.committedBatchId("m1"), "the batch that committed the stored checkpoint");
+    assertEquals(0, port.committedBatchId("nobody"));
     assertEquals("running", catalog.mirror("m1").orElseThrow().getStatus());
   }
 

@@ -362,6 +362,12 @@ class FaultInjectionTest {
       }
 
       @Override
+      public long committedBatchId(MirrorConfig mirror) {
+        Scenario s = of(mirror.name());
+        return s.attempt("setup", 0, () -> s.ports(generation).setup.committedBatchId(mirror));
+      }
+
+      @Override
       public Checkpoint takeStartingPoint(MirrorConfig mirror) {
         Scenario s = of(mirror.name());
         return s.attempt("setup", 0, () -> s.ports(generation).setup.takeStartingPoint(mirror));
@@ -1167,6 +1173,11 @@ class FaultInjectionTest {
       }
 
       @Override
+      public long committedBatchId(MirrorConfig m) {
+        return real.committedBatchId(m);
+      }
+
+      @Override
       public Checkpoint takeStartingPoint(MirrorConfig m) {
         return real.takeStartingPoint(m);
       }
@@ -1181,6 +1192,11 @@ class FaultInjectionTest {
       @Override
       public boolean recordState(MirrorStateChange change) {
         return catalog.recordState(change);
+      }
+
+      @Override
+      public long committedBatchId(String m) {
+        return catalog.committedBatchId(m);
       }
 
       @Override

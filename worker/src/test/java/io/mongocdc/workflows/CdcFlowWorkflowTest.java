@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -132,6 +133,29 @@ class CdcFlowWorkflowTest {
       assertTrue(changes.get(i).sequence() > changes.get(i - 1).sequence(), "the workflow counts its changes");
     }
     flow.captureHistory("orders", flow.firstRunId, "catalog-states");
+  }
+
+  @Test
+  void aMirrorCreatedAgainOnACatalogThatHoldsItsRowsNumbersItsBatchesAfterTheStoredOne() throws Exception {
+    // mirror drop without --drop-tables, then mirror create: the catalog keeps batch 52's checkpoint.
+    Checkpoint stored = advance(STARTING_POINT, 30);
+    flow.catalog.register(mirror(500));
+    flow.catalog.commit("orders", 52, stored,
+        new BatchFigures(30, 30, 0, 3000, Map.of(), 5, "BATCH_SIZE", 1, null, null, null));
+    CdcFlowWorkflow workflow = flow.start(mirror(500));
+
+    PullRecordsRequest first = pulls.nextCall();
+    assertEquals(53, first.batchId(), "the batches go on after the stored one");
+    assertEquals(stored, first.start(), "from the stored checkpoint");
+    pulls.then(deliver(4));
+    PullRecordsRequest second = pulls.nextCall();
+    assertEquals(advance(stored, 4), second.start(), "the catalog took the commit: the checkpoint moved");
+    assertEquals(advance(stored, 4), flow.catalog.committed("orders").orElseThrow());
+    assertEquals(53, workflow.status().committedBatchId());
+
+    workflow.terminate(new StopRequest(true));
+    flow.result("orders");
+    flow.captureHistory("orders", flow.firstRunId, "created-again");
   }
 
   @Test

@@ -33,6 +33,11 @@ final class CdcActivities {
     return setup().execute(ActivityNames.REGISTER_MIRROR, Checkpoint.class, mirror);
   }
 
+  /** The batch that committed the catalog's checkpoint of the mirror; 0 if it has none. */
+  long committedBatchId(MirrorConfig mirror) {
+    return setup().execute(ActivityNames.COMMITTED_BATCH_ID, Long.class, mirror);
+  }
+
   Checkpoint takeStartingPoint(MirrorConfig mirror) {
     return setup().execute(ActivityNames.TAKE_STARTING_POINT, Checkpoint.class, mirror);
   }

@@ -55,6 +55,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private static final Logger log = Workflow.getLogger(CdcFlowWorkflowImpl.class);
   /** The change id of the initial snapshot: histories from before it replay without one. */
   static final String SNAPSHOT_CHANGE = "initial-snapshot";
+  /** The change id of numbering batches after the stored checkpoint's when a mirror is created again. */
+  static final String STORED_BATCH_IDS_CHANGE = "stored-batch-ids";
   /** The change id of recording phase changes in the catalog: histories from before it replay without. */
   static final String CATALOG_STATE_CHANGE = "catalog-state";
   /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
@@ -112,6 +114,12 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     activities.validateMirror(state.config);
     List<String> tables = activities.createDestinationTables(state.config);
     Checkpoint stored = activities.registerMirror(state.config);
+    if (stored != null && Workflow.getVersion(STORED_BATCH_IDS_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
+      // A mirror created again on a catalog that holds its rows: its batches go on after the
+      // stored one. Numbered from 1, the catalog would refuse them as old and the checkpoint
+      // would never move.
+      state.lastBatchId = Math.max(state.lastBatchId, activities.committedBatchId(state.config));
+    }
     state.checkpoint = stored != null ? stored : activities.takeStartingPoint(state.config);
     // Only a mirror without a committed checkpoint is new; one with a checkpoint has its rows.
     if (stored == null
