@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.secrets.JavaUtilLogging;
 import io.mongocdc.secrets.Redaction;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,6 +12,7 @@ import picocli.CommandLine.Command;
 public final class MongoCdc {
 
   public static void main(String[] args) {
+    JavaUtilLogging.routeToSlf4j();
     System.exit(commandLine(CliContext.production()).execute(args));
   }
 
@@ -20,13 +22,15 @@ public final class MongoCdc {
     cli.setExecutionExceptionHandler((failure, commandLine, parseResult) -> {
       CliException explained = failure instanceof CliException cli2 ? cli2
           : new CliException(Redaction.redact(String.valueOf(failure.getMessage())), ExitCodes.FAILED);
-      commandLine.getErr().println("mongo-cdc: " + explained.getMessage());
+      // Every line is redacted: a message may quote a connection string the user typed.
+      commandLine.getErr().println("mongo-cdc: " + Redaction.redact(explained.getMessage()));
       commandLine.getErr().flush();
       return explained.exitCode();
     });
     cli.setParameterExceptionHandler((failure, args) -> {
       CommandLine command = failure.getCommandLine();
-      command.getErr().println("mongo-cdc: " + failure.getMessage() + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
+      command.getErr().println("mongo-cdc: " + Redaction.redact(failure.getMessage()) + " (see '"
+          + command.getCommandSpec().qualifiedName() + " --help')");
       command.getErr().flush();
       return ExitCodes.INVALID;
     });

@@ -59,15 +59,22 @@ public final class PostgresUrls {
       dataSource.setUrl("jdbc:postgresql://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + path + query);
       if (uri.getRawUserInfo() != null) {
         String[] userInfo = uri.getRawUserInfo().split(":", 2);
-        dataSource.setUser(URLDecoder.decode(userInfo[0], StandardCharsets.UTF_8));
+        dataSource.setUser(percentDecoded(userInfo[0]));
         if (userInfo.length == 2) {
-          dataSource.setPassword(URLDecoder.decode(userInfo[1], StandardCharsets.UTF_8));
+          dataSource.setPassword(percentDecoded(userInfo[1]));
         }
       }
       return dataSource;
     } catch (IllegalArgumentException e) {
+      // The parser's message quotes the whole string, password included.
       throw new InvalidMirrorConfigurationException("the PostgreSQL peer's connection string "
-          + Redaction.redact(connectionString) + " is not usable: " + e.getMessage());
+          + Redaction.redact(connectionString) + " is not usable: " + Redaction.redact(e.getMessage())
+          + " (percent-encode special characters of the user and password, e.g. a space as %20)");
     }
+  }
+
+  /** A URI's user or password as written, percent-decoded: a {@code +} stays a {@code +}, as libpq reads it. */
+  private static String percentDecoded(String raw) {
+    return URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 }

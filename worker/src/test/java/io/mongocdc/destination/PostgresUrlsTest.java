@@ -3,6 +3,7 @@ package io.mongocdc.destination;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import org.junit.jupiter.api.Test;
@@ -30,5 +31,18 @@ class PostgresUrlsTest {
     InvalidMirrorConfigurationException error = assertThrows(InvalidMirrorConfigurationException.class,
         () -> PostgresUrls.dataSource("mysql://root:hunter2@db/x"));
     assertFalse(error.getMessage().contains("hunter2"), error.getMessage());
+  }
+
+  @Test
+  void aPlusInAUriPasswordIsAPlusAsLibpqReadsIt() {
+    assertEquals("a+b c", PostgresUrls.dataSource("postgresql://cdc:a+b%20c@pg1/warehouse").getPassword());
+  }
+
+  @Test
+  void aUriThatDoesNotParseIsRefusedWithoutEchoingItsPassword() {
+    InvalidMirrorConfigurationException error = assertThrows(InvalidMirrorConfigurationException.class,
+        () -> PostgresUrls.dataSource("postgresql://cdc:my s3cr3t@pg1/warehouse"));
+    assertFalse(error.getMessage().contains("s3cr3t"), error.getMessage());
+    assertTrue(error.getMessage().contains("percent-encode"), error.getMessage());
   }
 }

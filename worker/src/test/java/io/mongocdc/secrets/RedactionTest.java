@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class RedactionTest {
 
@@ -31,5 +33,25 @@ class RedactionTest {
   void redactsInsideLongerMessages() {
     assertEquals("cannot connect to mongodb://u:***@h:1 (refused); retrying mongodb://u:***@h:2",
         Redaction.redact("cannot connect to mongodb://u:a@h:1 (refused); retrying mongodb://u:b:c@h:2"));
+  }
+
+  /** Every form a password was seen written in; each row: what the user wrote, what may be shown. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+      raw @ in the password        | mongodb://cdc:p@ss@db1/app                      | mongodb://cdc:***@db1/app
+      two raw @ in the password    | mongodb://cdc:p@s@s@db1:27017/?replicaSet=rs0   | mongodb://cdc:***@db1:27017/?replicaSet=rs0
+      @ in the user                | mongodb://cdc@corp:secret@db1/                  | mongodb://cdc@corp:***@db1/
+      space in the password        | postgresql://admin:my s3cr3t@pg:5432/catalog    | postgresql://admin:***@pg:5432/catalog
+      percent-encoded password     | postgresql://admin:p%40ss%20w@pg/catalog        | postgresql://admin:***@pg/catalog
+      URI at the end of a line     | could not reach postgresql://a:b@pg             | could not reach postgresql://a:***@pg
+      ; in a JDBC password         | jdbc:postgresql://pg/c?user=u&password=s3;cr3t  | jdbc:postgresql://pg/c?user=u&password=***
+      libpq keyword                | host=pg user=cdc password=s3cr3t dbname=c       | host=pg user=cdc password=*** dbname=c
+      libpq quoted with a space    | host=pg password='my s3cr3t' dbname=c           | host=pg password=*** dbname=c
+      libpq spaces around =        | host=pg password = s3cr3t dbname=c              | host=pg password = *** dbname=c
+      pwd and secret               | Server=x;pwd=hunter2 secret=abc                 | Server=x;pwd=*** secret=***
+      upper case                   | jdbc:postgresql://pg/c?PASSWORD=Hunter2         | jdbc:postgresql://pg/c?PASSWORD=***
+      """)
+  void hidesThePasswordWhateverFormItIsWrittenIn(String form, String written, String shown) {
+    assertEquals(shown, Redaction.redact(written));
   }
 }
