@@ -16,9 +16,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -148,7 +146,7 @@ class ApplyLanesTest {
   void aLaneStillInsideAWriteThatIgnoresInterruptsIsJoinedBeforeThePullReturns() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(200));
     fixture.settings.chunkSize(16).decodeWorkers(2);
-    UninterruptibleSink slow = new UninterruptibleSink();
+    UninterruptibleSink slow = UninterruptibleSink.untilAborted();
     RecordingSink failing = new RecordingSink();
     Gate failingWrite = releasedAfterTest(failing.blockWrite(0));
     failing.failWrite(0, new IOException("destination rejected the batch"));
@@ -160,48 +158,6 @@ class ApplyLanesTest {
     probe.failure();
 
     assertTrue(slow.finished.get(), "the pull returned while a lane was still inside the sink");
-  }
-
-  /**
-   * A sink whose write, like a JDBC call, does not end on interrupt: once aborted it still takes
-   * a while to return.
-   */
-  private static final class UninterruptibleSink implements RecordSink {
-    final CountDownLatch entered = new CountDownLatch(1);
-    final CountDownLatch aborted = new CountDownLatch(1);
-    final AtomicBoolean finished = new AtomicBoolean();
-
-    @Override
-    public void write(List<ChangeRecord> records) {
-      entered.countDown();
-      awaitUninterruptibly(aborted, Duration.ofSeconds(30));
-      // the socket close takes effect a little later
-      awaitUninterruptibly(new CountDownLatch(1), Duration.ofMillis(300));
-      finished.set(true);
-    }
-
-    @Override
-    public void commit() {}
-
-    @Override
-    public void abort(Throwable cause) {
-      aborted.countDown();
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch, Duration timeout) {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      boolean interrupted = false;
-      while (latch.getCount() > 0 && System.nanoTime() < deadline) {
-        try {
-          latch.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 
   private static void awaitCondition(BooleanSupplier condition, String what) {

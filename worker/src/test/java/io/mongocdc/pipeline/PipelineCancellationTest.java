@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -116,34 +114,11 @@ class PipelineCancellationTest {
   void aThreadThatOutlivesACancelledPullIsReportedToTheCaller() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(100));
     fixture.settings.shutdownTimeout(Duration.ofMillis(200));
-    CountDownLatch writing = new CountDownLatch(1);
-    CountDownLatch letItFinish = new CountDownLatch(1);
-    RecordSink deaf = new RecordSink() {
-      @Override
-      public void write(List<ChangeRecord> records) {
-        writing.countDown();
-        // Like a JDBC call that ignores interrupts: only the test ends it, and then the
-        // interrupt it put off is still there for the sender to see.
-        boolean interrupted = false;
-        while (letItFinish.getCount() > 0) {
-          try {
-            letItFinish.await();
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
-        }
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
-
-      @Override
-      public void commit() {}
-    };
+    UninterruptibleSink deaf = UninterruptibleSink.untilReleased();
 
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, deaf);
     try {
-      assertTrue(writing.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+      assertTrue(deaf.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS));
       probe.cancel();
 
       Throwable thrown = probe.thrown();
@@ -152,7 +127,7 @@ class PipelineCancellationTest {
       assertTrue(thrown.getSuppressed()[0].getMessage().matches("thread mongo-cdc-test-\\d+-sender did not stop within PT0.2S"),
           thrown.getSuppressed()[0].getMessage());
     } finally {
-      letItFinish.countDown();
+      deaf.release();
       for (Thread thread : Thread.getAllStackTraces().keySet()) {
         if (thread.getName().startsWith("mongo-cdc-")) {
           thread.join(WAIT.toMillis());
@@ -167,27 +142,7 @@ class PipelineCancellationTest {
     fixture.settings.chunkSize(10).shutdownTimeout(Duration.ofMillis(200));
     Gate readerAtFailure = fixture.stream.blockAt(15);
     fixture.stream.failAt(15, new IllegalStateException("the source went away"));
-    CountDownLatch letItFinish = new CountDownLatch(1);
-    RecordSink deaf = new RecordSink() {
-      @Override
-      public void write(List<ChangeRecord> records) {
-        readerAtFailure.release();
-        boolean interrupted = false;
-        while (letItFinish.getCount() > 0) {
-          try {
-            letItFinish.await();
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
-        }
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
-
-      @Override
-      public void commit() {}
-    };
+    UninterruptibleSink deaf = UninterruptibleSink.untilReleased().onWrite(readerAtFailure::release);
 
     try {
       PullRecordsException error = PullFixture.pullFailure(fixture, deaf);
@@ -197,7 +152,7 @@ class PipelineCancellationTest {
       assertTrue(error.getSuppressed()[0].getMessage().matches("thread mongo-cdc-test-\\d+-sender did not stop within PT0.2S"),
           error.getSuppressed()[0].getMessage());
     } finally {
-      letItFinish.countDown();
+      deaf.release();
       for (Thread thread : Thread.getAllStackTraces().keySet()) {
         if (thread.getName().startsWith("mongo-cdc-")) {
           thread.join(WAIT.toMillis());

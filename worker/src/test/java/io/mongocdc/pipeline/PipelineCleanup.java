@@ -8,7 +8,8 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * After every test, passed or failed: opens the gates the test's sinks and renderers hold,
+ * After every test, passed or failed: opens the gates the test's sinks and renderers hold (and
+ * releases its uninterruptible sinks),
  * cancels the pulls it started and waits for their threads, then checks that no pipeline thread
  * is left. A test that fails with a gate closed thus fails alone, instead of leaving its pull
  * running into every later test's thread check.
@@ -16,12 +17,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class PipelineCleanup implements AfterEachCallback {
 
   private static final Duration THREADS_END_WITHIN = Duration.ofSeconds(20);
-  private static final List<Gate> GATES = new ArrayList<>();
+  private static final List<Runnable> RELEASES = new ArrayList<>();
   private static final List<PullOutcomeProbe> PROBES = new ArrayList<>();
 
   static synchronized Gate opensAfterTest(Gate gate) {
-    GATES.add(gate);
+    RELEASES.add(gate::release);
     return gate;
+  }
+
+  static synchronized UninterruptibleSink releasesAfterTest(UninterruptibleSink sink) {
+    RELEASES.add(sink::release);
+    return sink;
   }
 
   static synchronized void cancelsAfterTest(PullOutcomeProbe probe) {
@@ -30,15 +36,15 @@ final class PipelineCleanup implements AfterEachCallback {
 
   @Override
   public void afterEach(ExtensionContext context) throws Exception {
-    List<Gate> gates;
+    List<Runnable> releases;
     List<PullOutcomeProbe> probes;
     synchronized (PipelineCleanup.class) {
-      gates = List.copyOf(GATES);
+      releases = List.copyOf(RELEASES);
       probes = List.copyOf(PROBES);
-      GATES.clear();
+      RELEASES.clear();
       PROBES.clear();
     }
-    gates.forEach(Gate::release);
+    releases.forEach(Runnable::run);
     for (PullOutcomeProbe probe : probes) {
       probe.cancelAndAwait();
     }

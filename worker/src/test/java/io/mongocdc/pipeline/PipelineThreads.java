@@ -54,10 +54,7 @@ final class PipelineThreads {
   static void awaitSenderWaitingForAFullLane() {
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
     while (System.nanoTime() < deadline) {
-      Thread sender = Thread.getAllStackTraces().keySet().stream()
-          .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().endsWith("-sender"))
-          .findFirst()
-          .orElse(null);
+      Thread sender = sender();
       if (sender != null && sender.getState() == Thread.State.WAITING && inFrame(sender, ApplyLane.class.getName(), "send")) {
         return;
       }
@@ -71,10 +68,7 @@ final class PipelineThreads {
   static void awaitSenderWaitingForDecode() {
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
     while (System.nanoTime() < deadline) {
-      Thread sender = Thread.getAllStackTraces().keySet().stream()
-          .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().endsWith("-sender"))
-          .findFirst()
-          .orElse(null);
+      Thread sender = sender();
       if (sender != null && sender.getState() == Thread.State.WAITING
           && inFrame(sender, ChunkSender.class.getName(), "awaitDecoded")) {
         return;
@@ -83,6 +77,13 @@ final class PipelineThreads {
       Thread.yield();
     }
     throw new AssertionError("the sender never waited for a chunk's decode");
+  }
+
+  private static Thread sender() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().endsWith("-sender"))
+        .findFirst()
+        .orElse(null);
   }
 
   private static boolean inFrame(Thread thread, String className, String method) {

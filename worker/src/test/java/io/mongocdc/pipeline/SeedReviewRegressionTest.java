@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeEventDecodeException;
-import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.decode.Namespace;
@@ -17,8 +16,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -135,33 +132,12 @@ class SeedReviewRegressionTest {
     fixture.settings.chunkSize(10).shutdownTimeout(Duration.ofSeconds(20));
     Gate readerAtFailure = fixture.stream.blockAt(15);
     fixture.stream.failAt(15, new IllegalStateException("the source went away"));
-    CountDownLatch aborted = new CountDownLatch(1);
-    AtomicBoolean writeReturned = new AtomicBoolean();
-    RecordSink jdbcLike = new RecordSink() {
-      @Override
-      public void write(List<ChangeRecord> records) {
-        readerAtFailure.release(); // the source fails while this write is in progress
-        // Like a JDBC call: interrupts do not end it; the abort does, and it takes a while to return.
-        boolean interrupted = awaitIgnoringInterrupts(aborted);
-        interrupted |= sleepIgnoringInterrupts(Duration.ofMillis(300));
-        writeReturned.set(true);
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
-
-      @Override
-      public void commit() {}
-
-      @Override
-      public void abort(Throwable cause) {
-        aborted.countDown();
-      }
-    };
+    // The source fails while this write is in progress; the write returns 300 ms after the abort.
+    UninterruptibleSink jdbcLike = UninterruptibleSink.untilAborted().onWrite(readerAtFailure::release);
 
     PullRecordsException error = PullFixture.pullFailure(fixture, jdbcLike);
 
-    assertTrue(writeReturned.get(), "pull returned while the sender was still inside the sink");
+    assertTrue(jdbcLike.finished.get(), "pull returned while the sender was still inside the sink");
     PipelineThreads.assertNoneAlive();
     assertTrue(error.getCause().getMessage().contains("the source went away"), error.getCause().toString());
   }
@@ -191,31 +167,6 @@ class SeedReviewRegressionTest {
       lastChunk.release();
       probe.cancelAndAwait();
     }
-  }
-
-  private static boolean awaitIgnoringInterrupts(CountDownLatch latch) {
-    boolean interrupted = false;
-    while (latch.getCount() > 0) {
-      try {
-        latch.await();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    return interrupted;
-  }
-
-  private static boolean sleepIgnoringInterrupts(Duration duration) {
-    boolean interrupted = false;
-    long end = System.nanoTime() + duration.toNanos();
-    for (long left = duration.toNanos(); left > 0; left = end - System.nanoTime()) {
-      try {
-        Thread.sleep(Math.max(1, left / 1_000_000));
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    return interrupted;
   }
 
   @Test
