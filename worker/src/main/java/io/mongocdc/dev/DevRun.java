@@ -46,6 +46,10 @@ public final class DevRun {
 
   public static final String MIRROR = "dev";
   private static final String SCHEMA = "public";
+  /** On Ctrl-C: how long a running mirror gets to deliver what was generated (the summary is due within 15 s). */
+  private static final Duration DRAIN_AT_MOST = Duration.ofSeconds(8);
+  /** Then how long the workflow gets to end, its batch in flight cancelled. */
+  private static final Duration CLOSE_AT_MOST = Duration.ofSeconds(4);
 
   /** What the user asked for. */
   public record Options(
@@ -114,17 +118,19 @@ public final class DevRun {
       };
       boolean mirrorFailed = showProgress(stack, stop, done, failed);
       if (generated && !mirrorFailed) {
-        // Stopped by the user: let the mirror deliver what was generated, so the comparison holds.
+        // Stopped by the user: let a running mirror deliver what was generated, so the comparison
+        // holds. A paused or failing one would never get there; the summary says what it has.
         generator.stopGenerating();
         out.println("stopping: delivering the events generated so far...");
         out.flush();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!delivered(stack, generator.lastEventToken()) && System.nanoTime() < deadline) {
+        long deadline = System.nanoTime() + DRAIN_AT_MOST.toNanos();
+        while (!delivered(stack, generator.lastEventToken()) && System.nanoTime() < deadline && delivering(workflow)) {
           Thread.sleep(200);
         }
       }
 
-      workflow.terminate(new StopRequest(false));
+      // What was to be delivered is; a batch still in flight has nothing more and is cancelled.
+      workflow.terminate(new StopRequest(true));
       awaitClosed(stack);
       DevReport report = report(stack, generated, generator, collections, database);
       printSummary(report);
@@ -252,9 +258,20 @@ public final class DevRun {
     }
   }
 
+  /** Whether the mirror is moving its checkpoint: running or snapshotting, not paused or failing. */
+  private static boolean delivering(CdcFlowWorkflow workflow) {
+    try {
+      MirrorPhase state = workflow.status().state();
+      return state == MirrorPhase.RUNNING || state == MirrorPhase.SNAPSHOTTING || state == MirrorPhase.SETTING_UP;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   private static void awaitClosed(DevStack stack) {
     try {
-      stack.client.newUntypedWorkflowStub("mirror-" + MIRROR).getResult(30, TimeUnit.SECONDS, Object.class);
+      stack.client.newUntypedWorkflowStub("mirror-" + MIRROR).getResult(CLOSE_AT_MOST.toSeconds(), TimeUnit.SECONDS,
+          Object.class);
     } catch (Exception e) {
       // The summary is still worth printing; the workflow ends with the server anyway.
     }

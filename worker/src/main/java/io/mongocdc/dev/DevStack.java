@@ -83,7 +83,8 @@ final class DevStack implements AutoCloseable {
   static DevStack start(int temporalPort, int metricsPort, Map<String, String> sourcePeers,
       Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning, PostgresSinkOptions destination)
       throws IOException {
-    EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+    // Without its own shutdown hook: on Ctrl-C the database must outlive the summary, and close() stops it last.
+    EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
     try {
       String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
       HikariDataSource dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(),
