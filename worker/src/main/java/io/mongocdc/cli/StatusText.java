@@ -21,8 +21,8 @@ final class StatusText {
     line(out, "  batches: %d committed%s", s.committedBatchId(), s.batchInFlight() == 0 ? "" : ", batch " + s.batchInFlight() + " in flight");
     if (s.committedCheckpoint() != null) {
       line(out, "  checkpoint: %s", s.committedCheckpoint().describe());
-      line(out, "  checkpoint age: %s s%s", s.checkpointAgeSeconds(),
-          s.committedAtMillis() == null ? "" : ", committed at " + Instant.ofEpochMilli(s.committedAtMillis()));
+      line(out, "  checkpoint age: %s", s.checkpointAgeSeconds() == null ? "none yet (the starting point, not committed)"
+          : s.checkpointAgeSeconds() + " s, committed at " + Instant.ofEpochMilli(s.committedAtMillis()));
     }
     if (s.oplogHeadroomSeconds() != null) {
       line(out, "  oplog headroom: %d s%s", s.oplogHeadroomSeconds(),
