@@ -3,12 +3,13 @@ package io.mongocdc.activities;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
-import io.mongocdc.decode.Operation;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
@@ -17,8 +18,6 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.TableFigures;
-import io.mongocdc.secrets.Redaction;
-import io.mongocdc.source.ResumeToken;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
@@ -171,18 +170,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, long deliveredBefore,
       Map<String, TableFigures> tablesBefore, String firstBefore, int attempt, OplogSpan oplog) {
+    Map<String, TableFigures> thisAttempt = DeliveredTables.kept(result.tables(), sink::excludes);
     Map<String, Long> byTable = new TreeMap<>();
-    result.recordsByTable().forEach((table, byOperation) -> {
-      long kept = 0;
-      for (Map.Entry<Operation, Long> entry : byOperation.entrySet()) {
-        if (!sink.excludes(entry.getKey())) {
-          kept += entry.getValue();
-        }
-      }
-      if (kept > 0) {
-        byTable.put(table, kept);
-      }
-    });
+    thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
     BatchFigures figures = new BatchFigures(
         result.eventsRead(),
         deliveredBefore + sink.committedKept(),
@@ -193,7 +183,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         result.endReason().name(),
         attempt,
         result.timings().millisByStage(),
-        DeliveredTables.plus(tablesBefore, DeliveredTables.kept(result.tables(), sink::excludes)),
+        DeliveredTables.plus(tablesBefore, thisAttempt),
         firstPosition(firstBefore, result.firstPosition()));
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
