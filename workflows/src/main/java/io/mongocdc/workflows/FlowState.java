@@ -282,7 +282,7 @@ final class FlowState {
 
   /**
    * The state to record in the catalog now: the phase with why it is paused and, while the mirror
-   * is failing, the last failure. The caller sets {@code atMillis} and {@code sequence}.
+   * is failing, the last failure; at {@code nowMillis}, numbered after the last recorded change.
    */
   MirrorStateChange stateChange(long nowMillis) {
     boolean failing = phase == MirrorPhase.BACKING_OFF || phase == MirrorPhase.FAILED;
