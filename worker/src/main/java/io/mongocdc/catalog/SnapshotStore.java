@@ -103,10 +103,18 @@ public final class SnapshotStore {
         .execute();
   }
 
-  /** Marks the partition done (once), and the collection done when no partition is pending. */
+  /**
+   * Marks the partition done (once), and the collection done when no partition is pending. The
+   * collection's row is locked first: two last partitions finishing at once would otherwise each
+   * see the other still pending (neither committed yet) and leave the collection copying.
+   */
   public void done(String mirror, String collection, int partition, long documents, long bytes) {
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();
+      tx.selectOne().from(SNAPSHOT_COLLECTIONS)
+          .where(SNAPSHOT_COLLECTIONS.MIRROR_NAME.eq(mirror), SNAPSHOT_COLLECTIONS.COLLECTION.eq(collection))
+          .forUpdate()
+          .fetch();
       tx.update(SNAPSHOT_PARTITIONS)
           .set(SNAPSHOT_PARTITIONS.STATE, DONE)
           .set(SNAPSHOT_PARTITIONS.DOCUMENTS, documents)

@@ -15,6 +15,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,6 +98,60 @@ class PostgresSnapshotCatalogTest {
             + " percent_done from mongo_cdc.snapshot_progress where mirror = '" + mirror + "'")) {
       assertTrue(rs.next());
       return List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5));
+    }
+  }
+
+  @Test
+  void twoLastPartitionsFinishingTogetherMarkTheCollectionDone() throws Exception {
+    register("s9");
+    port.storePlan("s9", "orders", START, "{}", 200, List.of("r0", "r1"));
+    // Both partitions finish while the test holds the collection's row: each must wait for it
+    // (so they take turns), and the one that goes second must see the first's partition done.
+    try (Connection holder = data.getConnection()) {
+      holder.setAutoCommit(false);
+      try (Statement lock = holder.createStatement()) {
+        lock.execute("select 1 from mongo_cdc.snapshot_collections"
+            + " where mirror_name = 's9' and collection = 'orders' for update");
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        Future<?> first = pool.submit(() -> port.partitionDone("s9", "orders", 0, 100, 1_000));
+        Future<?> second = pool.submit(() -> port.partitionDone("s9", "orders", 1, 100, 1_000));
+        awaitSessionsWaitingOnALock(2);
+        holder.commit();
+        first.get(30, TimeUnit.SECONDS);
+        second.get(30, TimeUnit.SECONDS);
+      } finally {
+        pool.shutdownNow();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+      }
+    }
+    try (Connection c = data.getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select state, partitions_done from mongo_cdc.snapshot_progress"
+            + " where mirror = 's9' and collection = 'orders'")) {
+      assertTrue(rs.next());
+      assertEquals(2, rs.getInt(2));
+      assertEquals("done", rs.getString(1), "every partition is done, so is the collection");
+    }
+  }
+
+  /** Polls the server until {@code sessions} sessions wait on a lock: a condition, not a timed guess. */
+  private static void awaitSessionsWaitingOnALock(int sessions) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    try (Connection c = data.getConnection(); Statement st = c.createStatement()) {
+      while (true) {
+        try (ResultSet rs = st.executeQuery("select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+            + " and datname = current_database()")) {
+          rs.next();
+          if (rs.getInt(1) >= sessions) {
+            return;
+          }
+        }
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("the partitions never both waited on the collection's row");
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
     }
   }
 }
