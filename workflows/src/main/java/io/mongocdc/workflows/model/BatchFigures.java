@@ -54,6 +54,6 @@ public record BatchFigures(
     for (TableFigures table : tables.values()) {
       sum = sum.plus(table);
     }
-    return new TableFigures(null, sum.inserts(), sum.updates(), sum.replaces(), sum.deletes(), sum.bytes());
+    return sum;
   }
 }

@@ -17,8 +17,9 @@ public record TableFigures(String sourceNamespace, long inserts, long updates, l
     return inserts + updates + replaces + deletes;
   }
 
+  /** Both counts added up, under this one's namespace. */
   public TableFigures plus(TableFigures other) {
-    return new TableFigures(sourceNamespace != null ? sourceNamespace : other.sourceNamespace,
+    return new TableFigures(sourceNamespace,
         inserts + other.inserts, updates + other.updates, replaces + other.replaces, deletes + other.deletes,
         bytes + other.bytes);
   }
