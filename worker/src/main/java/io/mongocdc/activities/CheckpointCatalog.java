@@ -1,10 +1,12 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
+import java.util.List;
 import java.util.Optional;
 
 /** The catalog's record of mirrors, their committed checkpoints and their batch history. */
@@ -40,6 +42,18 @@ public interface CheckpointCatalog {
 
   /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
   void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);
+
+  /** Keeps a poison event a batch sets aside (see {@link QuarantineLog}). */
+  void setAside(String mirror, long batchId, PoisonEvent event);
+
+  /** The mirror's quarantined events not applied yet, in stream order. */
+  List<QuarantinedEvent> quarantined(String mirror);
+
+  /** Marks quarantined events applied (by {@code mirror replay-quarantine}). */
+  void markReplayed(List<Long> ids);
+
+  /** Counts a replay of a quarantined event that was refused again, and why. */
+  void refusedAgain(long id, String reason);
 
   /** Deletes the mirror's rows (on an operator's explicit request only). */
   void forget(String mirror);

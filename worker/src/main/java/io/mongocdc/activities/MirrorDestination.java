@@ -1,6 +1,7 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.List;
 
@@ -19,6 +20,14 @@ public interface MirrorDestination {
 
   /** Names the table each source namespace goes to. */
   DestinationTableResolver tableResolver(MirrorConfig mirror);
+
+  /**
+   * What one batch attempt asks before writing a record: whether the destination can hold it
+   * (see {@code poisonEventPolicy}). Asked in stream order; a new one per attempt.
+   */
+  default RecordScreen screen(MirrorConfig mirror) {
+    return RecordScreen.ACCEPT_ALL;
+  }
 
   /** A sink for one batch attempt: one connection and transaction. */
   BatchSink openSink(MirrorConfig mirror, long batchId);

@@ -18,7 +18,10 @@ import java.util.Map;
  * @param tables what the batch delivered per destination table so far, over all its attempts;
  *     null in heartbeats of workers before it existed
  * @param firstPosition the resume token of the batch's first delivered record, null before one
+ * @param recordsQuarantined poison events the batch set aside so far, over all its attempts (0 in
+ *     heartbeats of workers before it existed)
  */
 public record PullHeartbeat(
     long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
-    Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition) {}
+    Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition,
+    long recordsQuarantined) {}

@@ -3,11 +3,13 @@ package io.mongocdc.activities;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.pipeline.PoisonEvents;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.FailureTypes;
@@ -51,6 +53,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final LongSupplier clock;
   private final PipelineMetrics metrics;
   private final FailedAttemptLog failedAttempts;
+  private final QuarantineLog quarantine;
 
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
     this(source, destination, tuning, System::nanoTime);
@@ -71,6 +74,13 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   /** @param failedAttempts where a failed attempt is recorded before it is reported to Temporal */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts) {
+    this(source, destination, tuning, clock, metrics, failedAttempts, QuarantineLog.NONE);
+  }
+
+  /** @param quarantine where poison events go under {@code poisonEventPolicy} QUARANTINE */
+  public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
+      LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine) {
+    this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
     this.failedAttempts = Objects.requireNonNull(failedAttempts, "failedAttempts");
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
@@ -93,18 +103,19 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     long deliveredBefore = resumes ? previous.recordsDelivered() : 0;
     Map<String, TableFigures> tablesBefore = resumes ? previous.tables() : Map.of();
     String firstBefore = resumes ? previous.firstPosition() : null;
+    long quarantinedBefore = resumes ? previous.recordsQuarantined() : 0;
     if (resumes) {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start.describe());
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
-          tuning.pullSettings(mirror.settings()), clock);
+          tuning.pullSettings(mirror.settings()), clock).withPoisonEvents(poisonEvents(mirror, batchId));
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
         context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore + sink.committedKept(), attempt,
-            tablesBefore, firstBefore, sink));
+            tablesBefore, firstBefore, quarantinedBefore, sink));
       };
       try {
         PullResult result = pull.pull(Checkpoints.toPosition(start), sink.lanes(), heartbeat);
@@ -114,8 +125,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirrorMetrics.onOplogHeadroom(java.time.Duration.ofSeconds(
               Math.max(0, oplog.headroomSeconds(Checkpoints.of(result.checkpoint())))));
         }
-        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, tablesBefore, firstBefore, attempt,
-            oplog);
+        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, tablesBefore, firstBefore,
+            quarantinedBefore, attempt, oplog);
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, stage ms {},"
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().eventsRead(),
             outcome.figures().recordsDelivered(), outcome.figures().recordsExcluded(), result.endReason(),
@@ -126,7 +137,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
         heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), deliveredBefore + sink.committedKept(),
-            attempt, tablesBefore, firstBefore, sink));
+            attempt, tablesBefore, firstBefore, quarantinedBefore, sink));
         throw failed(mirror, batchId, attempt, e);
       }
     } catch (InterruptedException e) {
@@ -143,11 +154,19 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   /** What a retry of the batch needs to resume after the delivered records and to count them once. */
   private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, long recordsDelivered, int attempt,
-      Map<String, TableFigures> tablesBefore, String firstBefore, LaneSinks sink) {
+      Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, LaneSinks sink) {
     return new PullHeartbeat(batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
         recordsDelivered, attempt, progress.timings().millisByStage(),
         DeliveredTables.plus(tablesBefore, DeliveredTables.kept(progress.deliveredByTable(), sink::excludes)),
-        firstPosition(firstBefore, progress.firstDelivered()));
+        firstPosition(firstBefore, progress.firstDelivered()), quarantinedBefore + progress.recordsQuarantined());
+  }
+
+  /** The destination's screen, and the mirror's policy for what it finds. */
+  private PoisonEvents poisonEvents(MirrorConfig mirror, long batchId) {
+    RecordScreen screen = destination.screen(mirror);
+    return "QUARANTINE".equals(mirror.settings().poisonEventPolicy())
+        ? PoisonEvents.quarantining(screen, event -> quarantine.setAside(mirror.name(), batchId, event))
+        : PoisonEvents.failing(screen);
   }
 
   private static String firstPosition(String before, ResumeToken thisAttempt) {
@@ -169,7 +188,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   }
 
   private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, long deliveredBefore,
-      Map<String, TableFigures> tablesBefore, String firstBefore, int attempt, OplogSpan oplog) {
+      Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, int attempt,
+      OplogSpan oplog) {
     Map<String, TableFigures> thisAttempt = DeliveredTables.kept(result.tables(), sink::excludes);
     Map<String, Long> byTable = new TreeMap<>();
     thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
@@ -184,7 +204,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         attempt,
         result.timings().millisByStage(),
         DeliveredTables.plus(tablesBefore, thisAttempt),
-        firstPosition(firstBefore, result.firstPosition()));
+        firstPosition(firstBefore, result.firstPosition()),
+        quarantinedBefore + result.recordsQuarantined());
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }

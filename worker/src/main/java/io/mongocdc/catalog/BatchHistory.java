@@ -72,6 +72,7 @@ public final class BatchHistory {
                   .set(BATCHES.END_REASON, report.endReason())
                   .set(BATCHES.ERROR, report.error())
                   .set(BATCHES.ATTEMPTS, report.attempts())
+                  .set(BATCHES.QUARANTINED, report.quarantined())
                   .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
                   .doUpdate()
                   .set(BATCHES.ENDED_AT, excluded(BATCHES.ENDED_AT))
@@ -94,6 +95,7 @@ public final class BatchHistory {
                   .set(BATCHES.END_REASON, excluded(BATCHES.END_REASON))
                   .set(BATCHES.ERROR, excluded(BATCHES.ERROR))
                   .set(BATCHES.ATTEMPTS, excluded(BATCHES.ATTEMPTS))
+                  .set(BATCHES.QUARANTINED, excluded(BATCHES.QUARANTINED))
                   // only a running batch's row is replaced; a finished one is final
                   .where(BATCHES.ENDED_AT.isNull())
                   .execute();

@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param error the error that failed the batch, null if it succeeded
  * @param attempts activity attempts the batch took; null if unknown
  * @param tables per destination table counts, added to the mirror's table counters once
+ * @param quarantined events set aside in {@code quarantined_events}; null if unknown
  */
 public record BatchReport(
     String mirror,
@@ -35,7 +36,8 @@ public record BatchReport(
     String endReason,
     String error,
     Integer attempts,
-    List<TableCounts> tables) {
+    List<TableCounts> tables,
+    Long quarantined) {
 
   public BatchReport {
     Objects.requireNonNull(mirror, "mirror");

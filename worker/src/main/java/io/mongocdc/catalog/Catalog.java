@@ -62,12 +62,14 @@ public final class Catalog {
   private final DSLContext dsl;
   private final CheckpointStore checkpoints;
   private final BatchHistory batches;
+  private final QuarantineStore quarantine;
   private final SnapshotStore snapshots;
 
   private Catalog(DSLContext dsl) {
     this.dsl = dsl;
     this.checkpoints = new CheckpointStore(dsl);
     this.batches = new BatchHistory(dsl);
+    this.quarantine = new QuarantineStore(dsl);
     this.snapshots = new SnapshotStore(dsl);
   }
 
@@ -91,6 +93,10 @@ public final class Catalog {
 
   public BatchHistory batches() {
     return batches;
+  }
+
+  public QuarantineStore quarantine() {
+    return quarantine;
   }
 
   /**

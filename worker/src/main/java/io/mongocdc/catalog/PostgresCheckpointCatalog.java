@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.CheckpointCatalog;
 import io.mongocdc.activities.Checkpoints;
+import io.mongocdc.activities.QuarantinedEvent;
+import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.pipeline.StageTimings;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
@@ -66,7 +68,8 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
         figures.endReason(),
         null,
         figures.attempts() > 0 ? figures.attempts() : null,
-        tableCounts(figures)));
+        tableCounts(figures),
+        figures.recordsQuarantined()));
     CheckpointStore.CommitResult result = catalog.checkpoints().commit(mirror, batchId, position);
     // Only for a mirror whose workflow run does not record its states (it started on an older worker).
     if (CONTROL_EVENT.equals(figures.endReason())) {
@@ -101,6 +104,26 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   @Override
   public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
     catalog.batches().recordFailedAttempt(mirror, batchId, attempt, failureType, message);
+  }
+
+  @Override
+  public void setAside(String mirror, long batchId, PoisonEvent event) {
+    catalog.quarantine().add(mirror, batchId, event);
+  }
+
+  @Override
+  public List<QuarantinedEvent> quarantined(String mirror) {
+    return catalog.quarantine().pending(mirror);
+  }
+
+  @Override
+  public void markReplayed(List<Long> ids) {
+    catalog.quarantine().replayed(ids);
+  }
+
+  @Override
+  public void refusedAgain(long id, String reason) {
+    catalog.quarantine().refusedAgain(id, reason);
   }
 
   private static BatchReport.OperationCounts operations(TableFigures figures) {

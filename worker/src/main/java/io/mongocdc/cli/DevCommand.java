@@ -60,6 +60,12 @@ final class DevCommand implements Callable<Integer> {
           + "(at most 10000, the generator's key space; default: ${DEFAULT-VALUE}).")
   int initialDocuments;
 
+  @Option(names = "--poison-events", defaultValue = "0", paramLabel = "N",
+      description = "Generator: make N inserts whose _id the destination cannot hold (3 000-character strings), "
+          + "to see poisonEventPolicy at work; sets the policy to QUARANTINE unless --poison-event-policy says "
+          + "otherwise (default: ${DEFAULT-VALUE}).")
+  int poisonEvents;
+
   @Option(names = "--report", paramLabel = "FILE", description = "Write the run's figures as JSON to FILE.")
   Path report;
 
@@ -78,16 +84,20 @@ final class DevCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (events < 0 || rate < 0 || initialDocuments < 0) {
-      throw new CliException("--events, --rate and --initial-documents must not be negative", ExitCodes.INVALID);
+    if (events < 0 || rate < 0 || initialDocuments < 0 || poisonEvents < 0) {
+      throw new CliException("--events, --rate, --initial-documents and --poison-events must not be negative",
+          ExitCodes.INVALID);
+    }
+    if (poisonEvents > 0 && mongoUri != null) {
+      throw new CliException("--poison-events feeds the generator; it cannot be used with --mongo-uri", ExitCodes.INVALID);
     }
     if (mongoUri != null && collections.isEmpty()) {
       throw new CliException("with --mongo-uri, name at least one --collection", ExitCodes.INVALID);
     }
-    MirrorSettings chosen = settings.applyTo(devDefaults());
+    MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? "QUARANTINE" : "FAIL"));
     PrintWriter out = spec.commandLine().getOut();
     DevRun run = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections, events, rate,
-        seed, initialDocuments, report, headless, chosen, apply.sinkOptions()), out);
+        seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents), out);
 
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);
@@ -118,10 +128,11 @@ final class DevCommand implements Callable<Integer> {
   }
 
   /** Small batches and snapshot partitions, so a short run shows several of each. */
-  private static MirrorSettings devDefaults() {
+  private static MirrorSettings devDefaults(String poisonEventPolicy) {
     MirrorSettings defaults = MirrorSettings.defaults();
     return new MirrorSettings(20_000, 2, 10, defaults.decodeWorkers(), defaults.chunkSize(),
         defaults.excludedOperations(), defaults.controlEventPolicy(), defaults.continueAsNewEveryBatches(),
-        defaults.splitLargeEvents(), new SnapshotSettings(true, 250, 4, null));
+        defaults.splitLargeEvents(), new SnapshotSettings(true, 250, 4, null),
+        poisonEventPolicy);
   }
 }

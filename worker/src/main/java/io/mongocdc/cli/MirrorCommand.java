@@ -6,5 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "mirror", mixinStandardHelpOptions = true, description = "Create, control, inspect and drop mirrors.",
     subcommands = {
         MirrorCreateCommand.class, MirrorPauseCommand.class, MirrorResumeCommand.class,
-        MirrorEditCommand.class, MirrorStatusCommand.class, MirrorDropCommand.class})
+        MirrorEditCommand.class, MirrorStatusCommand.class, MirrorDropCommand.class,
+        MirrorReplayQuarantineCommand.class})
 final class MirrorCommand {}

@@ -33,6 +33,11 @@ public final class SettingsOptions {
       description = "PAUSE (stop before drop/rename/dropDatabase/invalidate) or IGNORE.")
   String controlEventPolicy;
 
+  @Option(names = "--poison-event-policy", paramLabel = "POLICY",
+      description = "FAIL (an event the destination cannot hold or the decoder cannot read fails the mirror, "
+          + "naming it) or QUARANTINE (keep it in the catalog's quarantined_events and go on).")
+  String poisonEventPolicy;
+
   @Option(names = "--continue-as-new-every", paramLabel = "BATCHES", description = "Continue the workflow as new after this many batches.")
   Integer continueAsNewEveryBatches;
 
@@ -70,6 +75,7 @@ public final class SettingsOptions {
       json.put("excludedOperations", excludedOperations.stream().filter(s -> !s.isBlank()).toList());
     }
     put(json, "controlEventPolicy", controlEventPolicy);
+    put(json, "poisonEventPolicy", poisonEventPolicy);
     put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
     put(json, "splitLargeEvents", splitLargeEvents);
     put(json, "snapshot", snapshot);

@@ -34,8 +34,9 @@ final class StatusText {
           snapshot.partitionsTotal() == 0 ? "?" : String.valueOf(snapshot.partitionsTotal()),
           snapshot.documentsCopied(), snapshot.position().describe());
     }
-    line(out, "  totals: %d events read, %d records delivered, %d excluded, %d bytes", s.totals().eventsRead(),
-        s.totals().recordsDelivered(), s.totals().recordsExcluded(), s.totals().bytesRead());
+    line(out, "  totals: %d events read, %d records delivered, %d excluded, %d quarantined, %d bytes",
+        s.totals().eventsRead(), s.totals().recordsDelivered(), s.totals().recordsExcluded(),
+        s.totals().recordsQuarantined(), s.totals().bytesRead());
     line(out, "  last error: %s", s.lastError() == null ? "none"
         : s.lastError() + " (at " + Instant.ofEpochMilli(s.lastErrorAtMillis()) + ", " + s.failedAttempts() + " failed attempts in a row)");
     line(out, "  settings: %s", settings(s.config().settings()));
@@ -53,7 +54,8 @@ final class StatusText {
     return "batchSize=" + s.batchSize() + " idleTimeoutSeconds=" + s.idleTimeoutSeconds()
         + " maxBatchDurationSeconds=" + s.maxBatchDurationSeconds() + " decodeWorkers=" + s.decodeWorkers()
         + " chunkSize=" + s.chunkSize() + " excludedOperations=" + s.excludedOperations()
-        + " controlEventPolicy=" + s.controlEventPolicy() + " continueAsNewEveryBatches=" + s.continueAsNewEveryBatches()
+        + " controlEventPolicy=" + s.controlEventPolicy() + " poisonEventPolicy=" + s.poisonEventPolicy()
+        + " continueAsNewEveryBatches=" + s.continueAsNewEveryBatches()
         + " splitLargeEvents=" + s.splitLargeEvents() + " snapshot=" + s.snapshot().enabled()
         + " snapshotDocumentsPerPartition=" + s.snapshot().documentsPerPartition()
         + " snapshotParallelPartitions=" + s.snapshot().parallelPartitions()

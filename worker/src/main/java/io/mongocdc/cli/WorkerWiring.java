@@ -41,7 +41,7 @@ public final class WorkerWiring {
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, System::nanoTime, metrics,
-            ports.catalog()::recordFailedAttempt),
+            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics));

@@ -6,6 +6,7 @@ import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Namespace;
+import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.sql.Connection;
@@ -69,6 +70,12 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   @Override
   public DestinationTableResolver tableResolver(MirrorConfig mirror) {
     return TableNaming.instance();
+  }
+
+  @Override
+  public RecordScreen screen(MirrorConfig mirror) {
+    return new PostgresRecordScreen(dataSource(mirror), mirror.destinationSchema(),
+        PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
   }
 
   @Override

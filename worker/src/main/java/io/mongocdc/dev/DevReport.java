@@ -25,6 +25,9 @@ package io.mongocdc.dev;
  *     server; not the embedded PostgreSQL's own processes); null if it could not be measured
  * @param batchLatencyP50Ms median batch duration
  * @param batchLatencyP99Ms 99th percentile batch duration
+ * @param quarantinedEvents events the mirror set aside in {@code quarantined_events} and not
+ *     replayed; with the generator, every poison event it made ({@code --poison-events}) must be
+ *     there for the destination to match
  */
 public record DevReport(
     String source,
@@ -40,4 +43,5 @@ public record DevReport(
     double eventsPerSecond,
     Double cpuCoresBusy,
     long batchLatencyP50Ms,
-    long batchLatencyP99Ms) {}
+    long batchLatencyP99Ms,
+    long quarantinedEvents) {}

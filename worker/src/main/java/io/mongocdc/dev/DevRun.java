@@ -65,7 +65,8 @@ public final class DevRun {
       Path report,
       boolean headless,
       MirrorSettings settings,
-      PostgresSinkOptions destination) {}
+      PostgresSinkOptions destination,
+      int poisonEvents) {}
 
   private final Options options;
   private final PrintWriter out;
@@ -83,8 +84,8 @@ public final class DevRun {
   public DevReport run(CountDownLatch stop) throws Exception {
     boolean generated = options.mongoUri() == null;
     GeneratedChangeStream generator = generated
-        ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events()),
-            Clock.systemUTC(), Duration.ofMillis(200))
+        ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events())
+            .withPoisonEvents(options.poisonEvents()), Clock.systemUTC(), Duration.ofMillis(200))
         : null;
     ScriptedSnapshotSource existing = new ScriptedSnapshotSource(options.seed());
     if (generated) {
@@ -287,8 +288,12 @@ public final class DevRun {
       Boolean matches = null;
       long mismatched = 0;
       long sourceEvents = batches.records();
+      long quarantined = quarantinedEvents(connection);
       if (generated) {
-        mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState());
+        // The generator's model leaves its poison events out: the destination cannot hold them,
+        // so each must be in quarantine instead.
+        mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState())
+            + Math.abs(generator.poisonEventsGenerated() - quarantined);
         matches = mismatched == 0;
         sourceEvents = generator.eventsGenerated();
       }
@@ -299,7 +304,18 @@ public final class DevRun {
           batches.records(), rows, matches,
           mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
           Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
-          batches.p99Millis());
+          batches.p99Millis(), quarantined);
+    }
+  }
+
+  private static long quarantinedEvents(Connection connection) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(
+        "select count(*) from mongo_cdc.quarantined_events where mirror_name = ? and replayed_at is null")) {
+      statement.setString(1, MIRROR);
+      try (ResultSet row = statement.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
     }
   }
 
@@ -316,12 +332,14 @@ public final class DevRun {
 
   private void printSummary(DevReport report) {
     out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s"
-            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%n",
+            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%n",
         report.snapshotDocuments(), report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
         report.batchPhaseSeconds(), report.cpuCoresBusy() == null ? "?" : String.format("%.2f", report.cpuCoresBusy()),
         report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
         report.destinationMatchesSource() == null ? ""
             : report.destinationMatchesSource() ? "; the destination matches the source"
-                : "; " + report.mismatchedRows() + " rows DIFFER from the source");
+                : "; " + report.mismatchedRows() + " rows DIFFER from the source",
+        report.quarantinedEvents() == 0 ? "" : "; " + report.quarantinedEvents()
+            + " events in quarantine (mongo_cdc.quarantined_events)");
   }
 }

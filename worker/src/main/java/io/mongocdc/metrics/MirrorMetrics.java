@@ -25,6 +25,7 @@ public final class MirrorMetrics {
   private final Counter eventsRead;
   private final Counter recordsDecoded;
   private final Counter recordsDelivered;
+  private final Counter recordsQuarantined;
   private final Timer batchDuration;
   private final Counter snapshotDocuments;
   private final Counter snapshotPartitions;
@@ -44,6 +45,9 @@ public final class MirrorMetrics {
         .tags(tags).register(registry);
     recordsDelivered = Counter.builder("mongo_cdc_records_delivered")
         .description("records durably committed to the destination").tags(tags).register(registry);
+    recordsQuarantined = Counter.builder("mongo_cdc_records_quarantined")
+        .description("poison events set aside in the catalog's quarantined_events (poisonEventPolicy QUARANTINE)")
+        .tags(tags).register(registry);
     batchDuration = Timer.builder("mongo_cdc_batch_duration").description("wall time of PullRecords batches")
         .tags(tags).register(registry);
     snapshotDocuments = Counter.builder("mongo_cdc_snapshot_documents_copied")
@@ -83,6 +87,7 @@ public final class MirrorMetrics {
     recordsDelivered.increment(result.recordsDelivered() - seenDelivered);
     // Every delivered record was decoded; a batch that ended early may have decoded a few more.
     recordsDecoded.increment(Math.max(0, result.recordsDelivered() - seenDecoded));
+    recordsQuarantined.increment(result.recordsQuarantined());
     batchDuration.record(result.timings().total());
     queueDepth.set(0);
     observeCheckpoint(result.checkpoint());

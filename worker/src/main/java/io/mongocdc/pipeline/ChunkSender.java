@@ -3,6 +3,7 @@ package io.mongocdc.pipeline;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.DecodedEvent;
+import io.mongocdc.decode.UndecodableEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import java.util.ArrayList;
@@ -40,6 +41,7 @@ final class ChunkSender implements Runnable {
   private final PipelineCounters counters;
   private final PullOutcome outcome;
   private final Runnable stopReader;
+  private final PoisonEvents poison;
 
   private final Map<String, TableTally.Counter> stagedByTable = new LinkedHashMap<>();
   private final Map<String, TableTally.Counter> deliveredByTable = new LinkedHashMap<>();
@@ -50,6 +52,7 @@ final class ChunkSender implements Runnable {
   private StreamPosition staged;
   private ControlEvent stoppedAt;
   private long recordsSinceCommit;
+  private long quarantinedSinceCommit;
   private long bytesSinceCommit;
   private long expectedSequence;
 
@@ -63,9 +66,11 @@ final class ChunkSender implements Runnable {
       Semaphore inFlightPermits,
       PipelineCounters counters,
       PullOutcome outcome,
-      Runnable stopReader) {
+      Runnable stopReader,
+      PoisonEvents poison) {
     this.mirror = mirror;
-    this.delivered = new Delivered(start, Map.of(), null);
+    this.delivered = new Delivered(start, Map.of(), null, 0);
+    this.poison = poison;
     this.staged = start;
     this.settings = settings;
     this.sink = sink;
@@ -83,8 +88,10 @@ final class ChunkSender implements Runnable {
    * @param position the position up to which records are committed
    * @param tables the committed records and bytes per destination table
    * @param firstRecord the position of the first committed record, or null before one
+   * @param quarantined poison events set aside up to the position
    */
-  record Delivered(StreamPosition position, Map<String, TableTally> tables, ResumeToken firstRecord) {}
+  record Delivered(StreamPosition position, Map<String, TableTally> tables, ResumeToken firstRecord,
+      long quarantined) {}
 
   Delivered delivered() {
     return delivered;
@@ -141,7 +148,14 @@ final class ChunkSender implements Runnable {
     ResumeToken lastBeforeStop = null;
     for (DecodedEvent event : chunk.events()) {
       if (event instanceof ChangeRecord record) {
-        records.add(record);
+        PoisonEvent refused = poison.screen(record);
+        if (refused == null) {
+          records.add(record);
+        } else {
+          setAside(refused);
+        }
+      } else if (event instanceof UndecodableEvent undecodable) {
+        setAside(PoisonEvent.undecodable(undecodable));
       } else {
         ControlEvent control = (ControlEvent) event;
         controlEvents.add(control);
@@ -176,6 +190,16 @@ final class ChunkSender implements Runnable {
         || settings.commitIntervalBytes() > 0 && bytesSinceCommit >= settings.commitIntervalBytes()) {
       commit();
     }
+  }
+
+  /**
+   * Fails the pull with the event, or sets it aside before any later record is committed: the
+   * checkpoint cannot pass it unless it is kept.
+   */
+  private void setAside(PoisonEvent event) throws Exception {
+    poison.take(event);
+    quarantinedSinceCommit++;
+    log.warn("mirror {}: set aside the {} (poisonEventPolicy QUARANTINE)", mirror, event.describe());
   }
 
   private void write(List<ChangeRecord> records) throws Exception {
@@ -216,8 +240,10 @@ final class ChunkSender implements Runnable {
     counters.recordsDelivered.addAndGet(recordsSinceCommit);
     recordsSinceCommit = 0;
     bytesSinceCommit = 0;
+    long quarantined = delivered.quarantined() + quarantinedSinceCommit;
+    quarantinedSinceCommit = 0;
     delivered = new Delivered(staged, committedTallies(), delivered.firstRecord() != null ? delivered.firstRecord()
-        : firstStaged);
+        : firstStaged, quarantined);
   }
 
   private void count(List<ChangeRecord> records) {

@@ -19,6 +19,7 @@ import java.util.Map;
  * @param timings where the pull has spent its time so far
  * @param deliveredByTable what is durably committed per destination table
  * @param firstDelivered the position of the first committed record, or null before one
+ * @param recordsQuarantined poison events set aside up to the delivered checkpoint
  */
 public record PullProgress(
     StreamPosition deliveredCheckpoint,
@@ -30,4 +31,5 @@ public record PullProgress(
     Duration elapsed,
     StageTimings timings,
     Map<String, TableTally> deliveredByTable,
-    ResumeToken firstDelivered) {}
+    ResumeToken firstDelivered,
+    long recordsQuarantined) {}

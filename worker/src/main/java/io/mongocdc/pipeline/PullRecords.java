@@ -25,6 +25,7 @@ public final class PullRecords {
   private final ChangeEventDecoder decoder;
   private final PullSettings settings;
   private final LongSupplier clock;
+  private final PoisonEvents poison;
 
   /**
    * @param mirror the mirror's name, used in thread names and messages
@@ -36,6 +37,12 @@ public final class PullRecords {
       ChangeEventDecoder decoder,
       PullSettings settings,
       LongSupplier clock) {
+    this(mirror, opener, decoder, settings, clock, PoisonEvents.NONE);
+  }
+
+  private PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings,
+      LongSupplier clock, PoisonEvents poison) {
+    this.poison = Objects.requireNonNull(poison, "poison");
     this.mirror = Objects.requireNonNull(mirror, "mirror");
     this.opener = Objects.requireNonNull(opener, "opener");
     this.decoder = Objects.requireNonNull(decoder, "decoder");
@@ -45,6 +52,11 @@ public final class PullRecords {
 
   public PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings) {
     this(mirror, opener, decoder, settings, System::nanoTime);
+  }
+
+  /** This pull with poison events screened and handled as {@code poison} says (none by default). */
+  public PullRecords withPoisonEvents(PoisonEvents poison) {
+    return new PullRecords(mirror, opener, decoder, settings, clock, poison);
   }
 
   /**
@@ -83,6 +95,6 @@ public final class PullRecords {
     }
     sinks.forEach(sink -> Objects.requireNonNull(sink, "sink"));
     Objects.requireNonNull(progress, "progress listener");
-    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress).execute();
+    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, poison).execute();
   }
 }

@@ -19,6 +19,7 @@ import java.util.Map;
  * @param bytesRead raw bytes of the events read
  * @param tables what was delivered per destination table: records and bytes by operation
  * @param firstPosition the position of the first delivered record, or null if none was
+ * @param recordsQuarantined poison events set aside up to the checkpoint
  * @param controlEvents control events met, in order (ignored ones and the one that stopped)
  * @param stoppedAt the control event that ended the call under PAUSE, or null
  * @param eventsSkippedAfterReopen events at or before the last read token that a reopened
@@ -34,6 +35,7 @@ public record PullResult(
     long bytesRead,
     Map<String, TableTally> tables,
     ResumeToken firstPosition,
+    long recordsQuarantined,
     List<ControlEvent> controlEvents,
     ControlEvent stoppedAt,
     long eventsSkippedAfterReopen,

@@ -60,7 +60,8 @@ final class PullRun {
       LongSupplier clock,
       StreamPosition start,
       List<? extends RecordSink> sinks,
-      ProgressListener progress) {
+      ProgressListener progress,
+      PoisonEvents poison) {
     this.mirror = mirror;
     this.settings = settings;
     this.start = start;
@@ -71,7 +72,7 @@ final class PullRun {
     this.progressReporter = Executors.newSingleThreadScheduledExecutor(named(prefix + "progress-"));
     BlockingQueue<ChunkInFlight> toSender = new LinkedBlockingQueue<>();
     this.inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
-    this.reader = new ChunkReader(mirror, opener, start, settings, clock, new ChunkDecoder(decoder, counters),
+    this.reader = new ChunkReader(mirror, opener, start, settings, clock, new ChunkDecoder(decoder, counters, poison.setsAside()),
         decodePool, toSender, inFlightPermits, counters, outcome);
     this.readerThread = new Thread(reader, prefix + "reader");
     // One sink is written by the sender itself; several get a lane thread each.
@@ -84,7 +85,7 @@ final class PullRun {
       }
     }
     this.sender = new ChunkSender(mirror, start, settings, this.sinks.get(0), lanes, toSender, inFlightPermits,
-        counters, outcome, this::stopReader);
+        counters, outcome, this::stopReader, poison);
     this.senderThread = new Thread(() -> {
       sender.run();
       if (!outcome.hasFailed()) {
@@ -201,7 +202,8 @@ final class PullRun {
         Duration.ofNanos(System.nanoTime() - startNanos),
         timings(),
         delivered.tables(),
-        delivered.firstRecord());
+        delivered.firstRecord(),
+        delivered.quarantined());
   }
 
   private PullResult result() {
@@ -214,6 +216,7 @@ final class PullRun {
         counters.bytesRead.get(),
         delivered.tables(),
         delivered.firstRecord(),
+        delivered.quarantined(),
         sender.controlEvents(),
         sender.stoppedAt(),
         counters.eventsSkippedAfterReopen.get(),

@@ -38,7 +38,7 @@ public final class Fixtures {
   }
 
   public static MirrorSettings smallSettings() {
-    return new MirrorSettings(1_000, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off());
+    return new MirrorSettings(1_000, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off(), null);
   }
 
   public static MirrorConfig orders() {

@@ -26,6 +26,7 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   private final Map<String, MirrorStateChange> states = new HashMap<>();
   private final List<MirrorStateChange> stateHistory = new ArrayList<>();
   private final List<String> failedAttempts = new ArrayList<>();
+  private final List<io.mongocdc.pipeline.PoisonEvent> quarantined = new ArrayList<>();
   private RuntimeException failNextCommit;
 
   @Override
@@ -82,6 +83,36 @@ public final class InMemoryCatalog implements CheckpointCatalog {
       notifyAll();
     }
     return newer;
+  }
+
+  @Override
+  public synchronized void setAside(String mirror, long batchId, io.mongocdc.pipeline.PoisonEvent event) {
+    quarantined.removeIf(kept -> kept.position().equals(event.position()));
+    quarantined.add(event);
+  }
+
+  @Override
+  public synchronized List<QuarantinedEvent> quarantined(String mirror) {
+    List<QuarantinedEvent> pending = new ArrayList<>();
+    for (int i = 0; i < quarantined.size(); i++) {
+      pending.add(new QuarantinedEvent(i, quarantined.get(i), 0));
+    }
+    return pending;
+  }
+
+  @Override
+  public void markReplayed(List<Long> ids) {
+    throw new UnsupportedOperationException("replay-quarantine is tested on the PostgreSQL catalog");
+  }
+
+  @Override
+  public void refusedAgain(long id, String reason) {
+    throw new UnsupportedOperationException("replay-quarantine is tested on the PostgreSQL catalog");
+  }
+
+  /** Poison events set aside, in the order they were. */
+  public synchronized java.util.List<io.mongocdc.pipeline.PoisonEvent> quarantined() {
+    return java.util.List.copyOf(quarantined);
   }
 
   @Override

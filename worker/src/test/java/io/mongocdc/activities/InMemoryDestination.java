@@ -25,6 +25,17 @@ public final class InMemoryDestination implements MirrorDestination {
   private final AtomicInteger recordsApplied = new AtomicInteger();
   private int recordsCommitted;
   private final AtomicInteger dropped = new AtomicInteger();
+  private volatile io.mongocdc.pipeline.RecordScreen screen = io.mongocdc.pipeline.RecordScreen.ACCEPT_ALL;
+
+  /** Makes every batch attempt ask {@code screen} whether a record can be held. */
+  public void screenWith(io.mongocdc.pipeline.RecordScreen screen) {
+    this.screen = screen;
+  }
+
+  @Override
+  public io.mongocdc.pipeline.RecordScreen screen(MirrorConfig mirror) {
+    return screen;
+  }
 
   @Override
   public void validate(MirrorConfig mirror) {}

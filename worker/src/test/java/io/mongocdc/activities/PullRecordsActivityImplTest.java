@@ -61,11 +61,15 @@ class PullRecordsActivityImplTest {
     env.close();
   }
 
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+
   private PullRecordsActivity activity(List<RawBsonDocument> events) {
     stream = ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
     PullTuning tuning = new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10));
     env.registerActivitiesImplementations(new PullRecordsActivityImpl(
-        new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock));
+        new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
+        new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+        FailedAttemptLog.NONE, catalog::setAside));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(1))
@@ -79,6 +83,53 @@ class PullRecordsActivityImplTest {
 
   private static Checkpoint start() {
     return Checkpoints.of(Fixtures.AFTER_START);
+  }
+
+  /** Refuses the record of order 7, as a destination refuses a key too long for its index. */
+  private static final io.mongocdc.pipeline.RecordScreen REFUSES_ORDER_7 =
+      record -> record.key().equals("7") ? "scripted: too long for the index" : null;
+
+  @Test
+  void aPoisonEventUnderFailPolicyFailsTheBatchNotRetryablyNamingTheEvent() {
+    destination.screenWith(REFUSES_ORDER_7);
+    List<RawBsonDocument> events = Fixtures.orderEvents(20);
+    PullRecordsActivity activity = activity(events);
+
+    io.temporal.failure.ActivityFailure failure = org.junit.jupiter.api.Assertions.assertThrows(
+        io.temporal.failure.ActivityFailure.class, () -> activity.pullRecords(batch(Fixtures.orders(), start())));
+
+    io.temporal.failure.ApplicationFailure cause = (io.temporal.failure.ApplicationFailure) failure.getCause();
+    assertEquals(io.mongocdc.workflows.FailureTypes.POISON_EVENT, cause.getType());
+    assertTrue(cause.isNonRetryable());
+    String message = cause.getOriginalMessage();
+    assertTrue(message.contains(tokenOfOrder(events, 7).data()) && message.contains("shop.orders")
+        && message.contains("with _id 7") && message.contains("poisonEventPolicy"), message);
+    assertEquals(List.of(), catalog.quarantined());
+  }
+
+  @Test
+  void aPoisonEventUnderQuarantinePolicyIsKeptInTheCatalogAndCounted() {
+    destination.screenWith(REFUSES_ORDER_7);
+    MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().apply(
+        io.mongocdc.workflows.model.EditRequest.fromJson(Map.of("poisonEventPolicy", "QUARANTINE"))));
+
+    List<RawBsonDocument> events = Fixtures.orderEvents(20);
+    BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
+
+    assertEquals(1, outcome.figures().recordsQuarantined());
+    assertEquals(19, outcome.figures().recordsDelivered());
+    assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19))), outcome.checkpoint());
+    assertEquals(1, catalog.quarantined().size());
+    assertEquals(tokenOfOrder(events, 7), catalog.quarantined().get(0).position());
+    assertEquals("7", catalog.quarantined().get(0).key());
+    assertEquals(19, destination.recordsApplied());
+  }
+
+  private static io.mongocdc.source.ResumeToken tokenOfOrder(List<RawBsonDocument> events, int id) {
+    return events.stream()
+        .filter(e -> e.getDocument("documentKey").getInt32("_id").getValue() == id)
+        .map(io.mongocdc.source.ResumeToken::ofEvent)
+        .findFirst().orElseThrow();
   }
 
   @Test
@@ -146,7 +197,7 @@ class PullRecordsActivityImplTest {
     PullRecordsActivity activity = activity(events);
     Checkpoint heartbeated = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
     env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 20, 20, 1, null,
-        Map.of("public.orders", new TableFigures("shop.orders", 20, 0, 0, 0, 2000)), "00AA"));
+        Map.of("public.orders", new TableFigures("shop.orders", 20, 0, 0, 0, 2000)), "00AA", 0));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
@@ -164,7 +215,7 @@ class PullRecordsActivityImplTest {
     List<RawBsonDocument> events = Fixtures.orderEvents(10);
     PullRecordsActivity activity = activity(events);
     env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))), 6, 6, 1, null,
-        null, null));
+        null, null, 0));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
@@ -178,7 +229,7 @@ class PullRecordsActivityImplTest {
     MirrorSettings settings = Fixtures.smallSettings();
     MirrorConfig mirror = Fixtures.orders(new MirrorSettings(settings.batchSize(), settings.idleTimeoutSeconds(),
         settings.maxBatchDurationSeconds(), settings.decodeWorkers(), settings.chunkSize(), List.of("delete"),
-        settings.controlEventPolicy(), settings.continueAsNewEveryBatches(), false, SnapshotSettings.off()));
+        settings.controlEventPolicy(), settings.continueAsNewEveryBatches(), false, SnapshotSettings.off(), null));
 
     BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
 

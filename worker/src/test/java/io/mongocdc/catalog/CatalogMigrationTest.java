@@ -147,7 +147,7 @@ class CatalogMigrationTest {
                   ResumeToken.of("8200000002000000012B0404"),
                   null, "IDLE", null, 1,
                   List.of(new BatchReport.TableCounts("app.users", "app.users", 100_000,
-                      new OperationCounts(1000, 0, 0, 0)))));
+                      new OperationCounts(1000, 0, 0, 0))), null));
     }
     catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
     assertTrue(catalog.recordMirrorState("m1", Catalog.MirrorStatus.FAILED, "failed: boom", "boom", "TRANSIENT", 5,

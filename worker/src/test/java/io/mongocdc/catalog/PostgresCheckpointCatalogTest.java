@@ -44,7 +44,7 @@ class PostgresCheckpointCatalogTest {
 
   private static BatchFigures figures(long records, String endReason) {
     return new BatchFigures(records, records, 0, records * 100, Map.of("public.orders", records), 250, endReason, 1,
-        null, null, null);
+        null, null, null, 0);
   }
 
   private static MirrorStateChange state(String mirror, MirrorPhase phase, long atMillis, long sequence) {
@@ -148,7 +148,7 @@ class PostgresCheckpointCatalogTest {
         "public.orders", new TableFigures("shop.orders", 5, 3, 1, 1, 900),
         "public.users", new TableFigures("shop.users", 2, 0, 0, 0, 150));
     BatchFigures batch = new BatchFigures(12, 12, 0, 1200, Map.of("public.orders", 10L, "public.users", 2L), 250,
-        "BATCH_SIZE", 2, null, tables, "8200000001000000012B0404");
+        "BATCH_SIZE", 2, null, tables, "8200000001000000012B0404", 0);
 
     port.commit("f1", 1, token(60), batch);
     port.commit("f1", 2, token(61), batch);

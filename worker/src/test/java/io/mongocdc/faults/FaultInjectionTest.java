@@ -505,7 +505,7 @@ class FaultInjectionTest {
       String policy = random.nextBoolean() ? "PAUSE" : "IGNORE";
       MirrorSettings settings = new MirrorSettings(5 + random.nextInt(36), IDLE_TIMEOUT_SECONDS, 600,
           1 + random.nextInt(4), 1 + random.nextInt(10), List.of(), policy, 1 + random.nextInt(5), false,
-          SnapshotSettings.off());
+          SnapshotSettings.off(), null);
       this.mirror = new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, "shop", List.of("orders"), name, settings);
       this.table = TableNaming.qualified(name, TableNaming.tableName(RandomWorkload.NS));
       plan.add("events=" + events + " transactions=" + workload.transactions + " idleGaps=" + workload.idleGaps
@@ -1197,6 +1197,26 @@ class FaultInjectionTest {
       @Override
       public long committedBatchId(String m) {
         return catalog.committedBatchId(m);
+      }
+
+      @Override
+      public void setAside(String m, long batchId, io.mongocdc.pipeline.PoisonEvent event) {
+        catalog.setAside(m, batchId, event);
+      }
+
+      @Override
+      public List<io.mongocdc.activities.QuarantinedEvent> quarantined(String m) {
+        return catalog.quarantined(m);
+      }
+
+      @Override
+      public void markReplayed(List<Long> ids) {
+        catalog.markReplayed(ids);
+      }
+
+      @Override
+      public void refusedAgain(long id, String reason) {
+        catalog.refusedAgain(id, reason);
       }
 
       @Override

@@ -403,7 +403,7 @@ class SnapshotWorkflowTest {
     MirrorConfig mirror(List<String> collections, SnapshotSettings snapshotSettings) {
       name = "snap" + MIRRORS.incrementAndGet();
       return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
-          new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false, snapshotSettings));
+          new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false, snapshotSettings, null));
     }
 
     String table(MirrorConfig mirror, String collection) {

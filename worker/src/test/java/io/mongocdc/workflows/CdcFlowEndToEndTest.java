@@ -64,7 +64,7 @@ class CdcFlowEndToEndTest {
 
   private static MirrorConfig mirror() {
     // Batches of 40 events, chunks of 8, a sink commit once 10 records are staged.
-    return Fixtures.orders(new MirrorSettings(40, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off()));
+    return Fixtures.orders(new MirrorSettings(40, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off(), null));
   }
 
   @Test

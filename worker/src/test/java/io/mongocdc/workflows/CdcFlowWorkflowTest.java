@@ -48,7 +48,7 @@ class CdcFlowWorkflowTest {
     MirrorSettings s = Fixtures.smallSettings();
     return Fixtures.orders(new MirrorSettings(s.batchSize(), s.idleTimeoutSeconds(), s.maxBatchDurationSeconds(),
         s.decodeWorkers(), s.chunkSize(), s.excludedOperations(), s.controlEventPolicy(), continueAsNewEveryBatches,
-        false, SnapshotSettings.off()));
+        false, SnapshotSettings.off(), null));
   }
 
   @Test
@@ -141,7 +141,7 @@ class CdcFlowWorkflowTest {
     Checkpoint stored = advance(STARTING_POINT, 30);
     flow.catalog.register(mirror(500));
     flow.catalog.commit("orders", 52, stored,
-        new BatchFigures(30, 30, 0, 3000, Map.of(), 5, "BATCH_SIZE", 1, null, null, null));
+        new BatchFigures(30, 30, 0, 3000, Map.of(), 5, "BATCH_SIZE", 1, null, null, null, 0));
     CdcFlowWorkflow workflow = flow.start(mirror(500));
 
     PullRecordsRequest first = pulls.nextCall();
@@ -257,7 +257,7 @@ class CdcFlowWorkflowTest {
 
     pulls.then(deliver(1));
     MirrorSettings applied = pulls.nextCall().mirror().settings();
-    assertEquals(new MirrorSettings(5000, 5, 600, 3, 64, List.of("delete"), "PAUSE", 500, false, SnapshotSettings.off()), applied);
+    assertEquals(new MirrorSettings(5000, 5, 600, 3, 64, List.of("delete"), "PAUSE", 500, false, SnapshotSettings.off(), null), applied);
     MirrorStatus after = workflow.status();
     assertEquals(applied, after.config().settings());
     assertEquals(List.of(), after.pendingEdits());

@@ -3,7 +3,7 @@ package io.mongocdc.workflows;
 import java.util.List;
 
 /**
- * The ApplicationFailure types activities raise. The first four are never retried: retrying
+ * The ApplicationFailure types activities raise. The non-retryable ones: retrying
  * cannot fix them, and the mirror waits for the operator instead.
  */
 public final class FailureTypes {
@@ -16,11 +16,23 @@ public final class FailureTypes {
   public static final String AUTHENTICATION_FAILED = "AuthenticationFailed";
   /** An event the decoder cannot turn into a record; retrying would meet it again. */
   public static final String UNDECODABLE_EVENT = "UndecodableEvent";
+  /**
+   * An event the destination cannot hold (a key too long for its index, a collection whose table
+   * another collection has), met under {@code poisonEventPolicy} FAIL; the message names it.
+   */
+  public static final String POISON_EVENT = "PoisonEvent";
+  /**
+   * The destination refused what the worker wrote for a reason retrying cannot fix (a data
+   * error, a constraint or trigger of its own, a missing table or privilege): SQLSTATE classes
+   * 22, 23 (but a concurrent writer's duplicate key), 42 and 54.
+   */
+  public static final String DESTINATION_REJECTED = "DestinationRejected";
   /** Network, primary step-down, destination unavailable, timeouts: retried with backoff. */
   public static final String TRANSIENT = "Transient";
 
   public static final List<String> NON_RETRYABLE =
-      List.of(HISTORY_LOST, INVALID_CONFIGURATION, AUTHENTICATION_FAILED, UNDECODABLE_EVENT);
+      List.of(HISTORY_LOST, INVALID_CONFIGURATION, AUTHENTICATION_FAILED, UNDECODABLE_EVENT, POISON_EVENT,
+          DESTINATION_REJECTED);
 
   private FailureTypes() {}
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** Status exposes the committed checkpoint's oplog headroom and warns well before history is lost. */
 class FlowStateOplogTest {
 
-  private static final BatchFigures FIGURES = new BatchFigures(1, 1, 0, 10, Map.of(), 5, "BATCH_SIZE", 1, null, null, null);
+  private static final BatchFigures FIGURES = new BatchFigures(1, 1, 0, 10, Map.of(), 5, "BATCH_SIZE", 1, null, null, null, 0);
 
   private static FlowState state() {
     return new FlowState(CarriedState.initial(new MirrorConfig("orders", "src", "dst", "shop", List.of("orders"),

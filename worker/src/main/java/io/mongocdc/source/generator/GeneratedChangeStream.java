@@ -18,7 +18,12 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
+import java.nio.charset.StandardCharsets;
+import org.bson.BsonBoolean;
+import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
+import org.bson.BsonString;
+import org.bson.codecs.BsonDocumentCodec;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
@@ -40,6 +45,8 @@ import org.bson.RawBsonDocument;
 public final class GeneratedChangeStream implements ChangeStreamOpener {
 
   private final LoadProfile profile;
+  private static final int POISON_ID_LENGTH = 3_000;
+
   private final Random random;
   // Session ids come from their own sequence, so the operations do not depend on transactions' ids.
   private final Random sessions;
@@ -53,6 +60,7 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   private long generated;
   private long startNanos = -1;
   private long txnNumber;
+  private int poisonMade;
   private boolean stopped;
 
   public GeneratedChangeStream(LoadProfile profile, InstantSource clock, Duration maxAwaitTime) {
@@ -93,6 +101,11 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
       existing.put(namespaces.get(c), documents);
     }
     return existing;
+  }
+
+  /** Poison events (see {@link LoadProfile#poisonEvents()}) generated so far. */
+  public synchronized int poisonEventsGenerated() {
+    return poisonMade;
   }
 
   /** Events generated so far. */
@@ -147,6 +160,15 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   }
 
   private void makeOperations() {
+    if (poisonMade < profile.poisonEvents() && generated >= (poisonMade + 1L) * profile.poisonInterval()) {
+      clock.tick();
+      long clusterTime = clock.clusterTime();
+      pendingTransaction.add(new PendingEvent(poisonInsert(namespaces.get(poisonMade % namespaces.size()), clusterTime),
+          clusterTime));
+      poisonMade++;
+      generated++;
+      return;
+    }
     boolean transactional = random.nextInt(100) < profile.transactionPercent();
     long left = profile.totalEvents() > 0 ? profile.totalEvents() - generated : Long.MAX_VALUE;
     int operations = transactional ? (int) Math.min(2 + random.nextInt(4), left) : 1;
@@ -209,6 +231,31 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
         return writer.finish(format, id, transaction);
       }
     }
+  }
+
+  /**
+   * An insert of a document whose {@code _id} is a 3 000-character string: legal in MongoDB, too
+   * long for the destination's primary key. Not in the model: the destination cannot hold it.
+   */
+  private RawBsonDocument poisonInsert(Namespace ns, long clusterTime) {
+    StringBuilder id = new StringBuilder(POISON_ID_LENGTH).append("poison-").append(poisonMade).append('-');
+    while (id.length() < POISON_ID_LENGTH) {
+      id.append(Long.toString(random.nextLong() & Long.MAX_VALUE, 36));
+    }
+    BsonString key = new BsonString(id.substring(0, POISON_ID_LENGTH));
+    BsonDocument document = new BsonDocument("_id", key).append("poison", BsonBoolean.TRUE);
+    BsonTimestamp time = new BsonTimestamp(clusterTime);
+    UUID collection = UUID.nameUUIDFromBytes(ns.fullName().getBytes(StandardCharsets.UTF_8));
+    BsonDocument event = new BsonDocument("_id",
+        new BsonDocument("_data", new BsonString(ResumeTokens.event(time, 0, collection, key).data())))
+        .append("operationType", new BsonString("insert"))
+        .append("clusterTime", time)
+        .append("wallTime", new BsonDateTime(clock.wallMillis()))
+        .append("fullDocument", document)
+        .append("ns", new BsonDocument("db", new BsonString(ns.database())).append("coll",
+            new BsonString(ns.collection())))
+        .append("documentKey", new BsonDocument("_id", key));
+    return new RawBsonDocument(event, new BsonDocumentCodec());
   }
 
   /** A random (version 4) session UUID, from the seed. */

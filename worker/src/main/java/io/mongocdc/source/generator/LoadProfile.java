@@ -17,6 +17,9 @@ import java.util.List;
  *     "oplog window"); reopening before them fails as history lost
  * @param mix relative weights of insert, update, replace and delete
  * @param transactionPercent share of operations that start a multi-document transaction
+ * @param poisonEvents inserts of documents whose {@code _id} is a 3 000-character string
+ *     (legal in MongoDB, too long for the destination's primary key), spread over the events;
+ *     they are not in the model of what the destination must hold
  */
 public record LoadProfile(
     long seed,
@@ -26,7 +29,8 @@ public record LoadProfile(
     long totalEvents,
     int retainedEvents,
     OperationMix mix,
-    int transactionPercent) {
+    int transactionPercent,
+    int poisonEvents) {
 
   public LoadProfile {
     if (collections == null || collections.isEmpty()) {
@@ -48,6 +52,9 @@ public record LoadProfile(
     if (transactionPercent < 0 || transactionPercent > 100) {
       throw new IllegalArgumentException("transactionPercent must be between 0 and 100, got " + transactionPercent);
     }
+    if (poisonEvents < 0) {
+      throw new IllegalArgumentException("poisonEvents must be at least 0, got " + poisonEvents);
+    }
     if (mix == null) {
       mix = OperationMix.DEFAULT;
     }
@@ -57,6 +64,20 @@ public record LoadProfile(
   public static LoadProfile demo(long seed, int eventsPerSecond, long totalEvents) {
     return new LoadProfile(seed,
         List.of(new Namespace("demo", "orders"), new Namespace("demo", "users"), new Namespace("demo", "products")),
-        10_000, eventsPerSecond, totalEvents, 200_000, OperationMix.DEFAULT, 5);
+        10_000, eventsPerSecond, totalEvents, 200_000, OperationMix.DEFAULT, 5, 0);
+  }
+
+  /** This profile with {@code count} poison events among its events. */
+  public LoadProfile withPoisonEvents(int count) {
+    return new LoadProfile(seed, collections, keySpace, eventsPerSecond, totalEvents, retainedEvents, mix,
+        transactionPercent, count);
+  }
+
+  /**
+   * Events between two poison events: spread evenly over a bounded run, one every thousand
+   * events on an endless one.
+   */
+  long poisonInterval() {
+    return totalEvents > 0 ? Math.max(1, totalEvents / (poisonEvents + 1L)) : 1_000;
   }
 }

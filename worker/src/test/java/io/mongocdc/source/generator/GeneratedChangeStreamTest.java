@@ -45,7 +45,7 @@ class GeneratedChangeStreamTest {
 
   private static GeneratedChangeStream generator(long seed, long events, int retained) {
     LoadProfile demo = LoadProfile.demo(seed, 0, events);
-    LoadProfile profile = new LoadProfile(demo.seed(), demo.collections(), 200, 0, events, retained, demo.mix(), 10);
+    LoadProfile profile = new LoadProfile(demo.seed(), demo.collections(), 200, 0, events, retained, demo.mix(), 10, 0);
     return new GeneratedChangeStream(profile, FIXED, Duration.ofMillis(1));
   }
 

@@ -24,6 +24,9 @@ import java.util.TreeMap;
  *     table; null when unknown (histories of workers before it existed)
  * @param firstPosition the resume token (hex) of the batch's first delivered record; null for a
  *     batch that delivered nothing, or when unknown
+ * @param recordsQuarantined records set aside in the catalog's {@code quarantined_events} instead
+ *     of applied ({@code poisonEventPolicy} QUARANTINE), over all attempts; 0 in histories of
+ *     workers before it existed
  */
 public record BatchFigures(
     long eventsRead,
@@ -36,7 +39,8 @@ public record BatchFigures(
     int attempts,
     Map<String, Long> stageMillis,
     Map<String, TableFigures> tables,
-    String firstPosition) {
+    String firstPosition,
+    long recordsQuarantined) {
 
   public BatchFigures {
     recordsByTable = recordsByTable == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(recordsByTable));

@@ -32,12 +32,13 @@ public record EditRequest(
     Integer snapshotDocumentsPerPartition,
     Integer snapshotParallelPartitions,
     Map<String, String> snapshotFilters,
-    List<String> addCollections) {
+    List<String> addCollections,
+    String poisonEventPolicy) {
 
   /** The fields an edit may set, in the order they are documented. */
   public static final List<String> FIELDS = List.of(
       "batchSize", "idleTimeoutSeconds", "maxBatchDurationSeconds", "decodeWorkers", "chunkSize",
-      "excludedOperations", "controlEventPolicy", "continueAsNewEveryBatches", "splitLargeEvents", "snapshot",
+      "excludedOperations", "controlEventPolicy", "poisonEventPolicy", "continueAsNewEveryBatches", "splitLargeEvents", "snapshot",
       "snapshotDocumentsPerPartition", "snapshotParallelPartitions", "snapshotFilters", "addCollections");
 
   public EditRequest {
@@ -50,7 +51,7 @@ public record EditRequest(
   public EditRequest settingsOnly() {
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null);
+        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy);
   }
 
   /**
@@ -83,7 +84,8 @@ public record EditRequest(
         integer(body, "snapshotDocumentsPerPartition", problems),
         integer(body, "snapshotParallelPartitions", problems),
         filters(body, "snapshotFilters", problems),
-        strings(body, "addCollections", problems));
+        strings(body, "addCollections", problems),
+        string(body, "poisonEventPolicy", problems));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }
@@ -103,6 +105,7 @@ public record EditRequest(
     put(json, "chunkSize", chunkSize);
     put(json, "excludedOperations", excludedOperations);
     put(json, "controlEventPolicy", controlEventPolicy);
+    put(json, "poisonEventPolicy", poisonEventPolicy);
     put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
     put(json, "splitLargeEvents", splitLargeEvents);
     put(json, "snapshot", snapshot);

@@ -27,6 +27,10 @@ import java.util.Set;
  *     6.0.9+/7.0+) and reassemble events over 16 MiB from their fragments; off (the default), such
  *     an event fails the batch with error 10334
  * @param snapshot how existing documents are copied (null in JSON means the defaults)
+ * @param poisonEventPolicy what happens to an event the destination cannot hold or the decoder
+ *     cannot read (see {@code docs/operations.md}): {@code FAIL} (the default; the mirror fails,
+ *     not retried, naming the event) or {@code QUARANTINE} (the event is kept in the catalog's
+ *     {@code quarantined_events} and the batch goes on); null in JSON means {@code FAIL}
  */
 public record MirrorSettings(
     int batchSize,
@@ -38,10 +42,12 @@ public record MirrorSettings(
     String controlEventPolicy,
     int continueAsNewEveryBatches,
     boolean splitLargeEvents,
-    SnapshotSettings snapshot) {
+    SnapshotSettings snapshot,
+    String poisonEventPolicy) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
+  public static final Set<String> POISON_EVENT_POLICIES = Set.of("FAIL", "QUARANTINE");
 
   static final Range BATCH_SIZE = new Range("batchSize", 1, 10_000_000);
   static final Range IDLE_TIMEOUT = new Range("idleTimeoutSeconds", 1, 3_600);
@@ -53,16 +59,19 @@ public record MirrorSettings(
   public MirrorSettings {
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
     snapshot = snapshot == null ? SnapshotSettings.defaults() : snapshot;
+    poisonEventPolicy = poisonEventPolicy == null ? "FAIL" : poisonEventPolicy;
   }
 
   public static MirrorSettings defaults() {
-    return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults());
+    return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults(),
+        "FAIL");
   }
 
   /** These settings with the snapshot settings replaced. */
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
-        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot);
+        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
+        poisonEventPolicy);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -85,6 +94,9 @@ public record MirrorSettings(
     if (controlEventPolicy == null || !CONTROL_EVENT_POLICIES.contains(controlEventPolicy)) {
       problems.add("controlEventPolicy must be PAUSE or IGNORE, got " + quoted(controlEventPolicy));
     }
+    if (!POISON_EVENT_POLICIES.contains(poisonEventPolicy)) {
+      problems.add("poisonEventPolicy must be FAIL or QUARANTINE, got " + quoted(poisonEventPolicy));
+    }
     problems.addAll(snapshot.problems());
     return problems;
   }
@@ -104,7 +116,8 @@ public record MirrorSettings(
         edit.controlEventPolicy() != null ? edit.controlEventPolicy() : controlEventPolicy,
         edit.continueAsNewEveryBatches() != null ? edit.continueAsNewEveryBatches() : continueAsNewEveryBatches,
         edit.splitLargeEvents() != null ? edit.splitLargeEvents() : splitLargeEvents,
-        snapshot.apply(edit));
+        snapshot.apply(edit),
+        edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy);
   }
 
   private static String quoted(String value) {

@@ -1,10 +1,16 @@
 package io.mongocdc.workflows.model;
 
-/** Figures summed over every committed batch of a mirror (across continue-as-new). */
+/**
+ * Figures summed over every committed batch of a mirror (across continue-as-new).
+ *
+ * @param recordsQuarantined records set aside in the catalog's {@code quarantined_events} under
+ *     {@code poisonEventPolicy} QUARANTINE (0 in histories of workers before it existed)
+ */
 public record MirrorTotals(
-    long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead) {
+    long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
+    long recordsQuarantined) {
 
-  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0);
+  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0);
 
   public MirrorTotals plus(BatchFigures batch) {
     return new MirrorTotals(
@@ -12,6 +18,7 @@ public record MirrorTotals(
         eventsRead + batch.eventsRead(),
         recordsDelivered + batch.recordsDelivered(),
         recordsExcluded + batch.recordsExcluded(),
-        bytesRead + batch.bytesRead());
+        bytesRead + batch.bytesRead(),
+        recordsQuarantined + batch.recordsQuarantined());
   }
 }

@@ -25,7 +25,7 @@ class EditRequestTest {
 
     EditRequest edit = EditRequest.fromJson(body);
 
-    assertEquals(new EditRequest(5000, 5, 30, 8, 64, List.of("delete"), "IGNORE", 100, null, null, null, null, null, null), edit);
+    assertEquals(new EditRequest(5000, 5, 30, 8, 64, List.of("delete"), "IGNORE", 100, null, null, null, null, null, null, null), edit);
     assertEquals(body.keySet(), edit.toJson().keySet());
   }
 

@@ -16,28 +16,38 @@ class MirrorSettingsTest {
 
   @Test
   void valuesOutOfRangeAreNamedWithTheirLimits() {
-    MirrorSettings bad = new MirrorSettings(0, 0, 3601, 257, 0, List.of("upsert"), "SKIP", 0, false, null);
+    MirrorSettings bad = new MirrorSettings(0, 0, 3601, 257, 0, List.of("upsert"), "SKIP", 0, false, null, "RETRY");
     List<String> problems = bad.problems();
-    assertEquals(8, problems.size(), problems.toString());
+    assertEquals(9, problems.size(), problems.toString());
     assertTrue(problems.contains("batchSize must be between 1 and 10000000, got 0"));
     assertTrue(problems.contains("maxBatchDurationSeconds must be between 1 and 3600, got 3601"));
     assertTrue(problems.contains("excludedOperations: 'upsert' is not one of insert, update, replace, delete"));
     assertTrue(problems.contains("controlEventPolicy must be PAUSE or IGNORE, got 'SKIP'"));
+    assertTrue(problems.contains("poisonEventPolicy must be FAIL or QUARANTINE, got 'RETRY'"));
+  }
+
+  @Test
+  void poisonEventPolicyDefaultsToFailWhenAbsentFromJson() {
+    MirrorSettings settings = new MirrorSettings(1, 1, 1, 1, 1, null, "PAUSE", 1, false, null, null);
+    assertEquals("FAIL", settings.poisonEventPolicy());
+    assertEquals("QUARANTINE", settings.apply(EditRequest.fromJson(java.util.Map.of("poisonEventPolicy", "QUARANTINE")))
+        .poisonEventPolicy());
   }
 
   @Test
   void excludingEveryOperationIsRefused() {
     MirrorSettings settings = MirrorSettings.defaults().apply(
-        new EditRequest(null, null, null, null, null, List.of("insert", "update", "replace", "delete"), null, null, null, null, null, null, null, null));
+        new EditRequest(null, null, null, null, null, List.of("insert", "update", "replace", "delete"), null, null, null, null, null, null, null, null, null));
     assertEquals(List.of("excludedOperations: excluding every operation type would replicate nothing"), settings.problems());
   }
 
   @Test
   void anEditChangesOnlyTheFieldsItSets() {
-    MirrorSettings edited = MirrorSettings.defaults().apply(new EditRequest(5000, null, null, null, 64, null, null, null, null, null, null, null, null, null));
+    MirrorSettings edited = MirrorSettings.defaults().apply(new EditRequest(5000, null, null, null, 64, null, null, null, null, null, null, null, null, null, null));
     MirrorSettings d = MirrorSettings.defaults();
     assertEquals(new MirrorSettings(5000, d.idleTimeoutSeconds(), d.maxBatchDurationSeconds(), d.decodeWorkers(), 64,
-        d.excludedOperations(), d.controlEventPolicy(), d.continueAsNewEveryBatches(), d.splitLargeEvents(), d.snapshot()),
+        d.excludedOperations(), d.controlEventPolicy(), d.continueAsNewEveryBatches(), d.splitLargeEvents(), d.snapshot(),
+        d.poisonEventPolicy()),
         edited);
   }
 

@@ -1,0 +1,86 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DecodedEvent;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.pipeline.PoisonEvent;
+import io.mongocdc.pipeline.RecordScreen;
+import io.mongocdc.workflows.model.MirrorConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.bson.RawBsonDocument;
+
+/**
+ * Applies a mirror's quarantined events again, once their cause is fixed: each is decoded again
+ * if it was undecodable, asked of the destination's screen again, and written through a sink
+ * like any batch, so a newer streamed event of the same document still wins (the position
+ * rule). The applied ones are marked replayed after the destination committed them; a refused
+ * one stays quarantined with the reason it was refused this time. Running it twice applies
+ * nothing twice: a replayed event is no longer pending, and one applied but not yet marked (a
+ * crash between the two) is applied again without effect.
+ */
+public final class QuarantineReplay {
+
+  /** What a replay did. */
+  public record Result(int applied, int refused) {}
+
+  private final MirrorDestination destination;
+  private final CheckpointCatalog catalog;
+
+  public QuarantineReplay(MirrorDestination destination, CheckpointCatalog catalog) {
+    this.destination = Objects.requireNonNull(destination, "destination");
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+  }
+
+  public Result replay(MirrorConfig mirror) throws Exception {
+    List<QuarantinedEvent> pending = catalog.quarantined(mirror.name());
+    if (pending.isEmpty()) {
+      return new Result(0, 0);
+    }
+    ChangeEventDecoder decoder = new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
+        destination.tableResolver(mirror));
+    RecordScreen screen = destination.screen(mirror);
+    List<ChangeRecord> records = new ArrayList<>();
+    List<Long> applied = new ArrayList<>();
+    int refused = 0;
+    for (QuarantinedEvent quarantined : pending) {
+      String refusal;
+      ChangeRecord record = null;
+      try {
+        record = record(quarantined.event(), decoder);
+        refusal = record == null ? "it is not a data change (insert, update, replace or delete)"
+            : screen.refusal(record);
+      } catch (RuntimeException e) {
+        refusal = e.getMessage();
+      }
+      if (refusal != null) {
+        catalog.refusedAgain(quarantined.id(), refusal);
+        refused++;
+      } else {
+        records.add(record);
+        applied.add(quarantined.id());
+      }
+    }
+    if (!records.isEmpty()) {
+      try (BatchSink sink = destination.openSink(mirror, 0)) {
+        sink.write(records);
+        sink.commit();
+      }
+      catalog.markReplayed(applied);
+    }
+    return new Result(applied.size(), refused);
+  }
+
+  /** The record the event is: decoded again from its raw BSON, or as it was kept. */
+  private static ChangeRecord record(PoisonEvent event, ChangeEventDecoder decoder) {
+    if (event.rawEvent() != null) {
+      DecodedEvent decoded = decoder.decode(new RawBsonDocument(event.rawEvent()), event.position());
+      return decoded instanceof ChangeRecord record ? record : null;
+    }
+    return new ChangeRecord(event.operation(), event.source(), event.table(), event.key(), event.document(),
+        event.position(), event.commitTime(), 0);
+  }
+}

@@ -1,0 +1,131 @@
+package io.mongocdc.catalog;
+
+import static io.mongocdc.catalog.jooq.Tables.QUARANTINED_EVENTS;
+
+import io.mongocdc.activities.QuarantinedEvent;
+import io.mongocdc.catalog.jooq.tables.records.QuarantinedEventsRecord;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.PoisonEvent;
+import io.mongocdc.source.ResumeToken;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * The catalog's {@code quarantined_events}: poison events a mirror set aside, one row per
+ * (mirror, position), until {@code mirror replay-quarantine} applies them.
+ */
+public final class QuarantineStore {
+
+  /** Resume tokens of ordinary keys are far shorter; an index entry holds about 2 700 bytes. */
+  private static final int MAX_POSITION_KEY = 1_024;
+
+  private final DSLContext dsl;
+
+  QuarantineStore(DSLContext dsl) {
+    this.dsl = Objects.requireNonNull(dsl, "dsl");
+  }
+
+  /**
+   * Keeps the event. A batch replayed after a failure meets it again and only refreshes the
+   * reason and batch; an event replayed by an operator and then met again is pending again.
+   */
+  public void add(String mirror, long batchId, PoisonEvent event) {
+    dsl.insertInto(QUARANTINED_EVENTS)
+        .set(QUARANTINED_EVENTS.MIRROR_NAME, mirror)
+        .set(QUARANTINED_EVENTS.POSITION, event.position().data())
+        .set(QUARANTINED_EVENTS.POSITION_KEY, positionKey(event.position().data()))
+        .set(QUARANTINED_EVENTS.BATCH_ID, batchId)
+        .set(QUARANTINED_EVENTS.SOURCE_NAMESPACE, event.source() == null ? null : text(event.source().fullName()))
+        .set(QUARANTINED_EVENTS.TABLE_NAME, text(event.table()))
+        .set(QUARANTINED_EVENTS.DOCUMENT_KEY, text(event.key()))
+        .set(QUARANTINED_EVENTS.OPERATION, event.operation() == null ? null : event.operation().operationType())
+        .set(QUARANTINED_EVENTS.DOCUMENT, text(event.document()))
+        .set(QUARANTINED_EVENTS.RAW_EVENT, event.rawEvent())
+        .set(QUARANTINED_EVENTS.COMMIT_TIME, event.commitTime() == null ? null
+            : OffsetDateTime.ofInstant(event.commitTime(), ZoneOffset.UTC))
+        .set(QUARANTINED_EVENTS.REASON, text(event.reason()))
+        .onConflict(QUARANTINED_EVENTS.MIRROR_NAME, QUARANTINED_EVENTS.POSITION_KEY)
+        .doUpdate()
+        .set(QUARANTINED_EVENTS.BATCH_ID, batchId)
+        .set(QUARANTINED_EVENTS.REASON, text(event.reason()))
+        .set(QUARANTINED_EVENTS.REPLAYED_AT, (OffsetDateTime) null)
+        .execute();
+  }
+
+  /** The mirror's events not applied yet, in stream order. */
+  public List<QuarantinedEvent> pending(String mirror) {
+    return dsl.selectFrom(QUARANTINED_EVENTS)
+        .where(QUARANTINED_EVENTS.MIRROR_NAME.eq(mirror))
+        .and(QUARANTINED_EVENTS.REPLAYED_AT.isNull())
+        .orderBy(QUARANTINED_EVENTS.POSITION)
+        .fetch(QuarantineStore::event);
+  }
+
+  /** How many of the mirror's events are not applied yet. */
+  public int pendingCount(String mirror) {
+    return dsl.fetchCount(QUARANTINED_EVENTS,
+        QUARANTINED_EVENTS.MIRROR_NAME.eq(mirror).and(QUARANTINED_EVENTS.REPLAYED_AT.isNull()));
+  }
+
+  /** Marks the events applied. */
+  public void replayed(List<Long> ids) {
+    if (ids.isEmpty()) {
+      return;
+    }
+    dsl.update(QUARANTINED_EVENTS)
+        .set(QUARANTINED_EVENTS.REPLAYED_AT, DSL.currentOffsetDateTime())
+        .where(QUARANTINED_EVENTS.ID.in(ids))
+        .execute();
+  }
+
+  /** Counts a replay that was refused again, with the reason it was refused this time. */
+  public void refusedAgain(long id, String reason) {
+    dsl.update(QUARANTINED_EVENTS)
+        .set(QUARANTINED_EVENTS.REPLAY_ATTEMPTS, QUARANTINED_EVENTS.REPLAY_ATTEMPTS.plus(1))
+        .set(QUARANTINED_EVENTS.REASON, text(reason))
+        .where(QUARANTINED_EVENTS.ID.eq(id))
+        .execute();
+  }
+
+  private static QuarantinedEvent event(QuarantinedEventsRecord row) {
+    String ns = row.getSourceNamespace();
+    Namespace source = null;
+    if (ns != null) {
+      int dot = ns.indexOf('.');
+      source = dot < 0 ? new Namespace(ns, null) : new Namespace(ns.substring(0, dot), ns.substring(dot + 1));
+    }
+    Instant commitTime = row.getCommitTime() == null ? null : row.getCommitTime().toInstant();
+    PoisonEvent event = new PoisonEvent(ResumeToken.of(row.getPosition()), source, row.getTableName(),
+        row.getDocumentKey(), row.getOperation() == null ? null : Operation.fromOperationType(row.getOperation()),
+        row.getDocument(), commitTime, row.getRawEvent(), row.getReason());
+    return new QuarantinedEvent(row.getId(), event, row.getReplayAttempts());
+  }
+
+  /** The position as the unique key holds it: whole when it fits an index entry with room, else hashed. */
+  static String positionKey(String position) {
+    if (position.length() <= MAX_POSITION_KEY) {
+      return position;
+    }
+    try {
+      byte[] hash = MessageDigest.getInstance("SHA-256").digest(position.getBytes(StandardCharsets.US_ASCII));
+      return "sha256:" + HexFormat.of().formatHex(hash);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+
+  /** PostgreSQL text cannot hold NUL; a key or document may (JSON escapes it, key text need not). */
+  private static String text(String value) {
+    return value == null || value.indexOf('\0') < 0 ? value : value.replace("\0", "\\u0000");
+  }
+}
