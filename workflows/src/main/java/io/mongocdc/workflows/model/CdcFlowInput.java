@@ -31,6 +31,6 @@ public record CdcFlowInput(MirrorConfig config, CarriedState carried) {
     if (json == null) {
       throw new IllegalArgumentException("the workflow has no input; start it with {\"config\": {...}, \"carried\": null}");
     }
-    return JsonInput.read(json, CdcFlowInput.class);
+    return JsonInput.read(json, CdcFlowInput.class, "the input");
   }
 }

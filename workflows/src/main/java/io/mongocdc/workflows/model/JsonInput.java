@@ -30,27 +30,29 @@ public final class JsonInput {
   private JsonInput() {}
 
   /**
+   * @param root what the value is, to name it when the problem is the value itself ("the input")
    * @throws IllegalArgumentException naming the field that does not fit and why
    */
-  public static <T> T read(Object json, Class<T> type) {
+  public static <T> T read(Object json, Class<T> type, String root) {
     try {
       return JSON.treeToValue(JSON.valueToTree(json), type);
     } catch (UnrecognizedPropertyException e) {
       List<JsonMappingException.Reference> path = e.getPath();
-      String owner = path.size() <= 1 ? "the input" : render(path.subList(0, path.size() - 1));
+      String owner = render(path.subList(0, Math.max(0, path.size() - 1)), root);
       return reject(owner + " has an unknown field " + JsonText.of(e.getPropertyName()) + knownFields(e));
     } catch (InvalidFormatException e) {
-      return reject(render(e.getPath()) + " must be " + expected(e.getTargetType()) + ", got " + JsonText.of(e.getValue()));
+      return reject(render(e.getPath(), root) + " must be " + expected(e.getTargetType()) + ", got "
+          + JsonText.of(e.getValue()));
     } catch (MismatchedInputException e) {
-      return reject(render(e.getPath()) + " must be " + expected(e.getTargetType()) + ", got "
+      return reject(render(e.getPath(), root) + " must be " + expected(e.getTargetType()) + ", got "
           + JsonText.of(valueAt(json, e.getPath())));
     } catch (JsonMappingException e) {
       // A value the record itself refused (its constructor threw): say where, and its reason.
       Throwable cause = e.getCause();
-      return reject(render(e.getPath()) + " is not valid"
+      return reject(render(e.getPath(), root) + " is not valid"
           + (cause instanceof IllegalArgumentException && cause.getMessage() != null ? ": " + cause.getMessage() : ""));
     } catch (JsonProcessingException | IllegalArgumentException e) {
-      return reject("the input cannot be read as JSON");
+      return reject(root + " cannot be read as JSON");
     }
   }
 
@@ -59,8 +61,8 @@ public final class JsonInput {
     throw new IllegalArgumentException(problem);
   }
 
-  /** {@code config.settings.batchSize}, {@code config.collections[1]}; "the input" for the root. */
-  private static String render(List<JsonMappingException.Reference> path) {
+  /** {@code config.settings.batchSize}, {@code config.collections[1]}; {@code root} for the root. */
+  private static String render(List<JsonMappingException.Reference> path, String root) {
     StringBuilder out = new StringBuilder();
     for (JsonMappingException.Reference reference : path) {
       if (reference.getFieldName() != null) {
@@ -69,7 +71,7 @@ public final class JsonInput {
         out.append('[').append(reference.getIndex()).append(']');
       }
     }
-    return out.isEmpty() ? "the input" : out.toString();
+    return out.isEmpty() ? root : out.toString();
   }
 
   /** The fields the object takes, in the order its record declares them. */
