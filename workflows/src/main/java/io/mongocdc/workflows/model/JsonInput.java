@@ -30,6 +30,8 @@ public final class JsonInput {
   private JsonInput() {}
 
   /**
+   * Binds {@code json} to {@code type}.
+   *
    * @param root what the value is, to name it when the problem is the value itself ("the input")
    * @throws IllegalArgumentException naming the field that does not fit and why
    */
