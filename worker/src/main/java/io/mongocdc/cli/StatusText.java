@@ -44,7 +44,7 @@ final class StatusText {
       line(out, "  pending edit: %s", pending.toJson());
     }
     for (RejectedEdit rejected : s.recentRejectedEdits()) {
-      line(out, "  rejected edit: %s at %s: %s", rejected.request(), Instant.ofEpochMilli(rejected.atMillis()), rejected.reason());
+      line(out, "  rejected: %s at %s: %s", rejected.request(), Instant.ofEpochMilli(rejected.atMillis()), rejected.reason());
     }
     line(out, "  workflow run: %d (continued as new %d times), %d batches in this run", s.run() + 1, s.run(), s.batchesThisRun());
     return out.toString();

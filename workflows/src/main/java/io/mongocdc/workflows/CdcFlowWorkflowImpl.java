@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 
@@ -72,16 +71,37 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** The last change recorded by this run, to write only what changed. */
   private MirrorStateChange recorded;
 
-  /** Builds the state before any handler runs, so a signal sent with the start finds it. */
+  /**
+   * Builds the state before any handler runs, so a signal sent with the start finds it. An input
+   * that cannot be read fails the workflow here: thrown from a {@code @WorkflowInit} constructor,
+   * a Temporal failure fails the execution, while the SDK's own binding error would fail every
+   * workflow task, forever, without saying why where an operator looks.
+   */
   @WorkflowInit
-  public CdcFlowWorkflowImpl(CdcFlowInput input) {
-    CarriedState carried = input.carried() != null ? input.carried() : CarriedState.initial(input.config());
+  public CdcFlowWorkflowImpl(Object input) {
+    CdcFlowInput flow = readInput(input);
+    CarriedState carried = flow.carried() != null ? flow.carried() : CarriedState.initial(flow.config());
+    if (carried.config() == null) {
+      // Every handler reads the configuration; without one the workflow must not get that far.
+      throw ApplicationFailure.newNonRetryableFailure("invalid mirror: no mirror configuration given",
+          FailureTypes.INVALID_CONFIGURATION);
+    }
     this.state = new FlowState(carried);
   }
 
+  private static CdcFlowInput readInput(Object input) {
+    try {
+      return CdcFlowInput.fromJson(input);
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure("invalid mirror input: " + e.getMessage(),
+          FailureTypes.INVALID_CONFIGURATION);
+    }
+  }
+
+  /** The input was read by the constructor; the parameter is there because Temporal passes it to both. */
   @Override
-  public MirrorStatus run(CdcFlowInput input) {
-    List<String> problems = state.config == null ? List.of("no mirror configuration given") : state.config.problems();
+  public MirrorStatus run(Object input) {
+    List<String> problems = state.config.problems();
     if (!problems.isEmpty()) {
       throw ApplicationFailure.newNonRetryableFailure(
           "invalid mirror: " + String.join("; ", problems), FailureTypes.INVALID_CONFIGURATION);
@@ -334,8 +354,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   @Override
-  public void pause(StopRequest request) {
-    StopRequest stop = request == null ? StopRequest.AT_BATCH_BOUNDARY : request;
+  public void pause(Object request) {
+    StopRequest stop = stopRequest("pause", request);
+    if (stop == null) {
+      return;
+    }
     if (!state.failed) {
       state.paused = true;
       state.pausedReason = "paused by the operator";
@@ -349,10 +372,28 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   @Override
-  public void terminate(StopRequest request) {
-    StopRequest stop = request == null ? StopRequest.AT_BATCH_BOUNDARY : request;
+  public void terminate(Object request) {
+    StopRequest stop = stopRequest("terminate", request);
+    if (stop == null) {
+      return;
+    }
     state.terminateRequested = true;
     cancelInFlightIf(stop.cancelInFlight());
+  }
+
+  /**
+   * The body of a pause or terminate signal, or null if it has the wrong shape: then the signal
+   * is recorded as rejected, with the reason, and not acted on (a signal cannot answer, so status
+   * is where the operator sees it).
+   */
+  private StopRequest stopRequest(String signal, Object body) {
+    try {
+      return StopRequest.fromJson(signal, body);
+    } catch (IllegalArgumentException e) {
+      state.reject(Workflow.currentTimeMillis(), JsonText.of(body), e.getMessage());
+      log.warn("mirror {}: signal rejected: {}", state.config.name(), e.getMessage());
+      return null;
+    }
   }
 
   private void cancelInFlightIf(boolean cancel) {
@@ -363,7 +404,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   @Override
-  public void requestEdit(Map<String, Object> edit) {
+  public void requestEdit(Object edit) {
     try {
       state.pendingEdits.add(state.checkEdit(edit));
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -373,7 +414,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   @Override
-  public EditResult edit(Map<String, Object> edit) {
+  public EditResult edit(Object edit) {
     EditRequest accepted = state.checkEdit(edit);
     state.pendingEdits.add(accepted);
     long nextBatch = state.lastBatchId + (state.batchInFlight != 0 ? 2 : 1);
@@ -381,7 +422,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   @Override
-  public void validateEdit(Map<String, Object> edit) {
+  public void validateEdit(Object edit) {
     state.checkEdit(edit);
   }
 

@@ -28,7 +28,7 @@ import java.util.Set;
  */
 final class FlowState {
 
-  /** Status keeps this many rejected edits; older ones drop off. */
+  /** Status keeps this many rejected edits and signals; older ones drop off. */
   static final int REJECTED_EDITS_KEPT = 10;
 
   MirrorConfig config;
@@ -128,12 +128,12 @@ final class FlowState {
   }
 
   /**
-   * Checks an edit against the mirror it would apply to.
+   * Checks an edit, its JSON body as received, against the mirror it would apply to.
    *
    * @throws io.mongocdc.workflows.model.InvalidEditException naming every problem
    * @throws IllegalStateException if the mirror is terminating
    */
-  EditRequest checkEdit(Map<String, ?> body) {
+  EditRequest checkEdit(Object body) {
     if (terminateRequested || phase == MirrorPhase.TERMINATED) {
       throw new IllegalStateException("mirror '" + config.name() + "' is terminating; edits are no longer accepted");
     }

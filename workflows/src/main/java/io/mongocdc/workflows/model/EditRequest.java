@@ -55,15 +55,23 @@ public record EditRequest(
   }
 
   /**
-   * Reads an edit from its JSON object.
+   * Reads an edit from its JSON body as the data converter decoded it (a map for a JSON object).
+   * The edit handlers take the body raw, so a body that is not an object reaches this check and
+   * gets a plain answer instead of the data converter's.
    *
-   * @throws InvalidEditException naming every problem, if the body is missing, has unknown
-   *     fields or values of the wrong type, or changes nothing
+   * @throws InvalidEditException naming every problem, if the body is missing or not an object,
+   *     has unknown fields or values of the wrong type, or changes nothing
    */
-  public static EditRequest fromJson(Map<String, ?> body) {
-    if (body == null) {
+  public static EditRequest fromJson(Object json) {
+    if (json == null) {
       throw new InvalidEditException(List.of("the edit has no body; send a JSON object such as {\"batchSize\": 5000}"));
     }
+    if (!(json instanceof Map<?, ?> fields)) {
+      throw new InvalidEditException(List.of(
+          "the edit must be a JSON object such as {\"batchSize\": 5000}, got " + JsonText.of(json)));
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    fields.forEach((field, value) -> body.put(String.valueOf(field), value));
     List<String> problems = new ArrayList<>();
     for (String field : body.keySet()) {
       if (!FIELDS.contains(field)) {
@@ -201,7 +209,8 @@ public record EditRequest(
     return null;
   }
 
+  /** A value as the operator typed it: strings quoted, lists and objects as JSON. */
   private static String describe(Object value) {
-    return value instanceof String text ? "\"" + text + "\"" : String.valueOf(value);
+    return JsonText.of(value);
   }
 }

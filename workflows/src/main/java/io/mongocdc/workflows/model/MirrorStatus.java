@@ -21,7 +21,8 @@ import java.util.List;
  * @param failedAttempts consecutive failed attempts since the last success
  * @param config the mirror with the settings in effect
  * @param pendingEdits accepted edits that apply from the next batch
- * @param recentRejectedEdits the last edits by signal that were rejected, oldest first
+ * @param recentRejectedEdits the last signals (edit, pause, terminate) that were rejected, and the added
+ *     collections the source or destination refused, oldest first
  * @param run how many times the workflow continued as new
  * @param batchesThisRun batches committed since the last continue-as-new
  * @param oplogHeadroomSeconds how much further the committed checkpoint may fall behind before

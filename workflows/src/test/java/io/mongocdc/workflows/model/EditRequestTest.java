@@ -47,4 +47,21 @@ class EditRequestTest {
     assertTrue(assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(null))
         .getMessage().contains("has no body"));
   }
+
+  @Test
+  void aBodyThatIsNotAnObjectIsRejectedSayingWhatWasSent() {
+    assertEquals(List.of("the edit must be a JSON object such as {\"batchSize\": 5000}, got \"yes\""),
+        assertThrows(InvalidEditException.class, () -> EditRequest.fromJson("yes")).problems());
+    assertEquals(List.of("the edit must be a JSON object such as {\"batchSize\": 5000}, got [5000]"),
+        assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(List.of(5000))).problems());
+    assertEquals(List.of("the edit must be a JSON object such as {\"batchSize\": 5000}, got 5000"),
+        assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(5000)).problems());
+  }
+
+  @Test
+  void aValueOfTheWrongTypeIsShownAsJson() {
+    InvalidEditException e = assertThrows(InvalidEditException.class,
+        () -> EditRequest.fromJson(Map.of("excludedOperations", List.of("delete", 7))));
+    assertEquals(List.of("excludedOperations must be a list of strings, got [\"delete\",7]"), e.problems());
+  }
 }
