@@ -63,12 +63,14 @@ public final class Catalog {
   private final CheckpointStore checkpoints;
   private final BatchHistory batches;
   private final SnapshotStore snapshots;
+  private final MirrorTableStore mirrorTables;
 
   private Catalog(DSLContext dsl) {
     this.dsl = dsl;
     this.checkpoints = new CheckpointStore(dsl);
     this.batches = new BatchHistory(dsl);
     this.snapshots = new SnapshotStore(dsl);
+    this.mirrorTables = new MirrorTableStore(dsl);
   }
 
   /** Migrates the catalog (failing fast if it cannot be used), then opens it. */
@@ -91,6 +93,11 @@ public final class Catalog {
 
   public BatchHistory batches() {
     return batches;
+  }
+
+  /** Which mirror each destination table belongs to. */
+  public MirrorTableStore mirrorTables() {
+    return mirrorTables;
   }
 
   /**
@@ -163,10 +170,14 @@ public final class Catalog {
     return dsl.selectFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).fetchOptional();
   }
 
-  /** Deletes a mirror's rows: counters, batch history, checkpoint, then the mirror itself (its snapshot plans go with it, by cascade). */
+  /**
+   * Deletes a mirror's rows: the tables recorded for it, counters, batch history, checkpoint,
+   * then the mirror itself (its snapshot plans and failed attempts go with it, by cascade).
+   */
   public void forgetMirror(String name) {
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();
+      MirrorTableStore.forget(tx, name);
       tx.deleteFrom(TABLE_COUNTERS).where(TABLE_COUNTERS.MIRROR_NAME.eq(name)).execute();
       tx.deleteFrom(BATCHES).where(BATCHES.MIRROR_NAME.eq(name)).execute();
       tx.deleteFrom(CHECKPOINTS).where(CHECKPOINTS.MIRROR_NAME.eq(name)).execute();
