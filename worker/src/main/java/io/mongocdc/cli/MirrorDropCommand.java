@@ -40,7 +40,7 @@ final class MirrorDropCommand extends MirrorSubcommand {
     if (dropTables) {
       WorkerPorts ports = context.ports().create(catalogUrl, ConfiguredPeerRegistry.load(peersFile, context.environment()),
           PostgresSinkOptions.defaults());
-      ports.destination().dropTables(config);
+      ports.destination().dropTables(ports.destination().plannedTables(config));
       ports.catalog().forget(config.name());
       out.printf("dropped the destination tables and catalog rows of mirror %s%n", mirror.name);
     }

@@ -5,6 +5,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
@@ -25,10 +26,13 @@ public final class ProductionPorts implements PortsFactory {
     DataSource catalogSource = PostgresUrls.pool("pg-catalog", catalogJdbcUrl, CATALOG_CONNECTIONS);
     CatalogMigrator.migrate(catalogSource);
     Catalog catalog = Catalog.open(catalogSource);
+    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     return new WorkerPorts(
         new MongoMirrorSourceFactory(peers),
-        new PostgresMirrorDestination(peers, destination),
+        new PostgresMirrorDestination(peers, destination, tables),
         new PostgresCheckpointCatalog(catalog),
-        new PostgresSnapshotCatalog(catalog));
+        new PostgresSnapshotCatalog(catalog),
+        tables);
   }
+
 }
