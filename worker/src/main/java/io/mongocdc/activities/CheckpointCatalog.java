@@ -28,6 +28,9 @@ public interface CheckpointCatalog {
 
   Optional<Checkpoint> committed(String mirror);
 
+  /** The mirror's configuration as the catalog last recorded it, if the mirror is registered. */
+  Optional<MirrorConfig> registered(String mirror);
+
   /** The batch that committed the mirror's checkpoint; 0 if it has none. */
   long committedBatchId(String mirror);
 

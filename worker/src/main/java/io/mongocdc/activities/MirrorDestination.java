@@ -12,10 +12,20 @@ import java.util.List;
  */
 public interface MirrorDestination {
 
-  /** Checks the destination peer is reachable and the schema usable. */
+  /**
+   * Checks the destination peer is reachable, the schema usable, and that none of the mirror's
+   * tables is another mirror's (without recording anything).
+   *
+   * @throws TableOwnedByAnotherMirrorException if one is
+   */
   void validate(MirrorConfig mirror);
 
-  /** Creates the mirror's tables if missing; idempotent. @return the tables, qualified */
+  /**
+   * Records the mirror's tables as its own ({@link TableOwnership}), then creates them if
+   * missing; idempotent. @return the tables, qualified
+   *
+   * @throws TableOwnedByAnotherMirrorException if one is another mirror's (nothing is created)
+   */
   List<String> createTables(MirrorConfig mirror);
 
   /** Names the table each source namespace goes to. */
@@ -40,6 +50,15 @@ public interface MirrorDestination {
     return 1;
   }
 
-  /** Drops the mirror's tables (on an operator's explicit request only). */
-  void dropTables(MirrorConfig mirror);
+  /**
+   * The tables the mirror's configured collections map to, without touching the database: for
+   * a mirror whose tables were never recorded (set up before the catalog recorded them).
+   */
+  List<MirrorTable> plannedTables(MirrorConfig mirror);
+
+  /** Connects to the destination peer once, so an operation can fail before it changes anything. */
+  void checkReachable(String destinationPeer);
+
+  /** Drops these tables if they exist (on an operator's explicit request only). */
+  void dropTables(List<MirrorTable> tables);
 }

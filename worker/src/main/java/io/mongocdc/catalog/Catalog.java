@@ -64,6 +64,7 @@ public final class Catalog {
   private final BatchHistory batches;
   private final QuarantineStore quarantine;
   private final SnapshotStore snapshots;
+  private final MirrorTableStore mirrorTables;
 
   private Catalog(DSLContext dsl) {
     this.dsl = dsl;
@@ -71,6 +72,7 @@ public final class Catalog {
     this.batches = new BatchHistory(dsl);
     this.quarantine = new QuarantineStore(dsl);
     this.snapshots = new SnapshotStore(dsl);
+    this.mirrorTables = new MirrorTableStore(dsl);
   }
 
   /** Migrates the catalog (failing fast if it cannot be used), then opens it. */
@@ -97,6 +99,11 @@ public final class Catalog {
 
   public QuarantineStore quarantine() {
     return quarantine;
+  }
+
+  /** Which mirror each destination table belongs to. */
+  public MirrorTableStore mirrorTables() {
+    return mirrorTables;
   }
 
   /**
@@ -169,10 +176,14 @@ public final class Catalog {
     return dsl.selectFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).fetchOptional();
   }
 
-  /** Deletes a mirror's rows: counters, batch history, checkpoint, then the mirror itself (its snapshot plans go with it, by cascade). */
+  /**
+   * Deletes a mirror's rows: the tables recorded for it, counters, batch history, checkpoint,
+   * then the mirror itself (its snapshot plans and failed attempts go with it, by cascade).
+   */
   public void forgetMirror(String name) {
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();
+      MirrorTableStore.forget(tx, name);
       tx.deleteFrom(TABLE_COUNTERS).where(TABLE_COUNTERS.MIRROR_NAME.eq(name)).execute();
       tx.deleteFrom(BATCHES).where(BATCHES.MIRROR_NAME.eq(name)).execute();
       tx.deleteFrom(CHECKPOINTS).where(CHECKPOINTS.MIRROR_NAME.eq(name)).execute();

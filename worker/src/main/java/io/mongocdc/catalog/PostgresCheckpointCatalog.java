@@ -88,6 +88,18 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public Optional<MirrorConfig> registered(String mirror) {
+    return catalog.mirror(mirror).map(row -> {
+      try {
+        return JSON.readValue(row.getConfig().data(), MirrorConfig.class);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("the catalog's configuration of mirror " + mirror + " cannot be read: "
+            + e.getOriginalMessage(), e);
+      }
+    });
+  }
+
+  @Override
   public long committedBatchId(String mirror) {
     return catalog.checkpoints().load(mirror).map(io.mongocdc.catalog.Checkpoint::batchId).orElse(0L);
   }

@@ -5,10 +5,14 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.destination.PostgresUrls;
+import io.mongocdc.secrets.Redaction;
+import java.sql.Connection;
+import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
@@ -20,15 +24,35 @@ public final class ProductionPorts implements PortsFactory {
   /** Catalog sessions: commits, set-up and snapshot bookkeeping of concurrent mirrors. */
   public static final int CATALOG_CONNECTIONS = 8;
 
+  private static final int PROBE_SECONDS = 10;
+
   @Override
   public WorkerPorts create(String catalogJdbcUrl, PeerRegistry peers, PostgresSinkOptions destination) {
+    requireReachable(catalogJdbcUrl);
     DataSource catalogSource = PostgresUrls.pool("pg-catalog", catalogJdbcUrl, CATALOG_CONNECTIONS);
     CatalogMigrator.migrate(catalogSource);
     Catalog catalog = Catalog.open(catalogSource);
+    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     return new WorkerPorts(
         new MongoMirrorSourceFactory(peers),
-        new PostgresMirrorDestination(peers, destination),
+        new PostgresMirrorDestination(peers, destination, tables),
         new PostgresCheckpointCatalog(catalog),
-        new PostgresSnapshotCatalog(catalog));
+        new PostgresSnapshotCatalog(catalog),
+        tables);
+  }
+
+  /**
+   * One direct connection first: the pool would wait its whole connection timeout for a catalog
+   * that refuses connections and then report only that; this fails at once, with the reason.
+   */
+  static void requireReachable(String catalogJdbcUrl) {
+    try (Connection probe = PostgresUrls.dataSource(catalogJdbcUrl).getConnection()) {
+      if (!probe.isValid(PROBE_SECONDS)) {
+        throw new SQLException("the server did not answer within " + PROBE_SECONDS + " s");
+      }
+    } catch (SQLException e) {
+      throw new CliException("cannot reach the catalog at " + Redaction.redact(catalogJdbcUrl) + ": "
+          + Redaction.redact(String.valueOf(e.getMessage())), ExitCodes.FAILED);
+    }
   }
 }

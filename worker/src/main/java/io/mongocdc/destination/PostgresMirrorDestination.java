@@ -3,7 +3,9 @@ package io.mongocdc.destination;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorDestination;
+import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.activities.TableOwnership;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.pipeline.RecordScreen;
@@ -20,7 +22,9 @@ import javax.sql.DataSource;
 /**
  * The activities' destination port on PostgreSQL: one table per watched collection in the
  * mirror's schema, and a {@link PostgresRecordSink} per batch attempt. Connections come from the
- * destination peer's JDBC URL, resolved on the worker.
+ * destination peer's JDBC URL, resolved on the worker. Every table is recorded as the mirror's in
+ * the catalog ({@link TableOwnership}) before it is created, at set-up or on the way, so a
+ * mirror never writes another mirror's table.
  */
 public final class PostgresMirrorDestination implements MirrorDestination {
 
@@ -34,30 +38,35 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   private final PeerRegistry peers;
   private final PostgresSinkOptions options;
+  private final TableOwnership ownership;
   private final Map<String, DataSource> dataSources = new ConcurrentHashMap<>();
 
-  public PostgresMirrorDestination(PeerRegistry peers, PostgresSinkOptions options) {
+  public PostgresMirrorDestination(PeerRegistry peers, PostgresSinkOptions options, TableOwnership ownership) {
     this.peers = peers;
     this.options = options;
+    this.ownership = ownership;
   }
 
+  /** Also refuses, without recording anything, a mirror whose tables are another mirror's. */
   @Override
   public void validate(MirrorConfig mirror) {
-    try (Connection connection = dataSource(mirror).getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute("select 1");
-      PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
-    } catch (SQLException e) {
-      throw new InvalidMirrorConfigurationException("destination " + mirror.destinationPeer() + " is not usable: "
-          + Redaction.redact(e.getMessage()));
+    List<DestinationTable> tables;
+    try {
+      tables = PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
     } catch (TableNameCollisionException e) {
       throw new InvalidMirrorConfigurationException(e.getMessage());
     }
+    checkReachable(mirror.destinationPeer());
+    ownership.requireAvailable(mirror.name(), recorded(mirror.destinationPeer(), tables));
   }
 
+  /** Records the tables as the mirror's (refused if one is another's), then creates them. */
   @Override
   public List<String> createTables(MirrorConfig mirror) {
-    try (Connection connection = dataSource(mirror).getConnection()) {
+    List<DestinationTable> tables =
+        PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
+    ownership.claim(mirror.name(), recorded(mirror.destinationPeer(), tables));
+    try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
       return PostgresDestination.setUp(connection, mirror.destinationSchema(), sources(mirror)).stream()
           .map(DestinationTable::qualifiedName)
           .toList();
@@ -74,15 +83,16 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   @Override
   public RecordScreen screen(MirrorConfig mirror) {
-    return new PostgresRecordScreen(dataSource(mirror), mirror.destinationSchema(),
+    return new PostgresRecordScreen(dataSource(mirror.destinationPeer()), mirror.destinationSchema(),
         PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
   }
 
   @Override
   public BatchSink openSink(MirrorConfig mirror, long batchId) {
     try {
-      return PostgresRecordSink.open(dataSource(mirror), options.withSchema(mirror.destinationSchema()),
-          PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
+      return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
+          PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()),
+          table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
@@ -95,25 +105,54 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
-  public void dropTables(MirrorConfig mirror) {
-    try (Connection connection = dataSource(mirror).getConnection();
+  public List<MirrorTable> plannedTables(MirrorConfig mirror) {
+    return recorded(mirror.destinationPeer(),
+        PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
+  }
+
+  /**
+   * On a connection of its own, not the pool's: the pool waits its whole timeout for a server
+   * that refuses connections, a direct connection fails at once with the server's reason.
+   */
+  @Override
+  public void checkReachable(String destinationPeer) {
+    try (Connection connection = PostgresUrls.dataSource(peers.resolve(destinationPeer).connectionString())
+            .getConnection();
         Statement statement = connection.createStatement()) {
-      for (DestinationTable table :
-          PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance())) {
-        statement.execute("drop table if exists " + table.qualifiedName());
-      }
+      statement.execute("select 1");
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot drop the tables of mirror " + mirror.name() + ": "
-          + Redaction.redact(e.getMessage()), e);
+      throw new InvalidMirrorConfigurationException("destination " + destinationPeer + " is not usable: "
+          + Redaction.redact(e.getMessage()));
     }
+  }
+
+  @Override
+  public void dropTables(List<MirrorTable> tables) {
+    for (MirrorTable table : tables) {
+      try (Connection connection = dataSource(table.destinationPeer()).getConnection();
+          Statement statement = connection.createStatement()) {
+        statement.execute("drop table if exists " + TableNaming.qualified(table.schema(), table.table()));
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot drop destination table " + table.describe() + ": "
+            + Redaction.redact(e.getMessage()), e);
+      }
+    }
+  }
+
+  private static List<MirrorTable> recorded(String destinationPeer, List<DestinationTable> tables) {
+    return tables.stream().map(table -> recorded(destinationPeer, table)).toList();
+  }
+
+  private static MirrorTable recorded(String destinationPeer, DestinationTable table) {
+    return new MirrorTable(destinationPeer, table.schema(), table.name(), table.source().fullName());
   }
 
   private static List<Namespace> sources(MirrorConfig mirror) {
     return mirror.collections().stream().map(c -> new Namespace(mirror.sourceDatabase(), c)).toList();
   }
 
-  private DataSource dataSource(MirrorConfig mirror) {
-    return dataSources.computeIfAbsent(mirror.destinationPeer(),
+  private DataSource dataSource(String destinationPeer) {
+    return dataSources.computeIfAbsent(destinationPeer,
         name -> PostgresUrls.pool("pg-destination-" + name, peers.resolve(name).connectionString(),
             Math.max(POOL_CONNECTIONS, options.applyConnections() + 2)));
   }

@@ -95,6 +95,7 @@ public final class PostgresRecordSink implements BatchSink {
   }
 
   private final DataSource dataSource;
+  private final TableClaim claims;
   private final Connection connection;
   private final PGConnection pgConnection;
   private final CopyManager copyManager;
@@ -110,9 +111,11 @@ public final class PostgresRecordSink implements BatchSink {
   private String activeCopySql;
   private SinkBatchStats lastCommit = SinkBatchStats.EMPTY;
 
-  private PostgresRecordSink(DataSource dataSource, Connection connection, PostgresSinkOptions options)
+  private PostgresRecordSink(
+      DataSource dataSource, TableClaim claims, Connection connection, PostgresSinkOptions options)
       throws SQLException {
     this.dataSource = dataSource;
+    this.claims = claims;
     this.connection = connection;
     this.pgConnection = connection.unwrap(PGConnection.class);
     this.copyManager = pgConnection.getCopyAPI();
@@ -120,18 +123,30 @@ public final class PostgresRecordSink implements BatchSink {
   }
 
   /**
-   * Opens a sink on a new connection from {@code dataSource}.
-   *
-   * @param tables the tables set up for the mirror ({@link PostgresDestination#setUp}); records
-   *     for other tables get theirs created on the way
+   * Opens a sink on a new connection from {@code dataSource} whose new tables no catalog records
+   * ({@link TableClaim#NONE}).
    */
   public static PostgresRecordSink open(
       DataSource dataSource, PostgresSinkOptions options, Collection<DestinationTable> tables)
       throws SQLException {
+    return open(dataSource, options, tables, TableClaim.NONE);
+  }
+
+  /**
+   * Opens a sink on a new connection from {@code dataSource}.
+   *
+   * @param tables the tables set up for the mirror ({@link PostgresDestination#setUp}); records
+   *     for other tables get theirs created on the way
+   * @param claims records a table as the mirror's before the sink creates it on the way
+   */
+  public static PostgresRecordSink open(
+      DataSource dataSource, PostgresSinkOptions options, Collection<DestinationTable> tables, TableClaim claims)
+      throws SQLException {
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(claims, "claims");
     Connection connection = dataSource.getConnection();
     try {
-      PostgresRecordSink sink = new PostgresRecordSink(dataSource, connection, options);
+      PostgresRecordSink sink = new PostgresRecordSink(dataSource, claims, connection, options);
       sink.init(tables);
       return sink;
     } catch (SQLException | RuntimeException e) {
@@ -341,8 +356,10 @@ public final class PostgresRecordSink implements BatchSink {
     // A collection that was not set up (e.g. created after the mirror started). Its table is
     // created and committed on a connection of its own, under an advisory lock, so that the
     // apply lanes of a batch (or a stale attempt) meeting it at the same time do not race on
-    // the DDL; rows written later roll back without it.
+    // the DDL; rows written later roll back without it. It is claimed for the mirror first, so
+    // a table another mirror owns is neither created nor written.
     DestinationTable table = new DestinationTable(record.source(), options.schema(), record.table());
+    claims.claim(table);
     try (Connection ddl = dataSource.getConnection()) {
       ddl.setAutoCommit(false);
       try (PreparedStatement lock = ddl.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {

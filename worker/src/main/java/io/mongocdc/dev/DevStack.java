@@ -11,6 +11,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.cli.ProductionPorts;
 import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.cli.WorkerWiring;
@@ -104,9 +105,10 @@ final class DevStack implements AutoCloseable {
         return new Peer(name, uri);
       };
       Catalog catalog = Catalog.open(dataSource);
+      PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
       WorkerPorts ports = new WorkerPorts(sources.apply(peers),
-          new PostgresMirrorDestination(peers, destination),
-          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog));
+          new PostgresMirrorDestination(peers, destination, tables),
+          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
 
       TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

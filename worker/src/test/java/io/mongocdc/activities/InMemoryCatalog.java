@@ -65,6 +65,11 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public synchronized Optional<MirrorConfig> registered(String mirror) {
+    return Optional.ofNullable(mirrors.get(mirror));
+  }
+
+  @Override
   public synchronized long committedBatchId(String mirror) {
     return committedBatchIds.getOrDefault(mirror, 0L);
   }

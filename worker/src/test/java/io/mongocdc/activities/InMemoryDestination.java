@@ -84,9 +84,19 @@ public final class InMemoryDestination implements MirrorDestination {
   }
 
   @Override
-  public synchronized void dropTables(MirrorConfig mirror) {
+  public List<MirrorTable> plannedTables(MirrorConfig mirror) {
+    return mirror.collections().stream()
+        .map(c -> new MirrorTable(mirror.destinationPeer(), mirror.destinationSchema(), c, mirror.sourceDatabase() + "." + c))
+        .toList();
+  }
+
+  @Override
+  public void checkReachable(String destinationPeer) {}
+
+  @Override
+  public synchronized void dropTables(List<MirrorTable> dropping) {
     dropped.incrementAndGet();
-    tables.clear();
+    dropping.forEach(table -> tables.remove(table.schema() + "." + table.table()));
   }
 
   private synchronized void apply(List<ChangeRecord> records) {

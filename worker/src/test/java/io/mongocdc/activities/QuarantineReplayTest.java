@@ -46,11 +46,12 @@ class QuarantineReplayTest {
   @BeforeEach
   void setUp() {
     database = EmbeddedPostgresSupport.newDatabase("quarantine");
-    catalog = new PostgresCheckpointCatalog(Catalog.open(database));
+    Catalog opened = Catalog.open(database);
+    catalog = new PostgresCheckpointCatalog(opened);
     catalog.register(MIRROR);
     String url = ((PGSimpleDataSource) database).getUrl();
     destination = new PostgresMirrorDestination(new ConfiguredPeerRegistry(Map.of("warehouse-pg", url), Map.of()),
-        PostgresSinkOptions.defaults());
+        PostgresSinkOptions.defaults(), new io.mongocdc.catalog.PostgresTableOwnership(opened));
     destination.createTables(MIRROR);
   }
 

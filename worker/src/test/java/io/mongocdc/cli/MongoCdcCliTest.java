@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
+import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.workflows.CdcFlowWorkflow;
@@ -28,10 +29,11 @@ class MongoCdcCliTest {
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
   private final ScriptedChangeStream stream = ScriptedChangeStream.of(List.of());
   private final FlowEnvironment flow = new FlowEnvironment(pulls, stream);
+  private final InMemoryTableOwnership tables = new InMemoryTableOwnership();
   private final CliContext context = new CliContext(
       temporal -> flow.client,
       (catalogUrl, peers, sinkOptions) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), flow.destination, flow.catalog,
-          new InMemorySnapshotCatalog()),
+          new InMemorySnapshotCatalog(), tables),
       Map.of(),
       stop -> stop.run());
 

@@ -10,6 +10,7 @@ import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
+import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
@@ -47,7 +48,7 @@ class StandaloneServerTest {
       ClientFactory.grpc(),
       (catalogUrl, peers, sinkOptions) -> new WorkerPorts(
           new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-            new InMemorySnapshotCatalog()),
+            new InMemorySnapshotCatalog(), new InMemoryTableOwnership()),
       Map.of("MONGO_CDC_PEER_ORDERS_MONGO", Fixtures.SOURCE_URI, "MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://pg1/wh"),
       stop -> {
         workerStarted.countDown();

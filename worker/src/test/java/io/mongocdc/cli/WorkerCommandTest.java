@@ -8,6 +8,7 @@ import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
+import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
@@ -48,7 +49,7 @@ class WorkerCommandTest {
       (catalogUrl, peers, sinkOptions) -> {
         catalogUrlSeen.set(catalogUrl);
         return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-            new InMemorySnapshotCatalog());
+            new InMemorySnapshotCatalog(), new InMemoryTableOwnership());
       },
       Map.of("MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://cdc:" + Fixtures.SOURCE_PASSWORD + "@pg1/warehouse"),
       stop -> {

@@ -11,7 +11,9 @@ import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.CommitCheckpointActivity;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.MirrorDestination;
+import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PullRecordsActivity;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
@@ -528,7 +530,7 @@ class FaultInjectionTest {
 
       Ports() {
         MirrorDestination destination = new FaultyDestination(
-            new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults()));
+            new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults(), new InMemoryTableOwnership()));
         CheckpointCatalog faultyCatalog = new FaultyCatalog();
         ScriptedSource source = new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers);
         this.setup = new WitnessedSetup(new SetupMirrorActivityImpl(lane.peers, source, destination, faultyCatalog));
@@ -1220,6 +1222,11 @@ class FaultInjectionTest {
       }
 
       @Override
+      public Optional<MirrorConfig> registered(String m) {
+        return catalog.registered(m);
+      }
+
+      @Override
       public void recordFailedAttempt(String m, long batchId, int attempt, String failureType, String message) {
         catalog.recordFailedAttempt(m, batchId, attempt, failureType, message);
       }
@@ -1369,8 +1376,18 @@ class FaultInjectionTest {
       }
 
       @Override
-      public void dropTables(MirrorConfig m) {
-        real.dropTables(m);
+      public List<MirrorTable> plannedTables(MirrorConfig m) {
+        return real.plannedTables(m);
+      }
+
+      @Override
+      public void checkReachable(String destinationPeer) {
+        real.checkReachable(destinationPeer);
+      }
+
+      @Override
+      public void dropTables(List<MirrorTable> tables) {
+        real.dropTables(tables);
       }
     }
   }

@@ -13,30 +13,31 @@ import org.bson.RawBsonDocument;
 /**
  * A change stream over a fixed list of events of which a test reveals a growing prefix, watched
  * with a filter on collections as MongoDB's {@code $match} on {@code ns} does: filtered events are
- * not returned, but the post-batch resume token moves past them.
+ * not returned, but the post-batch resume token moves past them. No collections means every
+ * collection (a mirror of the whole database).
  */
-final class RevealedChangeStream {
+public final class RevealedChangeStream {
 
   private static final long AWAIT_NANOS = 2_000_000;
 
   private final List<RawBsonDocument> events;
   private final AtomicInteger revealed = new AtomicInteger();
 
-  RevealedChangeStream(List<RawBsonDocument> events) {
+  public RevealedChangeStream(List<RawBsonDocument> events) {
     this.events = List.copyOf(events);
   }
 
   /** Makes the first {@code count} events visible. */
-  void reveal(int count) {
+  public void reveal(int count) {
     revealed.set(count);
   }
 
-  ResumeToken tokenOf(int index) {
+  public ResumeToken tokenOf(int index) {
     return ResumeToken.ofEvent(events.get(index));
   }
 
   /** The stream as a mirror of these collections sees it. */
-  ChangeStreamOpener watching(Set<String> collections) {
+  public ChangeStreamOpener watching(Set<String> collections) {
     return position -> new Cursor(firstAfter(position), position.tokenOrNull(), collections);
   }
 
@@ -69,7 +70,7 @@ final class RevealedChangeStream {
       while (next < revealed.get()) {
         RawBsonDocument event = events.get(next++);
         postBatch = ResumeToken.ofEvent(event);
-        if (collections.contains(event.getDocument("ns").getString("coll").getValue())) {
+        if (collections.isEmpty() || collections.contains(event.getDocument("ns").getString("coll").getValue())) {
           return event;
         }
       }

@@ -20,6 +20,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
@@ -504,7 +505,8 @@ class SnapshotWorkflowTest {
         .build());
     Catalog catalog = Catalog.open(catalogData);
     PostgresCheckpointCatalog checkpoints = new PostgresCheckpointCatalog(catalog);
-    PostgresMirrorDestination destination = new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults());
+    PostgresMirrorDestination destination = new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(),
+        new PostgresTableOwnership(catalog));
     MirrorSourceFactory source = world.source();
     Worker worker = env.newWorker(MirrorIds.DEFAULT_TASK_QUEUE,
         WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
