@@ -25,22 +25,36 @@ public final class PullRecords {
   private final ChangeEventDecoder decoder;
   private final PullSettings settings;
   private final LongSupplier clock;
+  private final DecodedBytesBudget budget;
 
   /**
    * @param mirror the mirror's name, used in thread names and messages
    * @param clock a nanosecond clock for the idle timeout and batch duration
+   * @param budget caps the decoded bytes held at once; share one among every pull of a worker
    */
   public PullRecords(
       String mirror,
       ChangeStreamOpener opener,
       ChangeEventDecoder decoder,
       PullSettings settings,
-      LongSupplier clock) {
+      LongSupplier clock,
+      DecodedBytesBudget budget) {
     this.mirror = Objects.requireNonNull(mirror, "mirror");
     this.opener = Objects.requireNonNull(opener, "opener");
     this.decoder = Objects.requireNonNull(decoder, "decoder");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.budget = Objects.requireNonNull(budget, "budget");
+  }
+
+  /** A pull with a decoded-bytes budget of its own, of the default size. */
+  public PullRecords(
+      String mirror,
+      ChangeStreamOpener opener,
+      ChangeEventDecoder decoder,
+      PullSettings settings,
+      LongSupplier clock) {
+    this(mirror, opener, decoder, settings, clock, DecodedBytesBudget.ofDefaultSize());
   }
 
   public PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings) {
@@ -83,6 +97,6 @@ public final class PullRecords {
     }
     sinks.forEach(sink -> Objects.requireNonNull(sink, "sink"));
     Objects.requireNonNull(progress, "progress listener");
-    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress).execute();
+    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, budget).execute();
   }
 }

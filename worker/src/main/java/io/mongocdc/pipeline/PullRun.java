@@ -50,6 +50,7 @@ final class PullRun {
   private final Thread senderThread;
   private final List<Thread> laneThreads = new ArrayList<>();
   private final Semaphore inFlightPermits;
+  private final ChunkAdmission admission;
   private final long startNanos = System.nanoTime();
 
   PullRun(
@@ -60,7 +61,8 @@ final class PullRun {
       LongSupplier clock,
       StreamPosition start,
       List<? extends RecordSink> sinks,
-      ProgressListener progress) {
+      ProgressListener progress,
+      DecodedBytesBudget budget) {
     this.mirror = mirror;
     this.settings = settings;
     this.start = start;
@@ -71,8 +73,9 @@ final class PullRun {
     this.progressReporter = Executors.newSingleThreadScheduledExecutor(named(prefix + "progress-"));
     BlockingQueue<ChunkInFlight> toSender = new LinkedBlockingQueue<>();
     this.inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
+    this.admission = new ChunkAdmission(budget);
     this.reader = new ChunkReader(mirror, opener, start, settings, clock, new ChunkDecoder(decoder, counters),
-        decodePool, toSender, inFlightPermits, counters, outcome);
+        decodePool, toSender, inFlightPermits, admission, counters, outcome);
     this.readerThread = new Thread(reader, prefix + "reader");
     // One sink is written by the sender itself; several get a lane thread each.
     List<ApplyLane> lanes = new ArrayList<>();
@@ -94,6 +97,16 @@ final class PullRun {
   }
 
   PullResult execute() throws InterruptedException {
+    try {
+      return run();
+    } finally {
+      // Every thread is stopped (or reported stuck): what the pull still holds, chunks that never
+      // reached the destination, goes back to the budget other pulls share.
+      admission.close();
+    }
+  }
+
+  private PullResult run() throws InterruptedException {
     laneThreads.forEach(Thread::start);
     readerThread.start();
     senderThread.start();
