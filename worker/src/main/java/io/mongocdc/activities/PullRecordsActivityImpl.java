@@ -3,6 +3,7 @@ package io.mongocdc.activities;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
@@ -51,6 +52,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final LongSupplier clock;
   private final PipelineMetrics metrics;
   private final FailedAttemptLog failedAttempts;
+  /** One for every pull this worker runs: its mirrors share one heap. */
+  private final DecodedBytesBudget decodedBytes;
 
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
     this(source, destination, tuning, System::nanoTime);
@@ -77,6 +80,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     this.tuning = Objects.requireNonNull(tuning, "tuning");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.decodedBytes = new DecodedBytesBudget(tuning.maxDecodedBytesInFlight());
+    metrics.decodedBytesBudget(decodedBytes);
   }
 
   @Override
@@ -99,7 +104,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
-          tuning.pullSettings(mirror.settings()), clock);
+          tuning.pullSettings(mirror.settings()), clock, decodedBytes);
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
