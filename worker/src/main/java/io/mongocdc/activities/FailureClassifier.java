@@ -44,6 +44,9 @@ public final class FailureClassifier {
 
   static String typeOf(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryError) {
+        return FailureTypes.OUT_OF_MEMORY;
+      }
       if (t instanceof ChangeStreamHistoryLostException) {
         return FailureTypes.HISTORY_LOST;
       }
@@ -84,6 +87,9 @@ public final class FailureClassifier {
           + "; fix the peer's credentials in the worker's configuration, restart the worker, then resume the mirror";
       case FailureTypes.UNDECODABLE_EVENT -> "an event cannot be decoded: " + message
           + "; the checkpoint stops before it; fix the renderer or exclude its operation type, then resume";
+      case FailureTypes.OUT_OF_MEMORY -> "the worker ran out of memory (" + message + "); not retried, the same batch"
+          + " would run out again: lower the worker's --max-decoded-bytes-in-flight, or the mirror's decodeWorkers"
+          + " or chunkSize, or give the worker more heap (-Xmx), then resume the mirror";
       default -> message;
     };
   }

@@ -141,7 +141,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           FailureTypes.TRANSIENT));
     } catch (ActivityCompletionException | ApplicationFailure e) {
       throw e;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | OutOfMemoryError e) {
+      // An OutOfMemoryError outside the pipeline's threads reaches here unwrapped.
       throw failed(mirror, batchId, attempt, e);
     }
   }

@@ -3,8 +3,8 @@ package io.mongocdc.workflows;
 import java.util.List;
 
 /**
- * The ApplicationFailure types activities raise. The first four are never retried: retrying
- * cannot fix them, and the mirror waits for the operator instead.
+ * The ApplicationFailure types activities raise. All but {@link #TRANSIENT} are never retried:
+ * retrying cannot fix them, and the mirror waits for the operator instead.
  */
 public final class FailureTypes {
 
@@ -16,11 +16,16 @@ public final class FailureTypes {
   public static final String AUTHENTICATION_FAILED = "AuthenticationFailed";
   /** An event the decoder cannot turn into a record; retrying would meet it again. */
   public static final String UNDECODABLE_EVENT = "UndecodableEvent";
+  /**
+   * The worker ran out of heap during a pull. Retrying the same batch with the same settings
+   * would run out again, for ever; the operator lowers a memory setting or gives more heap.
+   */
+  public static final String OUT_OF_MEMORY = "OutOfMemory";
   /** Network, primary step-down, destination unavailable, timeouts: retried with backoff. */
   public static final String TRANSIENT = "Transient";
 
   public static final List<String> NON_RETRYABLE =
-      List.of(HISTORY_LOST, INVALID_CONFIGURATION, AUTHENTICATION_FAILED, UNDECODABLE_EVENT);
+      List.of(HISTORY_LOST, INVALID_CONFIGURATION, AUTHENTICATION_FAILED, UNDECODABLE_EVENT, OUT_OF_MEMORY);
 
   private FailureTypes() {}
 }
