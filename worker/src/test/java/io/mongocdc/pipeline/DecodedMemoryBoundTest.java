@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.DocumentRenderer;
 import io.mongocdc.decode.DriverJsonKeyRenderer;
@@ -89,6 +90,37 @@ class DecodedMemoryBoundTest {
     PipelineThreads.assertNoneAlive();
     assertEquals(0, budget.heldBytes(), "the cancelled pull's bytes are back in the budget");
     assertEquals(0, sink.commits());
+  }
+
+  @Test
+  void recordsQueuedForAStalledApplyLaneKeepTheirBytesUntilTheLaneHasWrittenThem() throws Exception {
+    PullFixture fixture = stalledPipeline();
+    long[] sizes = decodedSizes(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    fixture.budget(budget);
+    List<ChangeRecord> records = decodedRecords(fixture);
+    int stalledLane = ApplyRouting.laneOf(records.get(0), 2);
+    int nextForIt = 1;
+    while (ApplyRouting.laneOf(records.get(nextForIt), 2) != stalledLane) {
+      nextForIt++;
+    }
+    List<RecordingSink> sinks = List.of(new RecordingSink(), new RecordingSink());
+    Gate stalledWrite = sinks.get(stalledLane).blockWrite(0);
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sinks);
+    assertTrue(stalledWrite.awaitReached(WAIT));
+    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+    PipelineThreads.awaitSenderWaitingForDecode();
+
+    // Chunk 0 in the stalled lane's write and the next chunk queued for it hold the budget; the
+    // chunks between went to the other lane, which wrote them and gave their bytes back.
+    assertEquals(sizes[0] + sizes[nextForIt], budget.heldBytes());
+    assertEquals(nextForIt - 1, sinks.get(1 - stalledLane).written().size());
+    assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
+
+    stalledWrite.release();
+    assertEquals(EVENTS, probe.result().recordsDelivered());
+    assertEquals(0, budget.heldBytes());
   }
 
   @Test
@@ -198,6 +230,17 @@ class DecodedMemoryBoundTest {
     // The point of the test: decoded is several times raw.
     assertTrue(sizes[0] > 6L * events.get(0).getByteBuffer().remaining(), "decoded " + sizes[0]);
     return sizes;
+  }
+
+  /** The records the fixture's events decode to. */
+  private List<ChangeRecord> decodedRecords(PullFixture fixture) {
+    ChangeEventDecoder decoder = new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
+        DestinationTableResolver.sourceName());
+    List<ChangeRecord> records = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      records.add((ChangeRecord) decoder.decode(events.get(i), fixture.stream.tokenOf(i)));
+    }
+    return records;
   }
 
   private static List<RawBsonDocument> hugeInserts(int count) {
