@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * Turns an activity's failure into the ApplicationFailure Temporal records: history lost,
- * invalid configuration, authentication, undecodable and poison events, and writes the
+ * invalid configuration, authentication, undecodable and poison events, running out of heap, and writes the
  * destination refuses for good are not retryable and carry an operator message saying what to
  * do; anything else (network, primary step-down, destination unavailable, timeouts) is retried
  * with backoff.
@@ -58,6 +58,9 @@ public final class FailureClassifier {
 
   static String typeOf(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryError) {
+        return FailureTypes.OUT_OF_MEMORY;
+      }
       if (t instanceof ChangeStreamHistoryLostException) {
         return FailureTypes.HISTORY_LOST;
       }
@@ -113,6 +116,9 @@ public final class FailureClassifier {
           + "QUARANTINE to keep such events in the catalog's quarantined_events and go on, then resume";
       case FailureTypes.DESTINATION_REJECTED -> "the destination refused the write, and would on every retry: "
           + message + "; fix the destination (a constraint, trigger, privilege or table of its own), then resume";
+      case FailureTypes.OUT_OF_MEMORY -> "the worker ran out of memory (" + message + "); not retried, the same batch"
+          + " would run out again: lower the worker's --max-decoded-bytes-in-flight, or the mirror's decodeWorkers"
+          + " or chunkSize, or give the worker more heap (-Xmx), then resume the mirror";
       default -> message;
     };
   }

@@ -4,6 +4,7 @@ import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.PoisonEvents;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
@@ -54,6 +55,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final PipelineMetrics metrics;
   private final FailedAttemptLog failedAttempts;
   private final QuarantineLog quarantine;
+  /** One for every pull this worker runs: its mirrors share one heap. */
+  private final DecodedBytesBudget decodedBytes;
 
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
     this(source, destination, tuning, System::nanoTime);
@@ -87,6 +90,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     this.tuning = Objects.requireNonNull(tuning, "tuning");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.decodedBytes = new DecodedBytesBudget(tuning.maxDecodedBytesInFlight());
+    metrics.decodedBytesBudget(decodedBytes);
   }
 
   @Override
@@ -110,7 +115,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
-          tuning.pullSettings(mirror.settings()), clock).withPoisonEvents(poisonEvents(mirror, batchId));
+          tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(poisonEvents(mirror, batchId));
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
@@ -147,7 +152,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           FailureTypes.TRANSIENT));
     } catch (ActivityCompletionException | ApplicationFailure e) {
       throw e;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | OutOfMemoryError e) {
+      // An OutOfMemoryError outside the pipeline's threads reaches here unwrapped.
       throw failed(mirror, batchId, attempt, e);
     }
   }

@@ -1,6 +1,7 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.pipeline.ControlEventPolicy;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.PullSettings;
 import io.mongocdc.workflows.model.MirrorSettings;
 import java.time.Duration;
@@ -16,12 +17,38 @@ import java.time.Duration;
  * @param commitIntervalBytes the sink also commits once this many source bytes were written
  *     since its last commit, so batches of large documents commit as often
  * @param shutdownTimeout how long a failed or cancelled pull waits for its threads
+ * @param maxDecodedBytesInFlight decoded bytes all pulls of the worker may hold at once (decoded
+ *     chunks waiting for their sender or being written); one budget for the worker, because its
+ *     mirrors share one heap. Default: a quarter of the maximum heap, at least 64 MiB ({@link
+ *     DecodedBytesBudget#defaultMaxBytes()})
  */
 public record PullTuning(
-    Duration progressInterval, int commitIntervalRecords, long commitIntervalBytes, Duration shutdownTimeout) {
+    Duration progressInterval,
+    int commitIntervalRecords,
+    long commitIntervalBytes,
+    Duration shutdownTimeout,
+    long maxDecodedBytesInFlight) {
+
+  public PullTuning {
+    if (maxDecodedBytesInFlight <= 0) {
+      throw new IllegalArgumentException(
+          "maxDecodedBytesInFlight must be at least 1 byte, got " + maxDecodedBytesInFlight);
+    }
+  }
+
+  /** The knobs given, with the default decoded-bytes budget. */
+  public PullTuning(
+      Duration progressInterval, int commitIntervalRecords, long commitIntervalBytes, Duration shutdownTimeout) {
+    this(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout,
+        DecodedBytesBudget.defaultMaxBytes());
+  }
 
   public static PullTuning defaults() {
     return new PullTuning(Duration.ofSeconds(2), 50_000, 64L << 20, Duration.ofSeconds(30));
+  }
+
+  public PullTuning withMaxDecodedBytesInFlight(long value) {
+    return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout, value);
   }
 
   /**

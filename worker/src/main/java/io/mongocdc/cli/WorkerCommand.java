@@ -45,6 +45,12 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Mixin ApplyOptions apply;
 
+  @Option(names = "--max-decoded-bytes-in-flight", paramLabel = "BYTES",
+      defaultValue = "${env:MONGO_CDC_MAX_DECODED_BYTES_IN_FLIGHT}",
+      description = "Decoded bytes all the worker's batches may hold at once; decoding waits while they do"
+          + " (env MONGO_CDC_MAX_DECODED_BYTES_IN_FLIGHT; default: a quarter of the maximum heap, at least 64 MiB).")
+  Long maxDecodedBytesInFlight;
+
   @Spec CommandSpec spec;
 
   WorkerCommand(CliContext context) {
@@ -56,6 +62,7 @@ final class WorkerCommand implements Callable<Integer> {
     if (catalogUrl == null || catalogUrl.isBlank()) {
       throw new CliException("the catalog is required: give --catalog-url or set MONGO_CDC_CATALOG_URL", ExitCodes.INVALID);
     }
+    PullTuning tuning = pullTuning();
     PeerRegistry peers = ConfiguredPeerRegistry.load(peersFile, context.environment());
     WorkerPorts ports = context.ports().create(catalogUrl, peers, apply.sinkOptions());
     WorkflowClient client = context.clients().connect(temporal);
@@ -63,7 +70,7 @@ final class WorkerCommand implements Callable<Integer> {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PrometheusEndpoint metrics = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "0.0.0.0", metricsPort);
     WorkerWiring.register(factory.newWorker(temporal.taskQueue(), WorkerWiring.workerOptions()), peers, ports,
-        PullTuning.defaults(), new PipelineMetrics(registry));
+        tuning, new PipelineMetrics(registry));
     factory.start();
     spec.commandLine().getOut().printf("worker polling task queue %s in namespace %s at %s; catalog %s%n",
         temporal.taskQueue(), temporal.namespace(), temporal.address(), Redaction.redact(catalogUrl));
@@ -82,5 +89,18 @@ final class WorkerCommand implements Callable<Integer> {
       }
     });
     return ExitCodes.OK;
+  }
+
+  /** @throws CliException if a value cannot work */
+  private PullTuning pullTuning() {
+    PullTuning tuning = PullTuning.defaults();
+    if (maxDecodedBytesInFlight == null) {
+      return tuning;
+    }
+    if (maxDecodedBytesInFlight <= 0) {
+      throw new CliException("--max-decoded-bytes-in-flight must be at least 1 byte, got " + maxDecodedBytesInFlight,
+          ExitCodes.INVALID);
+    }
+    return tuning.withMaxDecodedBytesInFlight(maxDecodedBytesInFlight);
   }
 }

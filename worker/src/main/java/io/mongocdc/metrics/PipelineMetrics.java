@@ -1,6 +1,8 @@
 package io.mongocdc.metrics;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +25,22 @@ public final class PipelineMetrics {
 
   public MirrorMetrics mirror(String name) {
     return mirrors.computeIfAbsent(name, n -> new MirrorMetrics(registry, n, clock));
+  }
+
+  /**
+   * The worker's decoded-bytes budget, shared by all its mirrors: held now, the cap, and the most
+   * held at once (near the cap means the budget is what holds pulls back).
+   */
+  public void decodedBytesBudget(DecodedBytesBudget budget) {
+    Gauge.builder("mongo_cdc_decoded_bytes_in_flight", budget, DecodedBytesBudget::heldBytes)
+        .description("decoded bytes the worker's pulls hold: chunks waiting for the sender or being written")
+        .register(registry);
+    Gauge.builder("mongo_cdc_decoded_bytes_max", budget, DecodedBytesBudget::maxBytes)
+        .description("the worker's decoded-bytes budget (--max-decoded-bytes-in-flight)")
+        .register(registry);
+    Gauge.builder("mongo_cdc_decoded_bytes_high_water_mark", budget, DecodedBytesBudget::highWaterMark)
+        .description("the most decoded bytes the worker's pulls held at once")
+        .register(registry);
   }
 
   public MeterRegistry registry() {

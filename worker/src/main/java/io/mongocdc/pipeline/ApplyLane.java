@@ -35,9 +35,12 @@ final class ApplyLane implements Runnable {
     this.outcome = outcome;
   }
 
-  /** Hands records to the lane; blocks while its queue is full. */
-  void send(List<ChangeRecord> records) throws InterruptedException {
-    queue.put(records);
+  /** Records for the lane, and what to run once the sink has taken them. */
+  private record Part(List<ChangeRecord> records, Runnable written) {}
+
+  /** Hands records to the lane; blocks while its queue is full. {@code written} runs after their write. */
+  void send(List<ChangeRecord> records, Runnable written) throws InterruptedException {
+    queue.put(new Part(records, written));
   }
 
   void send(Commit commit) throws InterruptedException {
@@ -50,7 +53,6 @@ final class ApplyLane implements Runnable {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public void run() {
     try {
       while (true) {
@@ -64,9 +66,11 @@ final class ApplyLane implements Runnable {
           counters.laneCommitNanos.addAndGet(System.nanoTime() - start);
           commit.committed().countDown();
         } else {
+          Part part = (Part) work;
           long start = System.nanoTime();
-          sink.write((List<ChangeRecord>) work);
+          sink.write(part.records());
           counters.sinkWriteNanos.addAndGet(System.nanoTime() - start);
+          part.written().run();
         }
       }
     } catch (InterruptedException e) {

@@ -15,6 +15,12 @@ import org.bson.RawBsonDocument;
 /** The decode pool's task: turns a raw chunk into decoded events, in order. */
 final class ChunkDecoder {
 
+  /**
+   * A record's fixed share of the heap besides its text: the record, its strings' headers, the
+   * commit time. An estimate; what matters is that text-less records are not free.
+   */
+  static final int RECORD_OVERHEAD_BYTES = 128;
+
   private final ChangeEventDecoder decoder;
   private final PipelineCounters counters;
   private final boolean setsAside;
@@ -30,16 +36,32 @@ final class ChunkDecoder {
     long start = System.nanoTime();
     List<DecodedEvent> events = new ArrayList<>(chunk.events().size());
     int records = 0;
+    long bytes = 0;
     for (int i = 0; i < chunk.events().size(); i++) {
       DecodedEvent event = decode(chunk.events().get(i), chunk.tokens().get(i));
       events.add(event);
+      bytes += heapBytesOf(event);
       if (event instanceof ChangeRecord) {
         records++;
       }
     }
     counters.recordsDecoded.add(records);
     counters.decodeNanos.add(System.nanoTime() - start);
-    return new DecodedChunk(chunk.sequence(), events, chunk.lastToken());
+    return new DecodedChunk(chunk.sequence(), events, chunk.lastToken(), bytes, DecodedBytesBudget.Lease.NONE);
+  }
+
+  /**
+   * What a decoded event takes on the heap, at most: two bytes per character of its document and
+   * key (a Java string holding any non-Latin-1 character stores two per character), plus {@link
+   * #RECORD_OVERHEAD_BYTES}. Decoded JSON can be several times the raw BSON (a control character
+   * is one byte in BSON and six in JSON), which is why raw bytes alone do not bound memory.
+   */
+  static long heapBytesOf(DecodedEvent event) {
+    if (event instanceof ChangeRecord record) {
+      long chars = record.key().length() + (record.document() == null ? 0 : record.document().length());
+      return RECORD_OVERHEAD_BYTES + 2 * chars;
+    }
+    return RECORD_OVERHEAD_BYTES;
   }
 
   private DecodedEvent decode(RawBsonDocument event, ResumeToken position) {

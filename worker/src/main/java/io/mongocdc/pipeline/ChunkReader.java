@@ -7,6 +7,7 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.ResumeTokenNotFoundException;
 import io.mongocdc.source.StreamPosition;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before a chunk leaves, the reader takes an in-flight permit that the sender returns only
  * once the chunk is written to the sink, so a stalled destination stops the reader instead of
- * filling memory.
+ * filling memory. The chunk also gets its turn at the decoded-bytes budget, which its decode
+ * worker takes once the chunk is decoded (see {@link ChunkAdmission}).
  */
 final class ChunkReader implements Runnable {
 
@@ -37,6 +39,7 @@ final class ChunkReader implements Runnable {
   private final ExecutorService decodePool;
   private final BlockingQueue<ChunkInFlight> toSender;
   private final Semaphore inFlightPermits;
+  private final ChunkAdmission admission;
   private final PipelineCounters counters;
   private final PullOutcome outcome;
 
@@ -54,6 +57,7 @@ final class ChunkReader implements Runnable {
       ExecutorService decodePool,
       BlockingQueue<ChunkInFlight> toSender,
       Semaphore inFlightPermits,
+      ChunkAdmission admission,
       PipelineCounters counters,
       PullOutcome outcome) {
     this.mirror = mirror;
@@ -65,6 +69,7 @@ final class ChunkReader implements Runnable {
     this.decodePool = decodePool;
     this.toSender = toSender;
     this.inFlightPermits = inFlightPermits;
+    this.admission = admission;
     this.counters = counters;
     this.outcome = outcome;
   }
@@ -200,11 +205,13 @@ final class ChunkReader implements Runnable {
     long waitStart = System.nanoTime();
     inFlightPermits.acquire();
     counters.readerBackPressureNanos.addAndGet(System.nanoTime() - waitStart);
+    ChunkAdmission.Turn turn = admission.nextTurn();
     CompletableFuture<DecodedChunk> decoded;
     try {
-      decoded = CompletableFuture.supplyAsync(() -> chunkDecoder.decode(raw), decodePool);
+      decoded = CompletableFuture.supplyAsync(() -> decodeAndAdmit(raw, turn), decodePool);
     } catch (RuntimeException rejected) {
       // The pool was shut down by an abort; the outcome is already decided.
+      turn.skip();
       inFlightPermits.release();
       throw rejected;
     }
@@ -215,6 +222,28 @@ final class ChunkReader implements Runnable {
       }
     });
     toSender.put(new ChunkInFlight(raw.sequence(), decoded));
+  }
+
+  /**
+   * Decodes on a pool thread, then waits there for the chunk's decoded bytes: a worker holds at
+   * most the one chunk it decoded while the budget is used up, and decodes no more.
+   */
+  private DecodedChunk decodeAndAdmit(RawChunk raw, ChunkAdmission.Turn turn) {
+    DecodedChunk chunk;
+    try {
+      chunk = chunkDecoder.decode(raw);
+    } catch (RuntimeException | Error e) {
+      turn.skip();
+      throw e;
+    }
+    try {
+      return chunk.withLease(turn.admit(chunk.decodedBytes()));
+    } catch (InterruptedException e) {
+      // Only an abort interrupts the pool; the outcome is already decided.
+      Thread.currentThread().interrupt();
+      throw new CancellationException("decode worker of mirror '" + mirror
+          + "' interrupted while waiting for decoded-bytes budget");
+    }
   }
 
   private ResumeToken tokenOf(RawBsonDocument event, ResumeToken previous) {

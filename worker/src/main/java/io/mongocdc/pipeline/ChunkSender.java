@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -174,13 +175,15 @@ final class ChunkSender implements Runnable {
       stopReader.run();
     }
     if (!records.isEmpty()) {
-      write(records);
+      write(records, chunk.lease());
       counters.recordsStaged.addAndGet(records.size());
       recordsSinceCommit += records.size();
       for (ChangeRecord record : records) {
         bytesSinceCommit += record.sourceBytes();
       }
       count(records);
+    } else {
+      chunk.lease().release();
     }
     inFlightPermits.release();
     if (reach != null) {
@@ -202,11 +205,17 @@ final class ChunkSender implements Runnable {
     log.warn("mirror {}: set aside the {} (poisonEventPolicy QUARANTINE)", mirror, event.describe());
   }
 
-  private void write(List<ChangeRecord> records) throws Exception {
+  /**
+   * Writes one chunk's records, and gives its decoded bytes back once the destination has taken
+   * them: at once with one sink, when the last lane has written its part with several (until then
+   * the records sit in the lanes' queues).
+   */
+  private void write(List<ChangeRecord> records, DecodedBytesBudget.Lease lease) throws Exception {
     long writeStart = System.nanoTime();
     if (lanes.isEmpty()) {
       sink.write(records);
       counters.sinkWriteNanos.addAndGet(System.nanoTime() - writeStart);
+      lease.release();
       return;
     }
     List<List<ChangeRecord>> parts = new ArrayList<>(lanes.size());
@@ -216,9 +225,15 @@ final class ChunkSender implements Runnable {
     for (ChangeRecord record : records) {
       parts.get(ApplyRouting.laneOf(record, lanes.size())).add(record);
     }
+    AtomicInteger partsLeft = new AtomicInteger((int) parts.stream().filter(part -> !part.isEmpty()).count());
+    Runnable partWritten = () -> {
+      if (partsLeft.decrementAndGet() == 0) {
+        lease.release();
+      }
+    };
     for (int i = 0; i < lanes.size(); i++) {
       if (!parts.get(i).isEmpty()) {
-        lanes.get(i).send(parts.get(i));
+        lanes.get(i).send(parts.get(i), partWritten);
       }
     }
     counters.applyBackPressureNanos.addAndGet(System.nanoTime() - writeStart);

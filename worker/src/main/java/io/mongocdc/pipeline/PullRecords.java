@@ -25,29 +25,43 @@ public final class PullRecords {
   private final ChangeEventDecoder decoder;
   private final PullSettings settings;
   private final LongSupplier clock;
+  private final DecodedBytesBudget budget;
   private final PoisonEvents poison;
 
   /**
    * @param mirror the mirror's name, used in thread names and messages
    * @param clock a nanosecond clock for the idle timeout and batch duration
+   * @param budget caps the decoded bytes held at once; share one among every pull of a worker
    */
   public PullRecords(
       String mirror,
       ChangeStreamOpener opener,
       ChangeEventDecoder decoder,
       PullSettings settings,
-      LongSupplier clock) {
-    this(mirror, opener, decoder, settings, clock, PoisonEvents.NONE);
+      LongSupplier clock,
+      DecodedBytesBudget budget) {
+    this(mirror, opener, decoder, settings, clock, budget, PoisonEvents.NONE);
   }
 
   private PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings,
-      LongSupplier clock, PoisonEvents poison) {
+      LongSupplier clock, DecodedBytesBudget budget, PoisonEvents poison) {
     this.poison = Objects.requireNonNull(poison, "poison");
     this.mirror = Objects.requireNonNull(mirror, "mirror");
     this.opener = Objects.requireNonNull(opener, "opener");
     this.decoder = Objects.requireNonNull(decoder, "decoder");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.budget = Objects.requireNonNull(budget, "budget");
+  }
+
+  /** A pull with a decoded-bytes budget of its own, of the default size. */
+  public PullRecords(
+      String mirror,
+      ChangeStreamOpener opener,
+      ChangeEventDecoder decoder,
+      PullSettings settings,
+      LongSupplier clock) {
+    this(mirror, opener, decoder, settings, clock, DecodedBytesBudget.ofDefaultSize());
   }
 
   public PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings) {
@@ -56,7 +70,7 @@ public final class PullRecords {
 
   /** This pull with poison events screened and handled as {@code poison} says (none by default). */
   public PullRecords withPoisonEvents(PoisonEvents poison) {
-    return new PullRecords(mirror, opener, decoder, settings, clock, poison);
+    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison);
   }
 
   /**
@@ -95,6 +109,6 @@ public final class PullRecords {
     }
     sinks.forEach(sink -> Objects.requireNonNull(sink, "sink"));
     Objects.requireNonNull(progress, "progress listener");
-    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, poison).execute();
+    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, budget, poison).execute();
   }
 }

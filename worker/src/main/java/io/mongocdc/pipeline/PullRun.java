@@ -50,6 +50,7 @@ final class PullRun {
   private final Thread senderThread;
   private final List<Thread> laneThreads = new ArrayList<>();
   private final Semaphore inFlightPermits;
+  private final ChunkAdmission admission;
   private final long startNanos = System.nanoTime();
 
   PullRun(
@@ -61,6 +62,7 @@ final class PullRun {
       StreamPosition start,
       List<? extends RecordSink> sinks,
       ProgressListener progress,
+      DecodedBytesBudget budget,
       PoisonEvents poison) {
     this.mirror = mirror;
     this.settings = settings;
@@ -72,8 +74,10 @@ final class PullRun {
     this.progressReporter = Executors.newSingleThreadScheduledExecutor(named(prefix + "progress-"));
     BlockingQueue<ChunkInFlight> toSender = new LinkedBlockingQueue<>();
     this.inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
-    this.reader = new ChunkReader(mirror, opener, start, settings, clock, new ChunkDecoder(decoder, counters, poison.setsAside()),
-        decodePool, toSender, inFlightPermits, counters, outcome);
+    this.admission = new ChunkAdmission(budget);
+    this.reader = new ChunkReader(mirror, opener, start, settings, clock,
+        new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, toSender, inFlightPermits, admission,
+        counters, outcome);
     this.readerThread = new Thread(reader, prefix + "reader");
     // One sink is written by the sender itself; several get a lane thread each.
     List<ApplyLane> lanes = new ArrayList<>();
@@ -95,6 +99,16 @@ final class PullRun {
   }
 
   PullResult execute() throws InterruptedException {
+    try {
+      return run();
+    } finally {
+      // Every thread is stopped (or reported stuck): what the pull still holds, chunks that never
+      // reached the destination, goes back to the budget other pulls share.
+      admission.close();
+    }
+  }
+
+  private PullResult run() throws InterruptedException {
     laneThreads.forEach(Thread::start);
     readerThread.start();
     senderThread.start();

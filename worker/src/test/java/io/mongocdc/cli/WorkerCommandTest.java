@@ -103,6 +103,16 @@ class WorkerCommandTest {
   }
 
   @Test
+  void aDecodedBytesBudgetThatCannotWorkIsRejected() {
+    StringWriter err = new StringWriter();
+    int code = run(new StringWriter(), err, "worker", "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc",
+        "--max-decoded-bytes-in-flight", "0");
+    assertEquals(ExitCodes.INVALID, code);
+    assertEquals("mongo-cdc: --max-decoded-bytes-in-flight must be at least 1 byte, got 0\n", err.toString());
+    assertEquals(1, workerStarted.getCount(), "the worker never started");
+  }
+
+  @Test
   void anUnreadablePeersFileIsAOneLineError() {
     StringWriter err = new StringWriter();
     int code = run(new StringWriter(), err, "worker", "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc",

@@ -79,6 +79,31 @@ final class PipelineThreads {
     throw new AssertionError("the sender never waited for a chunk's decode");
   }
 
+  /**
+   * Waits until {@code count} decode workers of the pull in progress are parked taking their
+   * chunk's decoded bytes (waiting for their turn or for the budget): the state in which the
+   * budget holds decoding back.
+   */
+  static void awaitDecodeWorkersWaitingForBudget(int count) {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (decodeWorkersWaitingForBudget() >= count) {
+        return;
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+    throw new AssertionError("fewer than " + count + " decode workers ever waited for decoded-bytes budget");
+  }
+
+  /** Decode workers (of any pull in progress) parked taking their chunk's decoded bytes. */
+  static long decodeWorkersWaitingForBudget() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().contains("-decode-"))
+        .filter(t -> t.getState() == Thread.State.WAITING && inFrame(t, ChunkAdmission.Turn.class.getName(), "admit"))
+        .count();
+  }
+
   private static Thread sender() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().endsWith("-sender"))

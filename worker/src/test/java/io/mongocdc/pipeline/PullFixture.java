@@ -28,6 +28,8 @@ final class PullFixture {
   final ManualClock clock = new ManualClock();
   final ScriptedChangeStream stream;
   DocumentRenderer renderer = new DriverJsonRenderer();
+  /** The decoded-bytes budget of the pulls; null: each PullRecords gets one of the default size. */
+  DecodedBytesBudget budget;
   PullSettings.Builder settings = PullSettings.builder()
       .decodeWorkers(4)
       .chunkSize(16)
@@ -43,6 +45,11 @@ final class PullFixture {
     this.stream = script.clock(clock, Duration.ofSeconds(1)).build();
   }
 
+  PullFixture budget(DecodedBytesBudget budget) {
+    this.budget = budget;
+    return this;
+  }
+
   PullFixture renderer(DocumentRenderer renderer) {
     this.renderer = renderer;
     return this;
@@ -51,7 +58,9 @@ final class PullFixture {
   PullRecords pullRecords() {
     ChangeEventDecoder decoder =
         new ChangeEventDecoder(renderer, new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName());
-    return new PullRecords("test", stream, decoder, settings.build(), clock);
+    return budget == null
+        ? new PullRecords("test", stream, decoder, settings.build(), clock)
+        : new PullRecords("test", stream, decoder, settings.build(), clock, budget);
   }
 
   PullResult pull(RecordSink sink) throws InterruptedException {

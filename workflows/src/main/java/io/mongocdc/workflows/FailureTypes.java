@@ -3,8 +3,8 @@ package io.mongocdc.workflows;
 import java.util.List;
 
 /**
- * The ApplicationFailure types activities raise. The non-retryable ones: retrying
- * cannot fix them, and the mirror waits for the operator instead.
+ * The ApplicationFailure types activities raise. All but {@link #TRANSIENT} are never retried:
+ * retrying cannot fix them, and the mirror waits for the operator instead.
  */
 public final class FailureTypes {
 
@@ -27,12 +27,17 @@ public final class FailureTypes {
    * 22, 23 (but a concurrent writer's duplicate key), 42 and 54.
    */
   public static final String DESTINATION_REJECTED = "DestinationRejected";
+  /**
+   * The worker ran out of heap during a pull. Retrying the same batch with the same settings
+   * would run out again, for ever; the operator lowers a memory setting or gives more heap.
+   */
+  public static final String OUT_OF_MEMORY = "OutOfMemory";
   /** Network, primary step-down, destination unavailable, timeouts: retried with backoff. */
   public static final String TRANSIENT = "Transient";
 
   public static final List<String> NON_RETRYABLE =
       List.of(HISTORY_LOST, INVALID_CONFIGURATION, AUTHENTICATION_FAILED, UNDECODABLE_EVENT, POISON_EVENT,
-          DESTINATION_REJECTED);
+          DESTINATION_REJECTED, OUT_OF_MEMORY);
 
   private FailureTypes() {}
 }

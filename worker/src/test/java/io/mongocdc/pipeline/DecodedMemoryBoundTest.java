@@ -1,0 +1,292 @@
+package io.mongocdc.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.DocumentRenderer;
+import io.mongocdc.decode.DriverJsonKeyRenderer;
+import io.mongocdc.decode.DriverJsonRenderer;
+import io.mongocdc.source.scripted.ChangeEvents;
+import io.mongocdc.source.scripted.Gate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.bson.BsonString;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Invariant 5 for decoded bytes: documents whose JSON is many times their BSON (control
+ * characters) are held back by the decoded-bytes budget while the destination stalls, a chunk
+ * larger than the whole budget still goes through, and a cancelled pull gives its bytes back.
+ */
+@ExtendWith(PipelineCleanup.class)
+@Timeout(60)
+class DecodedMemoryBoundTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  /** Each document holds this many control characters: 256 KiB of BSON, six times that of JSON. */
+  private static final int CONTROL_CHARACTERS = 256 * 1024;
+  private static final int EVENTS = 40;
+
+  private final List<RawBsonDocument> events = hugeInserts(EVENTS);
+  private final CountingRenderer renderer = new CountingRenderer(new DriverJsonRenderer());
+
+  @Test
+  void aStalledSinkHoldsTheDecodedBytesWithinTheBudget() throws Exception {
+    PullFixture fixture = stalledPipeline();
+    long[] sizes = decodedSizes(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    fixture.budget(budget);
+    RecordingSink sink = new RecordingSink();
+    Gate firstWrite = sink.blockWrite(0);
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    assertTrue(firstWrite.awaitReached(WAIT));
+    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+
+    // Chunk 0 in the sink and chunk 1 waiting for the sender fill the budget; each of the two
+    // workers holds the one chunk it decoded, and nothing more is decoded although 16 chunks may
+    // be in flight.
+    assertEquals(sizes[0] + sizes[1], budget.heldBytes());
+    assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
+    assertEquals(4, renderer.rendered.get(), "documents decoded while the sink stalls");
+
+    firstWrite.release();
+    PullResult result = probe.result();
+    assertEquals(EVENTS, result.recordsDelivered());
+    fixture.assertDeliveredInOrder(sink.committed(), 0, EVENTS);
+    assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
+    assertEquals(0, budget.heldBytes(), "every byte is given back");
+  }
+
+  @Test
+  void cancellingWhileDecodeWorkersWaitForTheBudgetReturnsPromptlyAndGivesTheBytesBack() throws Exception {
+    PullFixture fixture = stalledPipeline();
+    fixture.settings.shutdownTimeout(Duration.ofSeconds(2));
+    long[] sizes = decodedSizes(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    fixture.budget(budget);
+    RecordingSink sink = new RecordingSink();
+    Gate firstWrite = sink.blockWrite(0);
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    assertTrue(firstWrite.awaitReached(WAIT));
+    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+    probe.cancel();
+
+    Throwable thrown = probe.thrown();
+    assertInstanceOf(InterruptedException.class, thrown);
+    assertEquals(List.of(), Arrays.asList(thrown.getSuppressed()), "threads that did not stop within 2 s");
+    PipelineThreads.assertNoneAlive();
+    assertEquals(0, budget.heldBytes(), "the cancelled pull's bytes are back in the budget");
+    assertEquals(0, sink.commits());
+  }
+
+  @Test
+  void recordsQueuedForAStalledApplyLaneKeepTheirBytesUntilTheLaneHasWrittenThem() throws Exception {
+    PullFixture fixture = stalledPipeline();
+    long[] sizes = decodedSizes(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    fixture.budget(budget);
+    List<ChangeRecord> records = decodedRecords(fixture);
+    int stalledLane = ApplyRouting.laneOf(records.get(0), 2);
+    int nextForIt = 1;
+    while (ApplyRouting.laneOf(records.get(nextForIt), 2) != stalledLane) {
+      nextForIt++;
+    }
+    List<RecordingSink> sinks = List.of(new RecordingSink(), new RecordingSink());
+    Gate stalledWrite = sinks.get(stalledLane).blockWrite(0);
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sinks);
+    assertTrue(stalledWrite.awaitReached(WAIT));
+    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+    PipelineThreads.awaitSenderWaitingForDecode();
+
+    // Chunk 0 in the stalled lane's write and the next chunk queued for it hold the budget; the
+    // chunks between went to the other lane, which wrote them and gave their bytes back.
+    assertEquals(sizes[0] + sizes[nextForIt], budget.heldBytes());
+    assertEquals(nextForIt - 1, sinks.get(1 - stalledLane).written().size());
+    assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
+
+    stalledWrite.release();
+    assertEquals(EVENTS, probe.result().recordsDelivered());
+    assertEquals(0, budget.heldBytes());
+  }
+
+  @Test
+  void aChunkLargerThanTheWholeBudgetGoesThroughAlone() throws Exception {
+    PullFixture fixture = new PullFixture(events).renderer(renderer);
+    fixture.settings.decodeWorkers(4).chunkSize(1);
+    long[] sizes = decodedSizes(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(min(sizes) / 4);
+    fixture.budget(budget);
+    RecordingSink sink = new RecordingSink();
+
+    PullResult result = fixture.pull(sink);
+
+    assertEquals(EVENTS, result.recordsDelivered());
+    fixture.assertDeliveredInOrder(sink.committed(), 0, EVENTS);
+    assertTrue(budget.highWaterMark() >= min(sizes), "a chunk over the budget was admitted");
+    assertTrue(budget.highWaterMark() <= max(sizes), "never with another one: " + budget.highWaterMark());
+    assertEquals(0, budget.heldBytes());
+  }
+
+  @Test
+  void aLaterChunkThatDecodesFirstDoesNotTakeTheBytesItsPredecessorNeeds() throws Exception {
+    // Room for one chunk and a half. Chunk 1 decodes while chunk 0 is held at a gate; if it took
+    // its bytes first, chunk 0 would wait for them for ever and the sender for chunk 0.
+    ScriptedRenderer slowFirst = new ScriptedRenderer();
+    Gate firstDocument = slowFirst.blockAt(0);
+    PullFixture fixture = new PullFixture(events).renderer(slowFirst);
+    fixture.settings.decodeWorkers(2).chunkSize(1);
+    long[] sizes = decodedSizes(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(max(sizes) + max(sizes) / 2);
+    fixture.budget(budget);
+    RecordingSink sink = new RecordingSink();
+
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    assertTrue(firstDocument.awaitReached(WAIT));
+    awaitCondition(() -> budget.heldBytes() > 0 || PipelineThreads.decodeWorkersWaitingForBudget() > 0,
+        "chunk 1 decoded while chunk 0 is held");
+    firstDocument.release();
+
+    assertEquals(EVENTS, probe.result().recordsDelivered());
+    fixture.assertDeliveredInOrder(sink.committed(), 0, EVENTS);
+    assertEquals(0, budget.heldBytes());
+  }
+
+  @Test
+  void aCancelledPullGivesItsBytesBackToAnotherPullOnTheSameBudget() throws Exception {
+    PullFixture stalled = stalledPipeline();
+    long[] sizes = decodedSizes(stalled);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    stalled.budget(budget);
+    RecordingSink stalledSink = new RecordingSink();
+    Gate firstWrite = stalledSink.blockWrite(0);
+    PullOutcomeProbe stalledPull = PullOutcomeProbe.start(stalled, stalledSink);
+    assertTrue(firstWrite.awaitReached(WAIT));
+    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+
+    PullFixture other = new PullFixture(hugeInserts(EVENTS)).budget(budget);
+    other.settings.decodeWorkers(2).chunkSize(1);
+    RecordingSink otherSink = new RecordingSink();
+    PullOutcomeProbe otherPull = PullOutcomeProbe.start(other, otherSink);
+    // The other pull's first chunk waits behind the stalled pull's bytes.
+    PipelineThreads.awaitDecodeWorkersWaitingForBudget(3);
+    stalledPull.cancel();
+
+    assertInstanceOf(InterruptedException.class, stalledPull.thrown());
+    assertEquals(EVENTS, otherPull.result().recordsDelivered());
+    other.assertDeliveredInOrder(otherSink.committed(), 0, EVENTS);
+    assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
+    assertEquals(0, budget.heldBytes());
+  }
+
+  @Test
+  void runningOutOfHeapWhileDecodingFailsThePullWithThatError() throws Exception {
+    // Not a transient failure to retry for ever: the activity's classifier must see it.
+    OutOfMemoryError heapSpace = new OutOfMemoryError("Java heap space");
+    DocumentRenderer exhausting = document -> {
+      if (document.getInt32("n").getValue() == 3) {
+        throw heapSpace;
+      }
+      return renderer.render(document);
+    };
+    PullFixture fixture = new PullFixture(events).renderer(exhausting);
+    fixture.settings.decodeWorkers(2).chunkSize(1);
+    RecordingSink sink = new RecordingSink();
+
+    PullRecordsException failure = PullFixture.pullFailure(fixture, sink);
+
+    assertEquals(heapSpace, failure.getCause());
+    assertEquals(0, sink.commits());
+  }
+
+  /** Two workers, one event per chunk, and room for 16 chunks in flight: the budget is the bound. */
+  private PullFixture stalledPipeline() {
+    PullFixture fixture = new PullFixture(events).renderer(renderer);
+    fixture.settings.decodeWorkers(2).chunkSize(1).maxInFlightChunks(16);
+    return fixture;
+  }
+
+  /** What each event of the fixture's stream holds once decoded, as the budget counts it. */
+  private long[] decodedSizes(PullFixture fixture) {
+    ChangeEventDecoder decoder = new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
+        DestinationTableResolver.sourceName());
+    long[] sizes = new long[events.size()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = ChunkDecoder.heapBytesOf(decoder.decode(events.get(i), fixture.stream.tokenOf(i)));
+    }
+    // The point of the test: decoded is several times raw.
+    assertTrue(sizes[0] > 6L * events.get(0).getByteBuffer().remaining(), "decoded " + sizes[0]);
+    return sizes;
+  }
+
+  /** The records the fixture's events decode to. */
+  private List<ChangeRecord> decodedRecords(PullFixture fixture) {
+    ChangeEventDecoder decoder = new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
+        DestinationTableResolver.sourceName());
+    List<ChangeRecord> records = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      records.add((ChangeRecord) decoder.decode(events.get(i), fixture.stream.tokenOf(i)));
+    }
+    return records;
+  }
+
+  private static List<RawBsonDocument> hugeInserts(int count) {
+    ChangeEvents changeEvents = new ChangeEvents();
+    String controlCharacters = "\u0001".repeat(CONTROL_CHARACTERS);
+    List<RawBsonDocument> out = new ArrayList<>(count);
+    for (int n = 0; n < count; n++) {
+      out.add(changeEvents.insert(Workload.ORDERS,
+          Workload.document(n, n).append("blob", new BsonString(controlCharacters))));
+    }
+    return out;
+  }
+
+  private static long max(long[] values) {
+    return Arrays.stream(values).max().orElseThrow();
+  }
+
+  private static long min(long[] values) {
+    return Arrays.stream(values).min().orElseThrow();
+  }
+
+  /** Polls a condition of the pipeline's state, which is not a timed guess. */
+  private static void awaitCondition(BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("never: " + what);
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
+  /** Counts the documents rendered. */
+  private static final class CountingRenderer implements DocumentRenderer {
+    final AtomicInteger rendered = new AtomicInteger();
+    private final DocumentRenderer delegate;
+
+    CountingRenderer(DocumentRenderer delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public String render(RawBsonDocument document) {
+      rendered.incrementAndGet();
+      return delegate.render(document);
+    }
+  }
+}
