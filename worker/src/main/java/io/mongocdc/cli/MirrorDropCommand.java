@@ -11,10 +11,10 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowStub;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,13 +30,8 @@ final class MirrorDropCommand extends MirrorSubcommand {
   @Option(names = "--drop-tables", description = "Also drop the destination tables and the mirror's catalog rows.")
   boolean dropTables;
 
-  @Option(names = "--catalog-url", paramLabel = "JDBC_URL", defaultValue = "${env:MONGO_CDC_CATALOG_URL}",
-      description = "Catalog database, for --drop-tables (env MONGO_CDC_CATALOG_URL).")
-  String catalogUrl;
-
-  @Option(names = "--peers-file", paramLabel = "FILE", defaultValue = "${env:MONGO_CDC_PEERS_FILE}",
-      description = "Peers, for --drop-tables (env MONGO_CDC_PEERS_FILE).")
-  Path peersFile;
+  /** For --drop-tables. */
+  @Mixin CatalogAccessOptions catalog;
 
   /** How long a drop with tables waits for the workflow to stop by itself before terminating it. */
   static final Duration STOP_WAIT = Duration.ofSeconds(30);
@@ -53,13 +48,11 @@ final class MirrorDropCommand extends MirrorSubcommand {
       out.printf("terminated workflow %s%n", mirror.workflowId());
       return;
     }
-    if (catalogUrl == null || catalogUrl.isBlank()) {
-      throw new CliException("--drop-tables needs the catalog: give --catalog-url or set MONGO_CDC_CATALOG_URL", ExitCodes.INVALID);
-    }
+    String catalogUrl = catalog.requireCatalogUrl("--drop-tables");
     WorkerPorts ports;
     TablesToDrop drop;
     try {
-      ports = context.ports().create(catalogUrl, ConfiguredPeerRegistry.load(peersFile, context.environment()),
+      ports = context.ports().create(catalogUrl, ConfiguredPeerRegistry.load(catalog.peersFile, context.environment()),
           PostgresSinkOptions.defaults());
       drop = TablesToDrop.of(mirror.name, ports);
       drop.destinationPeers().forEach(ports.destination()::checkReachable);

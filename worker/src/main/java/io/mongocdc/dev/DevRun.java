@@ -309,19 +309,18 @@ public final class DevRun {
   }
 
   private static long quarantinedEvents(Connection connection) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(
-        "select count(*) from mongo_cdc.quarantined_events where mirror_name = ? and replayed_at is null")) {
-      statement.setString(1, MIRROR);
-      try (ResultSet row = statement.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
-    }
+    return mirrorCount(connection,
+        "select count(*) from mongo_cdc.quarantined_events where mirror_name = ? and replayed_at is null");
   }
 
   private static long snapshotDocuments(Connection connection) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(
-        "select coalesce(sum(documents_copied), 0) from mongo_cdc.snapshot_progress where mirror = ?")) {
+    return mirrorCount(connection,
+        "select coalesce(sum(documents_copied), 0) from mongo_cdc.snapshot_progress where mirror = ?");
+  }
+
+  /** A number the query gives for the dev mirror (its one parameter). */
+  private static long mirrorCount(Connection connection, String query) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(query)) {
       statement.setString(1, MIRROR);
       try (ResultSet row = statement.executeQuery()) {
         row.next();

@@ -40,8 +40,8 @@ class CatalogMigrationTest {
       rs.next();
       // peers, mirrors, checkpoints, batches, table_counters, settings, mirror_status, flyway
       // history (V1); snapshot_collections, snapshot_partitions, snapshot_progress (V2);
-      // batch_attempts, without settings (V4); mirror_tables (V6)
-      assertEquals(12, rs.getInt(1));
+      // batch_attempts, without settings (V4); mirror_tables (V6); quarantined_events (V7)
+      assertEquals(13, rs.getInt(1));
     }
   }
 

@@ -123,21 +123,22 @@ class CatalogCookbookTest {
       List<Map<String, Object>> pruned = run(sql, cookbook, "Prune batch history");
       assertEquals(0L, sum(pruned, "batches", "attempts"), "nothing is 30 days old");
 
-      // A destination that refuses every row: each attempt leaves a row, then the mirror backs off.
+      // A destination that refuses every row for good (a check constraint of its own): the attempt
+      // leaves a row, and the mirror fails for the operator instead of retrying for ever.
       String table = (String) tables.get(0).get("destination_table");
       exec(sql, "alter table public.\"" + table + "\" add constraint cookbook_refuses check (false) not valid");
       mirror.resume();
       await("a failed attempt in the catalog", () -> run(sql, cookbook, "Errors in the last day").isEmpty() ? null : true);
       Map<String, Object> attempt = run(sql, cookbook, "Errors in the last day").get(0);
-      assertEquals("Transient", attempt.get("failure_type"));
+      assertEquals("DestinationRejected", attempt.get("failure_type"));
       assertTrue(((String) attempt.get("message")).contains("cookbook_refuses"), attempt.toString());
-      await("the catalog to read backing_off", () -> "backing_off".equals(state(sql)) ? true : null);
+      await("the catalog to read failed", () -> "failed".equals(state(sql)) ? true : null);
       List<Map<String, Object>> stuck = run(sql, cookbook, "Is anything stuck?");
       assertEquals(1, stuck.size());
-      assertEquals("Transient", stuck.get(0).get("failure_type"));
+      assertEquals("DestinationRejected", stuck.get(0).get("failure_type"));
       assertEquals(1, ((Number) stuck.get(0).get("failed_attempts")).intValue());
       assertTrue(((String) stuck.get(0).get("last_batch_error")).contains("cookbook_refuses"), stuck.toString());
-      assertEquals(MirrorPhase.BACKING_OFF, mirror.status().state());
+      assertEquals(MirrorPhase.FAILED, mirror.status().state());
 
       exec(sql, "alter table public.\"" + table + "\" drop constraint cookbook_refuses");
       mirror.resume();
