@@ -21,6 +21,15 @@ final class ChunkDecoder {
    */
   static final int RECORD_OVERHEAD_BYTES = 128;
 
+  /**
+   * Characters of JSON (key and document) one byte of a raw change event can become, at most. The
+   * widest cases: a control character in a string is one byte and six characters ({@code
+   * \u0001}); an undefined value with an empty name is two bytes and 23 characters ({@code
+   * "":{"$undefined":true},}). The key and the document both come from parts of the same event,
+   * which also holds its resume token and namespace, so the event's size bounds them together.
+   */
+  static final int MOST_CHARS_PER_RAW_BYTE = 12;
+
   private final ChangeEventDecoder decoder;
   private final PipelineCounters counters;
   private final boolean setsAside;
@@ -56,6 +65,20 @@ final class ChunkDecoder {
    * #RECORD_OVERHEAD_BYTES}. Decoded JSON can be several times the raw BSON (a control character
    * is one byte in BSON and six in JSON), which is why raw bytes alone do not bound memory.
    */
+  /**
+   * The most heap a chunk's decoded events can take, known before decoding: {@link
+   * #MOST_CHARS_PER_RAW_BYTE} characters of key and document per byte of raw event, two bytes
+   * each, plus {@link #RECORD_OVERHEAD_BYTES} per event. Always at least {@link #heapBytesOf}
+   * summed over the chunk, so a reservation of it never runs short.
+   */
+  static long mostHeapBytesOf(RawChunk chunk) {
+    long bytes = 0;
+    for (RawBsonDocument event : chunk.events()) {
+      bytes += RECORD_OVERHEAD_BYTES + 2L * MOST_CHARS_PER_RAW_BYTE * event.getByteBuffer().remaining();
+    }
+    return bytes;
+  }
+
   static long heapBytesOf(DecodedEvent event) {
     if (event instanceof ChangeRecord record) {
       long chars = record.key().length() + (record.document() == null ? 0 : record.document().length());

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before a chunk leaves, the reader takes an in-flight permit that the sender returns only
  * once the chunk is written to the sink, so a stalled destination stops the reader instead of
- * filling memory. The chunk also gets its turn at the decoded-bytes budget, which its decode
- * worker takes once the chunk is decoded (see {@link ChunkAdmission}).
+ * filling memory. It also reserves the most decoded bytes the chunk could take from the
+ * decoded-bytes budget, waiting while the budget is used up (see {@link ChunkAdmission}).
  */
 final class ChunkReader implements Runnable {
 
@@ -204,14 +204,21 @@ final class ChunkReader implements Runnable {
   private void send(RawChunk raw) throws InterruptedException {
     long waitStart = System.nanoTime();
     inFlightPermits.acquire();
-    counters.readerBackPressureNanos.addAndGet(System.nanoTime() - waitStart);
-    ChunkAdmission.Turn turn = admission.nextTurn();
+    DecodedBytesBudget.Lease lease;
+    try {
+      lease = admission.reserve(raw);
+    } catch (InterruptedException | RuntimeException e) {
+      inFlightPermits.release();
+      throw e;
+    } finally {
+      counters.readerBackPressureNanos.addAndGet(System.nanoTime() - waitStart);
+    }
     CompletableFuture<DecodedChunk> decoded;
     try {
-      decoded = CompletableFuture.supplyAsync(() -> decodeAndAdmit(raw, turn), decodePool);
+      decoded = CompletableFuture.supplyAsync(() -> decodeWithin(raw, lease), decodePool);
     } catch (RuntimeException rejected) {
       // The pool was shut down by an abort; the outcome is already decided.
-      turn.skip();
+      lease.release();
       inFlightPermits.release();
       throw rejected;
     }
@@ -225,25 +232,19 @@ final class ChunkReader implements Runnable {
   }
 
   /**
-   * Decodes on a pool thread, then waits there for the chunk's decoded bytes: a worker holds at
-   * most the one chunk it decoded while the budget is used up, and decodes no more.
+   * Decodes on a pool thread within the bytes the reader reserved, then gives back what the
+   * chunk did not need.
    */
-  private DecodedChunk decodeAndAdmit(RawChunk raw, ChunkAdmission.Turn turn) {
+  private DecodedChunk decodeWithin(RawChunk raw, DecodedBytesBudget.Lease lease) {
     DecodedChunk chunk;
     try {
       chunk = chunkDecoder.decode(raw);
     } catch (RuntimeException | Error e) {
-      turn.skip();
+      lease.release();
       throw e;
     }
-    try {
-      return chunk.withLease(turn.admit(chunk.decodedBytes()));
-    } catch (InterruptedException e) {
-      // Only an abort interrupts the pool; the outcome is already decided.
-      Thread.currentThread().interrupt();
-      throw new CancellationException("decode worker of mirror '" + mirror
-          + "' interrupted while waiting for decoded-bytes budget");
-    }
+    lease.shrinkTo(chunk.decodedBytes());
+    return chunk.withLease(lease);
   }
 
   private ResumeToken tokenOf(RawBsonDocument event, ResumeToken previous) {

@@ -9,15 +9,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * those being written to the destination. One budget is meant to be shared by every pull of a
  * worker, because several mirrors run on one worker and the heap they share is one.
  *
- * <p>A decode worker takes its chunk's bytes once it has decoded the chunk (only then is the size
- * known) and the sender gives them back once the destination has taken the records. While the
- * budget is used up, workers wait, so the pool stops decoding and the reader, out of in-flight
- * chunks, stops reading: back-pressure reaches the source.
+ * <p>The reader takes a chunk's bytes before the chunk is decoded, as many as its decoded events
+ * could take at most ({@link ChunkDecoder#mostHeapBytesOf}); the decode worker gives back the
+ * part the chunk did not need once it is decoded, and the sender the rest once the destination
+ * has taken the records. So a chunk being decoded is inside the budget too. While the budget is
+ * used up the reader waits: back-pressure reaches the source.
  *
  * <p>The semaphore is fair: a chunk waiting for many bytes is not overtaken by smaller ones of
  * other pulls, which could otherwise starve it for ever. Within one pull chunks take their bytes
- * in the order they were cut ({@link ChunkAdmission}); otherwise a later chunk could hold the bytes the
- * sender's next chunk needs while the sender cannot release them without that chunk: a deadlock.
+ * in the order they are cut (the reader takes them), so every chunk holding bytes is one the
+ * sender reaches without waiting for a chunk that holds none: the holders always drain.
  * A chunk larger than the whole budget takes all of it, so it goes through alone rather than
  * never.
  */
@@ -55,7 +56,7 @@ public final class DecodedBytesBudget {
 
   /**
    * A quarter of the maximum heap, at least 64 MiB. The rest is for what the budget does not
-   * cover: raw chunks in flight, the chunk each decode worker is decoding, the destination's
+   * cover: raw chunks in flight, the destination's
    * staged records and buffers, and the Temporal client.
    */
   public static long defaultMaxBytes() {
@@ -139,6 +140,22 @@ public final class DecodedBytesBudget {
       return new Lease(this, bytes, needed);
     }
 
+    /** Gives back what the lease holds beyond {@code bytes}; a lease never grows. */
+    private synchronized void shrink(Lease lease, long bytes) {
+      if (closed || lease.released || bytes >= lease.bytes) {
+        return;
+      }
+      int keep = bytes <= 0 ? 0 : permitsFor(bytes);
+      int freed = lease.permits - keep;
+      long freedBytes = lease.bytes - Math.max(0, bytes);
+      lease.permits = keep;
+      lease.bytes -= freedBytes;
+      heldPermits -= freed;
+      heldBytes -= freedBytes;
+      held.addAndGet(-freedBytes);
+      permits.release(freed);
+    }
+
     private synchronized void release(Lease lease) {
       if (closed || lease.released) {
         return;
@@ -173,8 +190,9 @@ public final class DecodedBytesBudget {
     static final Lease NONE = new Lease(null, 0, 0);
 
     private final Account account;
-    private final long bytes;
-    private final int permits;
+    // Changed only under the account's lock.
+    private long bytes;
+    private int permits;
     private boolean released;
 
     private Lease(Account account, long bytes, int permits) {
@@ -184,7 +202,16 @@ public final class DecodedBytesBudget {
     }
 
     long bytes() {
-      return bytes;
+      synchronized (account == null ? this : account) {
+        return bytes;
+      }
+    }
+
+    /** Keeps only {@code bytes} of the lease (what the chunk turned out to take), gives back the rest. */
+    void shrinkTo(long value) {
+      if (account != null) {
+        account.shrink(this, value);
+      }
     }
 
     void release() {

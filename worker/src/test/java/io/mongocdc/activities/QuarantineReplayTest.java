@@ -49,7 +49,8 @@ class QuarantineReplayTest {
     Catalog opened = Catalog.open(database);
     catalog = new PostgresCheckpointCatalog(opened);
     catalog.register(MIRROR);
-    String url = ((PGSimpleDataSource) database).getUrl();
+    String url = EmbeddedPostgresSupport.postgres().getJdbcUrl("postgres",
+        ((PGSimpleDataSource) database).getDatabaseName());
     destination = new PostgresMirrorDestination(new ConfiguredPeerRegistry(Map.of("warehouse-pg", url), Map.of()),
         PostgresSinkOptions.defaults(), new io.mongocdc.catalog.PostgresTableOwnership(opened));
     destination.createTables(MIRROR);

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Invariant 5 for decoded bytes: documents whose JSON is many times their BSON (control
- * characters) are held back by the decoded-bytes budget while the destination stalls, a chunk
- * larger than the whole budget still goes through, and a cancelled pull gives its bytes back.
+ * characters) are held back by the decoded-bytes budget while the destination stalls, counted
+ * from before they are decoded (the reader reserves the most a chunk can take), a chunk larger
+ * than the whole budget still goes through, and a cancelled pull gives its bytes back.
  */
 @ExtendWith(PipelineCleanup.class)
 @Timeout(60)
@@ -45,21 +46,26 @@ class DecodedMemoryBoundTest {
   void aStalledSinkHoldsTheDecodedBytesWithinTheBudget() throws Exception {
     PullFixture fixture = stalledPipeline();
     long[] sizes = decodedSizes(fixture);
-    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    long[] reserved = reservations(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2);
     fixture.budget(budget);
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0);
 
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
     assertTrue(firstWrite.awaitReached(WAIT));
-    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+    PipelineThreads.awaitReadersWaitingForBudget(1);
 
-    // Chunk 0 in the sink and chunk 1 waiting for the sender fill the budget; each of the two
-    // workers holds the one chunk it decoded, and nothing more is decoded although 16 chunks may
-    // be in flight.
-    assertEquals(sizes[0] + sizes[1], budget.heldBytes());
+    // Chunk 0 in the sink and the chunks decoded behind it hold what they took; the reader waits
+    // because the next chunk's reservation does not fit, so nothing more is decoded although 16
+    // chunks may be in flight.
+    int admitted = chunksThatFit(budget.maxBytes(), sizes, reserved);
+    assertTrue(admitted < 16, "the budget, not the in-flight chunks, is the bound: " + admitted);
+    // The reader may first wait for a chunk still being decoded to give back what it did not need.
+    awaitCondition(() -> budget.heldBytes() == sum(sizes, admitted), "the admitted chunks hold what they took");
+    assertEquals(1, PipelineThreads.readersWaitingForBudget());
     assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
-    assertEquals(4, renderer.rendered.get(), "documents decoded while the sink stalls");
+    assertEquals(admitted, renderer.rendered.get(), "documents decoded while the sink stalls");
 
     firstWrite.release();
     PullResult result = probe.result();
@@ -70,18 +76,18 @@ class DecodedMemoryBoundTest {
   }
 
   @Test
-  void cancellingWhileDecodeWorkersWaitForTheBudgetReturnsPromptlyAndGivesTheBytesBack() throws Exception {
+  void cancellingWhileTheReaderWaitsForTheBudgetReturnsPromptlyAndGivesTheBytesBack() throws Exception {
     PullFixture fixture = stalledPipeline();
     fixture.settings.shutdownTimeout(Duration.ofSeconds(2));
-    long[] sizes = decodedSizes(fixture);
-    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    long[] reserved = reservations(fixture);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2);
     fixture.budget(budget);
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0);
 
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
     assertTrue(firstWrite.awaitReached(WAIT));
-    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+    PipelineThreads.awaitReadersWaitingForBudget(1);
     probe.cancel();
 
     Throwable thrown = probe.thrown();
@@ -96,7 +102,10 @@ class DecodedMemoryBoundTest {
   void recordsQueuedForAStalledApplyLaneKeepTheirBytesUntilTheLaneHasWrittenThem() throws Exception {
     PullFixture fixture = stalledPipeline();
     long[] sizes = decodedSizes(fixture);
-    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    long[] reserved = reservations(fixture);
+    // Room for chunk 0 and one more reservation; once chunk 0 and the next chunk for its lane hold
+    // what they took, no further reservation fits.
+    DecodedBytesBudget budget = new DecodedBytesBudget(sizes[0] + max(reserved) + min(sizes) / 2);
     fixture.budget(budget);
     List<ChangeRecord> records = decodedRecords(fixture);
     int stalledLane = ApplyRouting.laneOf(records.get(0), 2);
@@ -109,12 +118,17 @@ class DecodedMemoryBoundTest {
 
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sinks);
     assertTrue(stalledWrite.awaitReached(WAIT));
-    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
-    PipelineThreads.awaitSenderWaitingForDecode();
+    PipelineThreads.awaitReadersWaitingForBudget(1);
+    int between = nextForIt - 1;
+    awaitCondition(() -> sinks.get(1 - stalledLane).written().size() == between,
+        "the other lane wrote the chunks between");
 
     // Chunk 0 in the stalled lane's write and the next chunk queued for it hold the budget; the
     // chunks between went to the other lane, which wrote them and gave their bytes back.
-    assertEquals(sizes[0] + sizes[nextForIt], budget.heldBytes());
+    long queuedForIt = sizes[nextForIt];
+    awaitCondition(() -> budget.heldBytes() == sizes[0] + queuedForIt,
+        "chunk 0 and the next chunk for its lane hold their bytes, the others gave theirs back");
+    assertEquals(1, PipelineThreads.readersWaitingForBudget());
     assertEquals(nextForIt - 1, sinks.get(1 - stalledLane).written().size());
     assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
 
@@ -128,6 +142,7 @@ class DecodedMemoryBoundTest {
     PullFixture fixture = new PullFixture(events).renderer(renderer);
     fixture.settings.decodeWorkers(4).chunkSize(1);
     long[] sizes = decodedSizes(fixture);
+    long[] reserved = reservations(fixture);
     DecodedBytesBudget budget = new DecodedBytesBudget(min(sizes) / 4);
     fixture.budget(budget);
     RecordingSink sink = new RecordingSink();
@@ -137,27 +152,28 @@ class DecodedMemoryBoundTest {
     assertEquals(EVENTS, result.recordsDelivered());
     fixture.assertDeliveredInOrder(sink.committed(), 0, EVENTS);
     assertTrue(budget.highWaterMark() >= min(sizes), "a chunk over the budget was admitted");
-    assertTrue(budget.highWaterMark() <= max(sizes), "never with another one: " + budget.highWaterMark());
+    assertTrue(budget.highWaterMark() <= max(reserved), "never with another one: " + budget.highWaterMark());
     assertEquals(0, budget.heldBytes());
   }
 
   @Test
-  void aLaterChunkThatDecodesFirstDoesNotTakeTheBytesItsPredecessorNeeds() throws Exception {
-    // Room for one chunk and a half. Chunk 1 decodes while chunk 0 is held at a gate; if it took
-    // its bytes first, chunk 0 would wait for them for ever and the sender for chunk 0.
+  void aChunkBeingDecodedIsInsideTheBudgetAndTheChunksAfterItWait() throws Exception {
+    // Room for one chunk and a half of decoded text, less than one reservation: chunk 0 takes the
+    // whole budget while it is decoded, so chunk 1 is not even read until chunk 0 has its size.
     ScriptedRenderer slowFirst = new ScriptedRenderer();
     Gate firstDocument = slowFirst.blockAt(0);
     PullFixture fixture = new PullFixture(events).renderer(slowFirst);
     fixture.settings.decodeWorkers(2).chunkSize(1);
     long[] sizes = decodedSizes(fixture);
+    long[] reserved = reservations(fixture);
     DecodedBytesBudget budget = new DecodedBytesBudget(max(sizes) + max(sizes) / 2);
     fixture.budget(budget);
     RecordingSink sink = new RecordingSink();
 
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
     assertTrue(firstDocument.awaitReached(WAIT));
-    awaitCondition(() -> budget.heldBytes() > 0 || PipelineThreads.decodeWorkersWaitingForBudget() > 0,
-        "chunk 1 decoded while chunk 0 is held");
+    PipelineThreads.awaitReadersWaitingForBudget(1);
+    assertEquals(reserved[0], budget.heldBytes(), "the chunk in the decoder holds its reservation");
     firstDocument.release();
 
     assertEquals(EVENTS, probe.result().recordsDelivered());
@@ -168,21 +184,21 @@ class DecodedMemoryBoundTest {
   @Test
   void aCancelledPullGivesItsBytesBackToAnotherPullOnTheSameBudget() throws Exception {
     PullFixture stalled = stalledPipeline();
-    long[] sizes = decodedSizes(stalled);
-    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(sizes) + max(sizes) / 2);
+    long[] reserved = reservations(stalled);
+    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2);
     stalled.budget(budget);
     RecordingSink stalledSink = new RecordingSink();
     Gate firstWrite = stalledSink.blockWrite(0);
     PullOutcomeProbe stalledPull = PullOutcomeProbe.start(stalled, stalledSink);
     assertTrue(firstWrite.awaitReached(WAIT));
-    PipelineThreads.awaitDecodeWorkersWaitingForBudget(2);
+    PipelineThreads.awaitReadersWaitingForBudget(1);
 
     PullFixture other = new PullFixture(hugeInserts(EVENTS)).budget(budget);
     other.settings.decodeWorkers(2).chunkSize(1);
     RecordingSink otherSink = new RecordingSink();
     PullOutcomeProbe otherPull = PullOutcomeProbe.start(other, otherSink);
     // The other pull's first chunk waits behind the stalled pull's bytes.
-    PipelineThreads.awaitDecodeWorkersWaitingForBudget(3);
+    PipelineThreads.awaitReadersWaitingForBudget(2);
     stalledPull.cancel();
 
     assertInstanceOf(InterruptedException.class, stalledPull.thrown());
@@ -230,6 +246,31 @@ class DecodedMemoryBoundTest {
     // The point of the test: decoded is several times raw.
     assertTrue(sizes[0] > 6L * events.get(0).getByteBuffer().remaining(), "decoded " + sizes[0]);
     return sizes;
+  }
+
+  /** What the reader reserves for each event's chunk (one event each) before it is decoded. */
+  private long[] reservations(PullFixture fixture) {
+    long[] reserved = new long[events.size()];
+    for (int i = 0; i < reserved.length; i++) {
+      io.mongocdc.source.ResumeToken token = fixture.stream.tokenOf(i);
+      reserved[i] = ChunkDecoder.mostHeapBytesOf(new RawChunk(i, List.of(events.get(i)), List.of(token), token));
+    }
+    return reserved;
+  }
+
+  /** How many chunks, in order, take their bytes before the next one's reservation no longer fits. */
+  private static int chunksThatFit(long maxBytes, long[] sizes, long[] reserved) {
+    long held = 0;
+    int admitted = 0;
+    while (admitted < sizes.length && held + reserved[admitted] <= maxBytes) {
+      held += sizes[admitted];
+      admitted++;
+    }
+    return admitted;
+  }
+
+  private static long sum(long[] values, int count) {
+    return Arrays.stream(values, 0, count).sum();
   }
 
   /** The records the fixture's events decode to. */

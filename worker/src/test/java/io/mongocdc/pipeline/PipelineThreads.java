@@ -80,27 +80,27 @@ final class PipelineThreads {
   }
 
   /**
-   * Waits until {@code count} decode workers of the pull in progress are parked taking their
-   * chunk's decoded bytes (waiting for their turn or for the budget): the state in which the
-   * budget holds decoding back.
+   * Waits until the readers of {@code count} pulls in progress are parked reserving a chunk's
+   * decoded bytes: the state in which the budget holds reading and decoding back.
    */
-  static void awaitDecodeWorkersWaitingForBudget(int count) {
+  static void awaitReadersWaitingForBudget(int count) {
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
     while (System.nanoTime() < deadline) {
-      if (decodeWorkersWaitingForBudget() >= count) {
+      if (readersWaitingForBudget() >= count) {
         return;
       }
       Thread.onSpinWait();
       Thread.yield();
     }
-    throw new AssertionError("fewer than " + count + " decode workers ever waited for decoded-bytes budget");
+    throw new AssertionError("fewer than " + count + " readers ever waited for decoded-bytes budget");
   }
 
-  /** Decode workers (of any pull in progress) parked taking their chunk's decoded bytes. */
-  static long decodeWorkersWaitingForBudget() {
+  /** Readers (of any pull in progress) parked reserving a chunk's decoded bytes. */
+  static long readersWaitingForBudget() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().contains("-decode-"))
-        .filter(t -> t.getState() == Thread.State.WAITING && inFrame(t, ChunkAdmission.Turn.class.getName(), "admit"))
+        .filter(t -> t.getName().startsWith("mongo-cdc-") && t.getName().endsWith("-reader"))
+        .filter(t -> t.getState() == Thread.State.WAITING
+            && inFrame(t, DecodedBytesBudget.Account.class.getName(), "acquire"))
         .count();
   }
 
