@@ -3,14 +3,12 @@ package io.mongocdc.activities;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
-import io.mongocdc.pipeline.PoisonEvents;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
-import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.FailureTypes;
@@ -115,7 +113,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
-          tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(poisonEvents(mirror, batchId));
+          tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
+          PoisonEventPolicy.of(mirror, destination, quarantine, batchId));
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
@@ -165,14 +164,6 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         recordsDelivered, attempt, progress.timings().millisByStage(),
         DeliveredTables.plus(tablesBefore, DeliveredTables.kept(progress.deliveredByTable(), sink::excludes)),
         firstPosition(firstBefore, progress.firstDelivered()), quarantinedBefore + progress.recordsQuarantined());
-  }
-
-  /** The destination's screen, and the mirror's policy for what it finds. */
-  private PoisonEvents poisonEvents(MirrorConfig mirror, long batchId) {
-    RecordScreen screen = destination.screen(mirror);
-    return "QUARANTINE".equals(mirror.settings().poisonEventPolicy())
-        ? PoisonEvents.quarantining(screen, event -> quarantine.setAside(mirror.name(), batchId, event))
-        : PoisonEvents.failing(screen);
   }
 
   private static String firstPosition(String before, ResumeToken thisAttempt) {

@@ -44,6 +44,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   /** Well inside the 30 s heartbeat timeout, even when no chunk completes for a while. */
   static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
 
+  private final QuarantineLog quarantine;
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
   private final SnapshotCatalog catalog;
@@ -55,6 +56,13 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
 
   public SnapshotActivityImpl(
       MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog, PipelineMetrics metrics) {
+    this(source, destination, catalog, metrics, QuarantineLog.NONE);
+  }
+
+  /** @param quarantine where documents the destination cannot hold go under {@code poisonEventPolicy} QUARANTINE */
+  public SnapshotActivityImpl(MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog,
+      PipelineMetrics metrics, QuarantineLog quarantine) {
+    this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -117,8 +125,9 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       BsonDocument filter = SnapshotFilter.parse(collection, mirror.settings().snapshot().filterFor(collection));
       Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
       String table = destination.tableResolver(mirror).tableFor(namespace);
-      SnapshotCopier copier = new SnapshotCopier(
-          TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), mirror.settings().chunkSize());
+      SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
+          mirror.settings().chunkSize(),
+          PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH));
       SnapshotCopier.Copied copied;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);
@@ -138,8 +147,9 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       }
       catalog.partitionDone(mirror.name(), collection, partition, copied.documents(), copied.bytes());
       metrics.mirror(mirror.name()).onSnapshotPartition(copied.documents());
-      log.info("mirror {}: snapshot partition {} of {} copied: {} documents", mirror.name(), partition, collection,
-          copied.documents());
+      log.info("mirror {}: snapshot partition {} of {} copied: {} documents{}", mirror.name(), partition, collection,
+          copied.documents(), copied.quarantined() == 0 ? ""
+              : ", " + copied.quarantined() + " set aside in quarantined_events");
       // The range holds _id values: kept out of the default log.
       log.debug("mirror {}: snapshot partition {} of {} was {}", mirror.name(), partition, collection, range.describe());
       return new SnapshotPartitionCopied(collection, partition, copied.documents(), copied.bytes());

@@ -26,9 +26,6 @@ import org.jooq.impl.DSL;
  */
 public final class QuarantineStore {
 
-  /** Resume tokens of ordinary keys are far shorter; an index entry holds about 2 700 bytes. */
-  private static final int MAX_POSITION_KEY = 1_024;
-
   private final DSLContext dsl;
 
   QuarantineStore(DSLContext dsl) {
@@ -43,7 +40,7 @@ public final class QuarantineStore {
     dsl.insertInto(QUARANTINED_EVENTS)
         .set(QUARANTINED_EVENTS.MIRROR_NAME, mirror)
         .set(QUARANTINED_EVENTS.POSITION, event.position().data())
-        .set(QUARANTINED_EVENTS.POSITION_KEY, positionKey(event.position().data()))
+        .set(QUARANTINED_EVENTS.POSITION_KEY, positionKey(event.position().data(), event.key()))
         .set(QUARANTINED_EVENTS.BATCH_ID, batchId)
         .set(QUARANTINED_EVENTS.SOURCE_NAMESPACE, event.source() == null ? null : text(event.source().fullName()))
         .set(QUARANTINED_EVENTS.TABLE_NAME, text(event.table()))
@@ -111,14 +108,20 @@ public final class QuarantineStore {
     return new QuarantinedEvent(row.getId(), event, row.getReplayAttempts());
   }
 
-  /** The position as the unique key holds it: whole when it fits an index entry with room, else hashed. */
-  static String positionKey(String position) {
-    if (position.length() <= MAX_POSITION_KEY) {
-      return position;
-    }
+  /**
+   * What the unique key holds for an event: a SHA-256 of its position and document key. The key is
+   * part of it because a snapshot copies every document of a partition at one position; a hash,
+   * because a resume token holds the event's {@code _id} and a long one does not fit an index.
+   */
+  static String positionKey(String position, String key) {
     try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(position.getBytes(StandardCharsets.US_ASCII));
-      return "sha256:" + HexFormat.of().formatHex(hash);
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(position.getBytes(StandardCharsets.UTF_8));
+      if (key != null) {
+        sha.update((byte) 0);
+        sha.update(key.getBytes(StandardCharsets.UTF_8));
+      }
+      return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java platform has SHA-256", e);
     }

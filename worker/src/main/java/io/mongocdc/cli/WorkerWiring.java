@@ -44,6 +44,7 @@ public final class WorkerWiring {
             ports.catalog()::recordFailedAttempt, ports.catalog()::setAside),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),
-        new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics));
+        new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,
+            ports.catalog()::setAside));
   }
 }

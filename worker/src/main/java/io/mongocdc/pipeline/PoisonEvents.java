@@ -4,7 +4,7 @@ import io.mongocdc.decode.ChangeRecord;
 import java.util.Objects;
 
 /**
- * How one pull meets poison events: the destination's {@link RecordScreen} finds them among the
+ * How one pull or snapshot copy meets poison events: the destination's {@link RecordScreen} finds them among the
  * decoded records, and the mirror's policy decides what follows. FAIL fails the pull with a
  * {@link PoisonEventException} naming the event (undecodable events fail as they always did,
  * with the decode error); QUARANTINE hands each to a {@link PoisonEventHandler} and goes on.
@@ -36,13 +36,13 @@ public final class PoisonEvents {
   }
 
   /** The poison event this record is, or null if it can be applied. */
-  PoisonEvent screen(ChangeRecord record) throws Exception {
+  public PoisonEvent screen(ChangeRecord record) throws Exception {
     String refusal = screen.refusal(record);
     return refusal == null ? null : PoisonEvent.refused(record, refusal);
   }
 
-  /** Sets the event aside, or fails the pull with it. */
-  void take(PoisonEvent event) throws Exception {
+  /** Sets the event aside, or fails the pull (or snapshot copy) with a {@link PoisonEventException}. */
+  public void take(PoisonEvent event) throws Exception {
     if (quarantine == null) {
       throw new PoisonEventException(event);
     }

@@ -1,6 +1,8 @@
 package io.mongocdc.snapshot;
 
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.pipeline.PoisonEvent;
+import io.mongocdc.pipeline.PoisonEvents;
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.decode.DocumentRenderer;
 import io.mongocdc.decode.KeyRenderer;
@@ -31,13 +33,25 @@ public final class SnapshotCopier {
   }
 
   /** What a partition's copy did. */
-  public record Copied(long documents, long bytes) {}
+  /**
+   * @param documents documents written to the destination
+   * @param bytes their raw BSON bytes
+   * @param quarantined documents set aside as poison events ({@code poisonEventPolicy} QUARANTINE)
+   */
+  public record Copied(long documents, long bytes, long quarantined) {}
 
   private final DocumentRenderer renderer;
   private final KeyRenderer keys;
+  private final PoisonEvents poison;
   private final int chunkSize;
 
   public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize) {
+    this(renderer, keys, chunkSize, PoisonEvents.NONE);
+  }
+
+  /** @param poison asked of every document before it is written (see {@code poisonEventPolicy}) */
+  public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize, PoisonEvents poison) {
+    this.poison = Objects.requireNonNull(poison, "poison");
     this.renderer = Objects.requireNonNull(renderer, "renderer");
     this.keys = Objects.requireNonNull(keys, "keys");
     if (chunkSize <= 0) {
@@ -54,12 +68,21 @@ public final class SnapshotCopier {
       Instant commitTime, RecordSink sink, Progress progress) throws Exception {
     long documents = 0;
     long bytes = 0;
+    long quarantined = 0;
     try {
       List<ChangeRecord> chunk = new ArrayList<>(chunkSize);
       for (RawBsonDocument document = cursor.next(); document != null; document = cursor.next()) {
         int size = document.getByteBuffer().remaining();
-        chunk.add(new ChangeRecord(Operation.INSERT, source, table, keyOf(document, source), render(document, source),
-            position, commitTime, size));
+        ChangeRecord record = new ChangeRecord(Operation.INSERT, source, table, keyOf(document, source),
+            render(document, source), position, commitTime, size);
+        PoisonEvent refused = poison.screen(record);
+        if (refused != null) {
+          // Kept (or failing the copy) before the partition commits, as in a batch.
+          poison.take(refused);
+          quarantined++;
+          continue;
+        }
+        chunk.add(record);
         documents++;
         bytes += size;
         if (chunk.size() == chunkSize) {
@@ -72,7 +95,7 @@ public final class SnapshotCopier {
         sink.write(chunk);
       }
       sink.commit();
-      return new Copied(documents, bytes);
+      return new Copied(documents, bytes, quarantined);
     } catch (Exception | Error e) {
       sink.abort(e);
       throw e;

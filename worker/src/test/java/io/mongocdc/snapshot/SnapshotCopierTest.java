@@ -53,6 +53,44 @@ class SnapshotCopierTest {
     assertEquals(documents(7).stream().mapToLong(d -> d.getByteBuffer().remaining()).sum(), copied.bytes());
   }
 
+  /** Refuses document 4, as the destination refuses an _id too long for its primary key. */
+  private static final io.mongocdc.pipeline.RecordScreen REFUSES_4 =
+      record -> record.key().equals(new IdKeyRenderer().render(new BsonInt32(4))) ? "scripted: too long" : null;
+
+  @Test
+  void aDocumentTheDestinationCannotHoldIsSetAsideUnderQuarantineAndTheRestIsCopied() throws Exception {
+    List<io.mongocdc.pipeline.PoisonEvent> setAside = new ArrayList<>();
+    SnapshotCopier quarantining = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
+        io.mongocdc.pipeline.PoisonEvents.quarantining(REFUSES_4, setAside::add));
+    RecordingSink sink = new RecordingSink();
+
+    SnapshotCopier.Copied copied = quarantining.copy(cursor(documents(7)), ORDERS, "shop.orders", POSITION, AT, sink,
+        (d, b) -> {});
+
+    assertEquals(6, copied.documents());
+    assertEquals(1, copied.quarantined());
+    assertEquals(1, setAside.size());
+    assertEquals(POSITION, setAside.get(0).position());
+    assertEquals("{\"_id\":4,\"name\":\"n4\"}", setAside.get(0).document());
+    assertEquals(6, sink.records.size());
+    assertEquals(1, sink.commits);
+  }
+
+  @Test
+  void aDocumentTheDestinationCannotHoldFailsTheCopyUnderFailNamingItAndNothingIsCommitted() {
+    SnapshotCopier failing = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
+        io.mongocdc.pipeline.PoisonEvents.failing(REFUSES_4));
+    RecordingSink sink = new RecordingSink();
+
+    io.mongocdc.pipeline.PoisonEventException thrown = assertThrows(io.mongocdc.pipeline.PoisonEventException.class,
+        () -> failing.copy(cursor(documents(7)), ORDERS, "shop.orders", POSITION, AT, sink, (d, b) -> {}));
+
+    assertTrue(thrown.getMessage().contains("shop.orders") && thrown.getMessage().contains("with _id 4"),
+        thrown.getMessage());
+    assertEquals(0, sink.commits);
+    assertSame(thrown, sink.aborted);
+  }
+
   @Test
   void anEmptyPartitionCommitsNothingButStillCommits() throws Exception {
     RecordingSink sink = new RecordingSink();
