@@ -47,14 +47,11 @@ class DecodedMemoryBoundTest {
     PullFixture fixture = stalledPipeline();
     long[] sizes = decodedSizes(fixture);
     long[] reserved = reservations(fixture);
-    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2);
-    fixture.budget(budget);
-    RecordingSink sink = new RecordingSink();
-    Gate firstWrite = sink.blockWrite(0);
-
-    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
-    assertTrue(firstWrite.awaitReached(WAIT));
-    PipelineThreads.awaitReadersWaitingForBudget(1);
+    Stalled stalled = stallFirstWrite(fixture, new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2));
+    DecodedBytesBudget budget = stalled.budget();
+    RecordingSink sink = stalled.sink();
+    Gate firstWrite = stalled.firstWrite();
+    PullOutcomeProbe probe = stalled.probe();
 
     // Chunk 0 in the sink and the chunks decoded behind it hold what they took; the reader waits
     // because the next chunk's reservation does not fit, so nothing more is decoded although 16
@@ -80,14 +77,10 @@ class DecodedMemoryBoundTest {
     PullFixture fixture = stalledPipeline();
     fixture.settings.shutdownTimeout(Duration.ofSeconds(2));
     long[] reserved = reservations(fixture);
-    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2);
-    fixture.budget(budget);
-    RecordingSink sink = new RecordingSink();
-    Gate firstWrite = sink.blockWrite(0);
-
-    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
-    assertTrue(firstWrite.awaitReached(WAIT));
-    PipelineThreads.awaitReadersWaitingForBudget(1);
+    Stalled stalled = stallFirstWrite(fixture, new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2));
+    DecodedBytesBudget budget = stalled.budget();
+    RecordingSink sink = stalled.sink();
+    PullOutcomeProbe probe = stalled.probe();
     probe.cancel();
 
     Throwable thrown = probe.thrown();
@@ -183,15 +176,11 @@ class DecodedMemoryBoundTest {
 
   @Test
   void aCancelledPullGivesItsBytesBackToAnotherPullOnTheSameBudget() throws Exception {
-    PullFixture stalled = stalledPipeline();
-    long[] reserved = reservations(stalled);
-    DecodedBytesBudget budget = new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2);
-    stalled.budget(budget);
-    RecordingSink stalledSink = new RecordingSink();
-    Gate firstWrite = stalledSink.blockWrite(0);
-    PullOutcomeProbe stalledPull = PullOutcomeProbe.start(stalled, stalledSink);
-    assertTrue(firstWrite.awaitReached(WAIT));
-    PipelineThreads.awaitReadersWaitingForBudget(1);
+    PullFixture fixture = stalledPipeline();
+    long[] reserved = reservations(fixture);
+    Stalled stalled = stallFirstWrite(fixture, new DecodedBytesBudget(2 * max(reserved) + max(reserved) / 2));
+    DecodedBytesBudget budget = stalled.budget();
+    PullOutcomeProbe stalledPull = stalled.probe();
 
     PullFixture other = new PullFixture(hugeInserts(EVENTS)).budget(budget);
     other.settings.decodeWorkers(2).chunkSize(1);
@@ -226,6 +215,19 @@ class DecodedMemoryBoundTest {
 
     assertEquals(heapSpace, failure.getCause());
     assertEquals(0, sink.commits());
+  }
+
+  /** A pull on {@code budget} whose first sink write is held, once its reader waits for the budget. */
+  private record Stalled(DecodedBytesBudget budget, RecordingSink sink, Gate firstWrite, PullOutcomeProbe probe) {}
+
+  private static Stalled stallFirstWrite(PullFixture fixture, DecodedBytesBudget budget) throws Exception {
+    fixture.budget(budget);
+    RecordingSink sink = new RecordingSink();
+    Gate firstWrite = sink.blockWrite(0);
+    PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
+    assertTrue(firstWrite.awaitReached(WAIT));
+    PipelineThreads.awaitReadersWaitingForBudget(1);
+    return new Stalled(budget, sink, firstWrite, probe);
   }
 
   /** Two workers, one event per chunk, and room for 16 chunks in flight: the budget is the bound. */
