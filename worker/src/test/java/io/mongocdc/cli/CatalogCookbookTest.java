@@ -123,24 +123,29 @@ class CatalogCookbookTest {
       List<Map<String, Object>> pruned = run(sql, cookbook, "Prune batch history");
       assertEquals(0L, sum(pruned, "batches", "attempts"), "nothing is 30 days old");
 
-      // A destination that refuses every row for good (a check constraint of its own): the attempt
-      // leaves a row, and the mirror fails for the operator instead of retrying for ever.
+      // A destination that refuses every row for now (a trigger raising a state error, which a
+      // retry may get past): each attempt leaves a row, then the mirror backs off. A refusal for
+      // good (a check constraint) fails the mirror instead, and dev then stops: see
+      // FailureClassifierDestinationTest.
       String table = (String) tables.get(0).get("destination_table");
-      exec(sql, "alter table public.\"" + table + "\" add constraint cookbook_refuses check (false) not valid");
+      exec(sql, "create function public.cookbook_refuses() returns trigger language plpgsql as"
+          + " $$ begin raise exception 'cookbook_refuses' using errcode = '55000'; end $$");
+      exec(sql, "create trigger cookbook_refuses before insert or update on public.\"" + table + "\""
+          + " for each row execute function public.cookbook_refuses()");
       mirror.resume();
       await("a failed attempt in the catalog", () -> run(sql, cookbook, "Errors in the last day").isEmpty() ? null : true);
       Map<String, Object> attempt = run(sql, cookbook, "Errors in the last day").get(0);
-      assertEquals("DestinationRejected", attempt.get("failure_type"));
+      assertEquals("Transient", attempt.get("failure_type"));
       assertTrue(((String) attempt.get("message")).contains("cookbook_refuses"), attempt.toString());
-      await("the catalog to read failed", () -> "failed".equals(state(sql)) ? true : null);
+      await("the catalog to read backing_off", () -> "backing_off".equals(state(sql)) ? true : null);
       List<Map<String, Object>> stuck = run(sql, cookbook, "Is anything stuck?");
       assertEquals(1, stuck.size());
-      assertEquals("DestinationRejected", stuck.get(0).get("failure_type"));
+      assertEquals("Transient", stuck.get(0).get("failure_type"));
       assertEquals(1, ((Number) stuck.get(0).get("failed_attempts")).intValue());
       assertTrue(((String) stuck.get(0).get("last_batch_error")).contains("cookbook_refuses"), stuck.toString());
-      assertEquals(MirrorPhase.FAILED, mirror.status().state());
+      assertEquals(MirrorPhase.BACKING_OFF, mirror.status().state());
 
-      exec(sql, "alter table public.\"" + table + "\" drop constraint cookbook_refuses");
+      exec(sql, "drop trigger cookbook_refuses on public.\"" + table + "\"");
       mirror.resume();
       await("a batch after the failure", () -> statusIf(mirror,
           s -> s.state() == MirrorPhase.RUNNING && s.committedBatchId() > paused.committedBatchId()));
