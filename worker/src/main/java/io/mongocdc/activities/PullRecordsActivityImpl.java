@@ -1,8 +1,5 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.decode.ChangeEventDecoder;
-import io.mongocdc.decode.IdKeyRenderer;
-import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
@@ -112,7 +109,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirror.name(), batchId, attempt, start.describe());
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
-      PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), decoder(mirror),
+      PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination),
           tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
           PoisonEventPolicy.of(mirror, destination, quarantine, batchId));
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
@@ -168,10 +165,6 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static String firstPosition(String before, ResumeToken thisAttempt) {
     return before != null ? before : thisAttempt == null ? null : thisAttempt.data();
-  }
-
-  private ChangeEventDecoder decoder(MirrorConfig mirror) {
-    return new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), destination.tableResolver(mirror));
   }
 
   /** The source's oplog span; a failure to read it never fails a batch that delivered. */

@@ -3,8 +3,6 @@ package io.mongocdc.activities;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DecodedEvent;
-import io.mongocdc.decode.IdKeyRenderer;
-import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -40,8 +38,7 @@ public final class QuarantineReplay {
     if (pending.isEmpty()) {
       return new Result(0, 0);
     }
-    ChangeEventDecoder decoder = new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
-        destination.tableResolver(mirror));
+    ChangeEventDecoder decoder = MirrorDecoder.of(mirror, destination);
     RecordScreen screen = destination.screen(mirror);
     List<ChangeRecord> records = new ArrayList<>();
     List<Long> applied = new ArrayList<>();

@@ -1,0 +1,20 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.workflows.model.MirrorConfig;
+
+/**
+ * The decoder of a mirror's change events. One place, because a quarantined event replayed
+ * later must be decoded exactly as a batch would have decoded it.
+ */
+final class MirrorDecoder {
+
+  private MirrorDecoder() {}
+
+  static ChangeEventDecoder of(MirrorConfig mirror, MirrorDestination destination) {
+    return new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
+        destination.tableResolver(mirror));
+  }
+}
