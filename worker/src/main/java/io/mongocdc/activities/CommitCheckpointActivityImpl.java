@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.CommitCheckpointActivity;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.PullRecordsActivity;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.RecordMirrorStateActivity;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import java.util.Objects;
 

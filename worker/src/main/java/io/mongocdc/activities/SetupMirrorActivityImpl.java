@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.snapshot.SnapshotFilter;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;

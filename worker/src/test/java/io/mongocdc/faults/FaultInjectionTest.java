@@ -1,5 +1,8 @@
 package io.mongocdc.faults;
 
+import io.mongocdc.workflows.SetupMirrorActivity;
+import io.mongocdc.workflows.PullRecordsActivity;
+import io.mongocdc.workflows.CommitCheckpointActivity;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.protobuf.ByteString;
@@ -8,18 +11,15 @@ import io.grpc.StatusRuntimeException;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.CheckpointCatalog;
 import io.mongocdc.activities.Checkpoints;
-import io.mongocdc.activities.CommitCheckpointActivity;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.MirrorTable;
-import io.mongocdc.activities.PullRecordsActivity;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.ScriptedSource;
-import io.mongocdc.activities.SetupMirrorActivity;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;

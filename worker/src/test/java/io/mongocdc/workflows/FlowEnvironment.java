@@ -7,7 +7,6 @@ import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
-import io.mongocdc.activities.PullRecordsActivity;
 import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.activities.SetupMirrorActivityImpl;

@@ -2,7 +2,6 @@ package io.mongocdc.workflows;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.mongocdc.activities.PullRecordsActivity;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.Checkpoint;

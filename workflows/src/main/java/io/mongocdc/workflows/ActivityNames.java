@@ -1,9 +1,9 @@
 package io.mongocdc.workflows;
 
 /**
- * The activity types the workflow calls. The activity interfaces live in the worker, next to
- * their implementations, and declare these names; the workflow calls them by name so this module
- * stays free of the worker's code.
+ * The activity type names, as the activity interfaces declare them. They are what workflow
+ * histories record, so they never change with a method's Java name; the worker also names the
+ * activity in its failure messages with them.
  */
 public final class ActivityNames {
 

@@ -11,69 +11,73 @@ import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
-import io.temporal.workflow.ActivityStub;
 import io.temporal.workflow.Workflow;
 import java.util.List;
 
-/** The workflow's calls to its activities, by activity type name (see {@link ActivityNames}). */
+/**
+ * The workflow's calls to its activities, through typed stubs of the activity interfaces, each
+ * with the options of its call ({@link CdcActivityOptions}). A pull's options depend on the
+ * mirror's settings, so stubs are made per call; making a stub records nothing in the history.
+ */
 final class CdcActivities {
 
   void validateMirror(MirrorConfig mirror) {
-    setup().execute(ActivityNames.VALIDATE_MIRROR, Void.class, mirror);
+    setup().validateMirror(mirror);
   }
 
-  @SuppressWarnings("unchecked")
   List<String> createDestinationTables(MirrorConfig mirror) {
-    return setup().execute(ActivityNames.CREATE_DESTINATION_TABLES, List.class, mirror);
+    return setup().createDestinationTables(mirror);
   }
 
   /** The checkpoint the catalog already holds for the mirror, or null for a new one. */
   Checkpoint registerMirror(MirrorConfig mirror) {
-    return setup().execute(ActivityNames.REGISTER_MIRROR, Checkpoint.class, mirror);
+    return setup().registerMirror(mirror);
   }
 
   /** The batch that committed the catalog's checkpoint of the mirror; 0 if it has none. */
   long committedBatchId(MirrorConfig mirror) {
-    return setup().execute(ActivityNames.COMMITTED_BATCH_ID, Long.class, mirror);
+    return setup().committedBatchId(mirror);
   }
 
   Checkpoint takeStartingPoint(MirrorConfig mirror) {
-    return setup().execute(ActivityNames.TAKE_STARTING_POINT, Checkpoint.class, mirror);
+    return setup().takeStartingPoint(mirror);
   }
 
   BatchOutcome pullRecords(PullRecordsRequest request) {
-    return Workflow.newUntypedActivityStub(CdcActivityOptions.pullRecords(request.mirror().settings()))
-        .execute(ActivityNames.PULL_RECORDS, BatchOutcome.class, request);
+    return stub(PullRecordsActivity.class, CdcActivityOptions.pullRecords(request.mirror().settings()))
+        .pullRecords(request);
   }
 
   CommitResult commitCheckpoint(CommitCheckpointRequest request) {
-    return Workflow.newUntypedActivityStub(CdcActivityOptions.commitCheckpoint())
-        .execute(ActivityNames.COMMIT_CHECKPOINT, CommitResult.class, request);
+    return stub(CommitCheckpointActivity.class, CdcActivityOptions.commitCheckpoint()).commitCheckpoint(request);
   }
 
-  @SuppressWarnings("unchecked")
   List<String> listSourceCollections(MirrorConfig mirror) {
-    return setup().execute(ActivityNames.LIST_SOURCE_COLLECTIONS, List.class, mirror);
+    return stub(SnapshotActivity.class, CdcActivityOptions.setup()).listSourceCollections(mirror);
   }
 
   SnapshotPlan planSnapshot(SnapshotPlanRequest request) {
-    return Workflow.newUntypedActivityStub(CdcActivityOptions.planSnapshot())
-        .execute(ActivityNames.PLAN_SNAPSHOT, SnapshotPlan.class, request);
+    return stub(SnapshotActivity.class, CdcActivityOptions.planSnapshot()).planSnapshot(request);
   }
 
   /** Starts copying a partition; the promise completes when it is copied or has failed. */
   Promise<SnapshotPartitionCopied> copySnapshotPartition(SnapshotPartitionRequest request) {
-    return Workflow.newUntypedActivityStub(CdcActivityOptions.copySnapshotPartition())
-        .executeAsync(ActivityNames.COPY_SNAPSHOT_PARTITION, SnapshotPartitionCopied.class, request);
+    SnapshotActivity snapshot = stub(SnapshotActivity.class, CdcActivityOptions.copySnapshotPartition());
+    return Async.function(snapshot::copySnapshotPartition, request);
   }
 
   void recordMirrorState(MirrorStateChange change) {
-    Workflow.newUntypedActivityStub(CdcActivityOptions.recordMirrorState())
-        .execute(ActivityNames.RECORD_MIRROR_STATE, Void.class, change);
+    stub(RecordMirrorStateActivity.class, CdcActivityOptions.recordMirrorState()).recordMirrorState(change);
   }
 
-  private static ActivityStub setup() {
-    return Workflow.newUntypedActivityStub(CdcActivityOptions.setup());
+  private static SetupMirrorActivity setup() {
+    return stub(SetupMirrorActivity.class, CdcActivityOptions.setup());
+  }
+
+  private static <T> T stub(Class<T> activities, ActivityOptions options) {
+    return Workflow.newActivityStub(activities, options);
   }
 }

@@ -1,6 +1,5 @@
-package io.mongocdc.activities;
+package io.mongocdc.workflows;
 
-import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;

@@ -1,6 +1,5 @@
-package io.mongocdc.activities;
+package io.mongocdc.workflows;
 
-import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.temporal.activity.ActivityInterface;
@@ -9,7 +8,7 @@ import io.temporal.activity.ActivityMethod;
 /**
  * One batch of a mirror: reads the change stream from the committed checkpoint, applies the
  * records to the destination, and returns the last delivered checkpoint with the batch's
- * figures. Heartbeats {@link PullHeartbeat}s; a retry resumes from the last one's checkpoint.
+ * figures. Heartbeats its progress; a retry resumes from the last heartbeat's checkpoint.
  */
 @ActivityInterface
 public interface PullRecordsActivity {

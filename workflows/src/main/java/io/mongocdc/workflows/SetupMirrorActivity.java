@@ -1,6 +1,5 @@
-package io.mongocdc.activities;
+package io.mongocdc.workflows;
 
-import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.temporal.activity.ActivityInterface;
