@@ -14,8 +14,8 @@ import io.mongocdc.snapshot.PartitionPlanner;
 import io.mongocdc.snapshot.SnapshotCopier;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
-import io.mongocdc.workflows.model.Checkpoint;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -29,6 +29,7 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonObjectId;
 import org.bson.BsonString;
+import org.bson.BsonTimestamp;
 import org.bson.RawBsonDocument;
 import org.bson.types.ObjectId;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -86,7 +87,7 @@ public class SnapshotBenchmark {
   List<ChangeRecord> rendered;
   DestinationBenchmark copier;
   final SnapshotCopier snapshotCopier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), CHUNK);
-  final Checkpoint start = Checkpoint.atOperationTime(1_767_225_600L, 1);
+  final StreamPosition start = StreamPosition.atOperationTime(new BsonTimestamp(1_767_225_600, 1));
   final ResumeToken position = SnapshotPosition.tokenOf(start);
   final Instant commitTime = SnapshotPosition.commitTimeOf(start);
 

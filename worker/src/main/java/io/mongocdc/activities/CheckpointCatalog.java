@@ -1,9 +1,8 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.pipeline.PoisonEvent;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
-import io.mongocdc.workflows.model.Checkpoint;
-import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import java.util.List;
@@ -17,16 +16,16 @@ public interface CheckpointCatalog {
    *
    * @return the checkpoint already committed for it, if it existed before
    */
-  Optional<Checkpoint> register(MirrorConfig mirror);
+  Optional<StreamPosition> register(MirrorConfig mirror);
 
   /**
-   * Records a batch and moves the mirror's checkpoint to {@code checkpoint}, monotonically: a
+   * Records a batch and moves the mirror's checkpoint to {@code position}, monotonically: a
    * commit for an older batch, or of an older position, records the batch row but never moves
    * the stored checkpoint back. Committing the same batch again is a no-op.
    */
-  CommitResult commit(String mirror, long batchId, Checkpoint checkpoint, BatchFigures figures);
+  CheckpointCommit commit(String mirror, long batchId, StreamPosition position, BatchFigures figures);
 
-  Optional<Checkpoint> committed(String mirror);
+  Optional<StreamPosition> committed(String mirror);
 
   /** The mirror's configuration as the catalog last recorded it, if the mirror is registered. */
   Optional<MirrorConfig> registered(String mirror);

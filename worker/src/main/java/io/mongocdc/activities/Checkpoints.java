@@ -3,30 +3,24 @@ package io.mongocdc.activities;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.Checkpoint;
-import java.util.Comparator;
 import org.bson.BsonTimestamp;
 
-/** Converts between the workflow's {@link Checkpoint} and the pipeline's {@link StreamPosition}. */
+/**
+ * The edge between the workflow's {@link Checkpoint} (what histories carry) and the worker's
+ * {@link StreamPosition} (what the pipeline, the snapshot and the catalog use). Activities convert
+ * their requests' checkpoints here on the way in and their results on the way out; nothing
+ * further in converts.
+ */
 public final class Checkpoints {
-
-  /**
-   * Stream order: by cluster time, then a token (after an event at that time) after an operation
-   * time (at that time, inclusive), then tokens by their bytes.
-   */
-  public static final Comparator<Checkpoint> STREAM_ORDER = Comparator
-      .comparingLong(Checkpoint::clusterTimeSeconds)
-      .thenComparingInt(Checkpoint::clusterTimeIncrement)
-      .thenComparing(Checkpoints::tokenOrNull, Comparator.nullsFirst(Comparator.naturalOrder()));
 
   private Checkpoints() {}
 
   public static Checkpoint of(StreamPosition position) {
-    if (position instanceof StreamPosition.AfterToken after) {
-      BsonTimestamp time = clusterTimeOrZero(after.token());
-      return Checkpoint.afterToken(after.token().data(), time.getTime() & 0xFFFFFFFFL, time.getInc());
-    }
-    BsonTimestamp time = ((StreamPosition.AtOperationTime) position).clusterTime();
-    return Checkpoint.atOperationTime(time.getTime() & 0xFFFFFFFFL, time.getInc());
+    BsonTimestamp time = position.clusterTimeOrZero();
+    long seconds = time.getTime() & 0xFFFFFFFFL;
+    return position instanceof StreamPosition.AfterToken after
+        ? Checkpoint.afterToken(after.token().data(), seconds, time.getInc())
+        : Checkpoint.atOperationTime(seconds, time.getInc());
   }
 
   /** @throws InvalidMirrorConfigurationException if the token is not a resume token */
@@ -40,23 +34,5 @@ public final class Checkpoints {
     }
     return StreamPosition.atOperationTime(
         new BsonTimestamp((int) checkpoint.clusterTimeSeconds(), checkpoint.clusterTimeIncrement()));
-  }
-
-  /** True if {@code candidate} is strictly later in the stream than {@code reference}. */
-  public static boolean isAfter(Checkpoint candidate, Checkpoint reference) {
-    return STREAM_ORDER.compare(candidate, reference) > 0;
-  }
-
-  private static ResumeToken tokenOrNull(Checkpoint checkpoint) {
-    return checkpoint.resumeToken() == null ? null : ResumeToken.of(checkpoint.resumeToken());
-  }
-
-  private static BsonTimestamp clusterTimeOrZero(ResumeToken token) {
-    try {
-      return token.clusterTime();
-    } catch (IllegalStateException e) {
-      // A token without a leading cluster time still orders by its bytes; age is then unknown.
-      return new BsonTimestamp(0, 0);
-    }
   }
 }

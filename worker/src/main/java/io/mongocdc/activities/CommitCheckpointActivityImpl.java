@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.CommitCheckpointActivity;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
@@ -17,9 +18,11 @@ public final class CommitCheckpointActivityImpl implements CommitCheckpointActiv
   @Override
   public CommitResult commitCheckpoint(CommitCheckpointRequest request) {
     try {
-      return catalog.commit(request.mirror(), request.batchId(), request.checkpoint(), request.figures());
+      CheckpointCommit commit = catalog.commit(request.mirror(), request.batchId(),
+          Checkpoints.toPosition(request.checkpoint()), request.figures());
+      return new CommitResult(Checkpoints.of(commit.stored()), commit.advanced());
     } catch (RuntimeException e) {
-      throw FailureClassifier.classify("CommitCheckpoint", e);
+      throw FailureClassifier.classify(ActivityNames.COMMIT_CHECKPOINT, e);
     }
   }
 }

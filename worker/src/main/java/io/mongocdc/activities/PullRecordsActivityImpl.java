@@ -1,6 +1,8 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.workflows.PullRecordsActivity;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mongocdc.metrics.MirrorMetrics;
+import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
@@ -9,10 +11,11 @@ import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
-import io.mongocdc.workflows.FailureTypes;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.PullRecordsActivity;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
-import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.PullRecordsRequest;
@@ -22,9 +25,6 @@ import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Map;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.mongocdc.metrics.MirrorMetrics;
-import io.mongocdc.metrics.PipelineMetrics;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -99,15 +99,23 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     PullHeartbeat previous = context.getHeartbeatDetails(PullHeartbeat.class)
         .filter(h -> h.batchId() == batchId && h.delivered() != null)
         .orElse(null);
-    boolean resumes = previous != null && Checkpoints.isAfter(previous.delivered(), request.start());
-    Checkpoint start = resumes ? previous.delivered() : request.start();
+    StreamPosition requested;
+    StreamPosition delivered;
+    try {
+      requested = Checkpoints.toPosition(request.start());
+      delivered = previous == null ? null : Checkpoints.toPosition(previous.delivered());
+    } catch (RuntimeException e) {
+      throw failed(mirror, batchId, attempt, e);
+    }
+    boolean resumes = delivered != null && delivered.isAfter(requested);
+    StreamPosition start = resumes ? delivered : requested;
     long deliveredBefore = resumes ? previous.recordsDelivered() : 0;
     Map<String, TableFigures> tablesBefore = resumes ? previous.tables() : Map.of();
     String firstBefore = resumes ? previous.firstPosition() : null;
     long quarantinedBefore = resumes ? previous.recordsQuarantined() : 0;
     if (resumes) {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
-          mirror.name(), batchId, attempt, start.describe());
+          mirror.name(), batchId, attempt, start);
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination),
@@ -120,7 +128,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
             tablesBefore, firstBefore, quarantinedBefore, sink));
       };
       try {
-        PullResult result = pull.pull(Checkpoints.toPosition(start), sink.lanes(), heartbeat);
+        PullResult result = pull.pull(start, sink.lanes(), heartbeat);
         mirrorMetrics.onBatch(result);
         OplogSpan oplog = oplogSpanQuietly(mirror);
         if (oplog != null) {
@@ -136,17 +144,15 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         return outcome;
       } catch (PullRecordsException e) {
         mirrorMetrics.onBatchFailed();
-        rethrowIfCompletion(e);
+        ActivityInterruption.rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
         heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), deliveredBefore + sink.committedKept(),
             attempt, tablesBefore, firstBefore, quarantinedBefore, sink));
         throw failed(mirror, batchId, attempt, e);
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw recorded(mirror, batchId, attempt, ApplicationFailure.newFailure(
-          "PullRecords: the worker is shutting down; the batch is retried from its last delivered checkpoint",
-          FailureTypes.TRANSIENT));
+      throw recorded(mirror, batchId, attempt, ActivityInterruption.workerShuttingDown(ActivityNames.PULL_RECORDS,
+          "the batch is retried from its last delivered checkpoint"));
     } catch (ActivityCompletionException | ApplicationFailure e) {
       throw e;
     } catch (RuntimeException | OutOfMemoryError e) {
@@ -201,14 +207,6 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }
 
-  private static void rethrowIfCompletion(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof ActivityCompletionException completion) {
-        throw completion;
-      }
-    }
-  }
-
   private static void heartbeatQuietly(ActivityExecutionContext context, PullHeartbeat details) {
     try {
       context.heartbeat(details);
@@ -218,7 +216,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   }
 
   private ApplicationFailure failed(MirrorConfig mirror, long batchId, int attempt, Throwable e) {
-    ApplicationFailure failure = FailureClassifier.classify("PullRecords", e);
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS, e);
     log.warn("mirror {} batch {} failed: [{}] {}", mirror.name(), batchId, failure.getType(), failure.getOriginalMessage());
     return recorded(mirror, batchId, attempt, failure);
   }

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.RecordMirrorStateActivity;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import java.util.Objects;
@@ -18,7 +19,7 @@ public final class RecordMirrorStateActivityImpl implements RecordMirrorStateAct
     try {
       catalog.recordState(change);
     } catch (RuntimeException e) {
-      throw FailureClassifier.classify("RecordMirrorState", e);
+      throw FailureClassifier.classify(ActivityNames.RECORD_MIRROR_STATE, e);
     }
   }
 }

@@ -1,7 +1,8 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.snapshot.SnapshotFilter;
+import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   @Override
   public void validateMirror(MirrorConfig mirror) {
-    classified("ValidateMirror", () -> {
+    classified(ActivityNames.VALIDATE_MIRROR, () -> {
       mirror.requireValid();
       peers.resolve(mirror.sourcePeer());
       peers.resolve(mirror.destinationPeer());
@@ -39,22 +40,22 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   @Override
   public List<String> createDestinationTables(MirrorConfig mirror) {
-    return classified("CreateDestinationTables", () -> destination.createTables(mirror));
+    return classified(ActivityNames.CREATE_DESTINATION_TABLES, () -> destination.createTables(mirror));
   }
 
   @Override
   public Checkpoint registerMirror(MirrorConfig mirror) {
-    return classified("RegisterMirror", () -> catalog.register(mirror).orElse(null));
+    return classified(ActivityNames.REGISTER_MIRROR, () -> catalog.register(mirror).map(Checkpoints::of).orElse(null));
   }
 
   @Override
   public long committedBatchId(MirrorConfig mirror) {
-    return classified("CommittedBatchId", () -> catalog.committedBatchId(mirror.name()));
+    return classified(ActivityNames.COMMITTED_BATCH_ID, () -> catalog.committedBatchId(mirror.name()));
   }
 
   @Override
   public Checkpoint takeStartingPoint(MirrorConfig mirror) {
-    return classified("TakeStartingPoint", () -> Checkpoints.of(source.currentPosition(mirror)));
+    return classified(ActivityNames.TAKE_STARTING_POINT, () -> Checkpoints.of(source.currentPosition(mirror)));
   }
 
   private static <T> T classified(String what, Supplier<T> step) {

@@ -1,6 +1,5 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.workflows.SnapshotActivity;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
@@ -13,7 +12,9 @@ import io.mongocdc.snapshot.SnapshotCopier;
 import io.mongocdc.snapshot.SnapshotFilter;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.snapshot.SnapshotSource;
-import io.mongocdc.workflows.FailureTypes;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.SnapshotActivity;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
@@ -75,7 +76,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
     try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
       return snapshot.collectionNames();
     } catch (RuntimeException e) {
-      throw FailureClassifier.classify("ListSourceCollections", e);
+      throw FailureClassifier.classify(ActivityNames.LIST_SOURCE_COLLECTIONS, e);
     }
   }
 
@@ -84,7 +85,8 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
     MirrorConfig mirror = request.mirror();
     String collection = request.collection();
     try {
-      var stored = catalog.plan(mirror.name(), collection, request.position());
+      StreamPosition start = Checkpoints.toPosition(request.position());
+      var stored = catalog.plan(mirror.name(), collection, start);
       if (stored.isPresent()) {
         return stored.get();
       }
@@ -98,13 +100,13 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
         List<BsonValue> sample = snapshot.sampleIds(collection, PartitionPlanner.sampleSizeFor(estimated, perPartition));
         ranges = PartitionPlanner.plan(estimated, sample, perPartition);
       }
-      SnapshotPlan plan = catalog.storePlan(mirror.name(), collection, request.position(), filter, estimated,
+      SnapshotPlan plan = catalog.storePlan(mirror.name(), collection, start, filter, estimated,
           ranges.stream().map(IdRange::toJson).toList());
       log.info("mirror {}: snapshot of {} planned: about {} documents in {} partitions, from {}",
-          mirror.name(), collection, estimated, plan.partitionsTotal(), request.position().describe());
+          mirror.name(), collection, estimated, plan.partitionsTotal(), start);
       return plan;
     } catch (RuntimeException e) {
-      throw FailureClassifier.classify("PlanSnapshot", e);
+      throw FailureClassifier.classify(ActivityNames.PLAN_SNAPSHOT, e);
     }
   }
 
@@ -122,6 +124,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
         return new SnapshotPartitionCopied(collection, partition, planned.documents(), planned.bytes());
       }
       catalog.partitionStarted(mirror.name(), collection, partition);
+      StreamPosition start = Checkpoints.toPosition(request.position());
       IdRange range = IdRange.fromJson(planned.idRange());
       BsonDocument filter = SnapshotFilter.parse(collection, mirror.settings().snapshot().filterFor(collection));
       Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
@@ -137,8 +140,8 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
               new SnapshotHeartbeat(collection, partition, 0), HEARTBEAT_EVERY,
               "mongo-cdc-" + mirror.name() + "-snapshot-heartbeat", cursor::close)) {
         try {
-          copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(request.position()),
-              SnapshotPosition.commitTimeOf(request.position()), sink,
+          copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(start),
+              SnapshotPosition.commitTimeOf(start), sink,
               (documents, bytes) -> heartbeat.progress(new SnapshotHeartbeat(collection, partition, documents)));
         } catch (Exception e) {
           // A cancellation learnt by the timer closed the cursor: report the cancellation, not the closed cursor.
@@ -157,16 +160,11 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
     } catch (ActivityCompletionException e) {
       throw e;
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure(
-          "CopySnapshotPartition: the worker is shutting down; the partition is copied again", FailureTypes.TRANSIENT);
+      throw ActivityInterruption.workerShuttingDown(ActivityNames.COPY_SNAPSHOT_PARTITION,
+          "the partition is copied again");
     } catch (Exception e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof ActivityCompletionException completion) {
-          throw completion;
-        }
-      }
-      ApplicationFailure failure = FailureClassifier.classify("CopySnapshotPartition", e);
+      ActivityInterruption.rethrowIfCompletion(e);
+      ApplicationFailure failure = FailureClassifier.classify(ActivityNames.COPY_SNAPSHOT_PARTITION, e);
       log.warn("mirror {}: snapshot partition {} of {} failed: [{}] {}", mirror.name(), partition, collection,
           failure.getType(), failure.getOriginalMessage());
       throw failure;

@@ -1,6 +1,6 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +13,7 @@ import java.util.Optional;
 public interface SnapshotCatalog {
 
   /** The stored plan of a collection's snapshot, if there is one for this start position. */
-  Optional<SnapshotPlan> plan(String mirror, String collection, Checkpoint start);
+  Optional<SnapshotPlan> plan(String mirror, String collection, StreamPosition start);
 
   /**
    * Stores a new plan, replacing any plan of the collection (for another start, whose copied
@@ -22,7 +22,7 @@ public interface SnapshotCatalog {
    * @param idRanges each partition's range, as {@code IdRange#toJson}, in partition order
    */
   SnapshotPlan storePlan(
-      String mirror, String collection, Checkpoint start, String filter, long estimatedDocuments, List<String> idRanges);
+      String mirror, String collection, StreamPosition start, String filter, long estimatedDocuments, List<String> idRanges);
 
   /** A planned partition. @throws IllegalArgumentException if there is no such partition */
   PlannedPartition partition(String mirror, String collection, int partition);

@@ -6,8 +6,7 @@ import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 import static org.jooq.impl.DSL.excluded;
 
 import io.mongocdc.catalog.jooq.tables.records.BatchesRecord;
-import io.mongocdc.pipeline.StageTimings;
-import java.time.Duration;
+import io.mongocdc.workflows.model.Stage;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -41,7 +40,6 @@ public final class BatchHistory {
     return dsl.transactionResult(
         configuration -> {
           DSLContext tx = configuration.dsl();
-          StageTimings t = report.timings();
           BatchReport.OperationCounts c = report.operations();
           int changed =
               tx.insertInto(BATCHES)
@@ -61,14 +59,14 @@ public final class BatchHistory {
                   .set(
                       BATCHES.LAST_POSITION,
                       report.lastPosition() == null ? null : report.lastPosition().data())
-                  .set(BATCHES.READ_MS, t == null ? null : millis(t.read()))
-                  .set(BATCHES.READER_BACK_PRESSURE_MS, t == null ? null : millis(t.readerBackPressure()))
-                  .set(BATCHES.DECODE_MS, t == null ? null : millis(t.decode()))
-                  .set(BATCHES.SENDER_WAIT_MS, t == null ? null : millis(t.senderWaitingForDecode()))
-                  .set(BATCHES.SINK_WRITE_MS, t == null ? null : millis(t.sinkWrite()))
-                  .set(BATCHES.SINK_COMMIT_MS, t == null ? null : millis(t.sinkCommit()))
-                  .set(BATCHES.APPLY_BACK_PRESSURE_MS, t == null ? null : millis(t.applyBackPressure()))
-                  .set(BATCHES.LANE_COMMIT_MS, t == null ? null : millis(t.laneCommit()))
+                  .set(BATCHES.READ_MS, report.millisIn(Stage.READ))
+                  .set(BATCHES.READER_BACK_PRESSURE_MS, report.millisIn(Stage.READER_BACK_PRESSURE))
+                  .set(BATCHES.DECODE_MS, report.millisIn(Stage.DECODE))
+                  .set(BATCHES.SENDER_WAIT_MS, report.millisIn(Stage.SENDER_WAITING_FOR_DECODE))
+                  .set(BATCHES.SINK_WRITE_MS, report.millisIn(Stage.SINK_WRITE))
+                  .set(BATCHES.SINK_COMMIT_MS, report.millisIn(Stage.SINK_COMMIT))
+                  .set(BATCHES.APPLY_BACK_PRESSURE_MS, report.millisIn(Stage.APPLY_BACK_PRESSURE))
+                  .set(BATCHES.LANE_COMMIT_MS, report.millisIn(Stage.LANE_COMMIT))
                   .set(BATCHES.END_REASON, report.endReason())
                   .set(BATCHES.ERROR, report.error())
                   .set(BATCHES.ATTEMPTS, report.attempts())
@@ -182,9 +180,5 @@ public final class BatchHistory {
 
   private static OffsetDateTime odt(Instant instant) {
     return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
-  }
-
-  private static Long millis(Duration d) {
-    return d == null ? null : d.toMillis();
   }
 }

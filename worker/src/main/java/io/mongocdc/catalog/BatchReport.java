@@ -1,9 +1,10 @@
 package io.mongocdc.catalog;
 
-import io.mongocdc.pipeline.StageTimings;
 import io.mongocdc.source.ResumeToken;
+import io.mongocdc.workflows.model.Stage;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -15,7 +16,7 @@ import java.util.Objects;
  * @param operations records delivered per operation; null if unknown
  * @param firstPosition token of the first delivered record; null for an empty batch or if unknown
  * @param lastPosition token of the checkpoint after the batch; null while it is an operation time
- * @param timings where the batch spent its time; null if unknown
+ * @param stageMillis where the batch spent its time, milliseconds by {@link Stage#key}; null if unknown
  * @param endReason why the batch ended (the pipeline's end reason), null if unknown
  * @param error the error that failed the batch, null if it succeeded
  * @param attempts activity attempts the batch took; null if unknown
@@ -32,7 +33,7 @@ public record BatchReport(
     OperationCounts operations,
     ResumeToken firstPosition,
     ResumeToken lastPosition,
-    StageTimings timings,
+    Map<String, Long> stageMillis,
     String endReason,
     String error,
     Integer attempts,
@@ -43,6 +44,11 @@ public record BatchReport(
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(startedAt, "startedAt");
     tables = tables == null ? List.of() : List.copyOf(tables);
+  }
+
+  /** The milliseconds the batch spent in {@code stage}: null if its timings are unknown, 0 if it did not report it. */
+  public Long millisIn(Stage stage) {
+    return stageMillis == null ? null : stageMillis.getOrDefault(stage.key(), 0L);
   }
 
   /** Records per operation. */

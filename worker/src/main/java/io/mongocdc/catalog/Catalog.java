@@ -7,6 +7,7 @@ import static io.mongocdc.catalog.jooq.Tables.PEERS;
 import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 
 import io.mongocdc.catalog.jooq.tables.records.MirrorsRecord;
+import io.mongocdc.workflows.model.MirrorPhase;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -32,22 +33,6 @@ public final class Catalog {
   public enum PeerKind {
     MONGODB,
     POSTGRES;
-
-    String dbValue() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-  }
-
-  /** Mirror states, as stored in {@code mirrors.status}. */
-  public enum MirrorStatus {
-    CREATED,
-    SETTING_UP,
-    SNAPSHOTTING,
-    RUNNING,
-    PAUSED,
-    BACKING_OFF,
-    FAILED,
-    TERMINATED;
 
     String dbValue() {
       return name().toLowerCase(Locale.ROOT);
@@ -134,7 +119,7 @@ public final class Catalog {
         .set(MIRRORS.SOURCE_PEER, sourcePeer)
         .set(MIRRORS.DESTINATION_PEER, destinationPeer)
         .set(MIRRORS.CONFIG, JSONB.valueOf(configJson == null ? "{}" : configJson))
-        .set(MIRRORS.STATUS, MirrorStatus.SETTING_UP.dbValue())
+        .set(MIRRORS.STATUS, statusOf(MirrorPhase.SETTING_UP))
         .set(MIRRORS.CONFIG_UPDATED_AT, DSL.currentOffsetDateTime())
         .execute();
   }
@@ -147,12 +132,12 @@ public final class Catalog {
    *
    * @return true if the row now shows this state
    */
-  public boolean recordMirrorState(String name, MirrorStatus status, String reason, String error, String failureType,
+  public boolean recordMirrorState(String name, MirrorPhase status, String reason, String error, String failureType,
       Integer failedAttempts, Instant at, long sequence, String configJson) {
     OffsetDateTime when = OffsetDateTime.ofInstant(at, ZoneOffset.UTC);
     JSONB config = JSONB.valueOf(configJson);
     var update = dsl.update(MIRRORS)
-        .set(MIRRORS.STATUS, status.dbValue())
+        .set(MIRRORS.STATUS, statusOf(status))
         .set(MIRRORS.STATUS_REASON, reason)
         .set(MIRRORS.FAILURE_TYPE, failureType)
         .set(MIRRORS.FAILED_ATTEMPTS, failedAttempts)
@@ -195,9 +180,9 @@ public final class Catalog {
    * Sets the status of a mirror no workflow has recorded a state for ({@code status_changed_at}
    * null): one whose workflow run started before workflows recorded their states.
    */
-  public void setUntrackedMirrorStatus(String name, MirrorStatus status, String reason) {
+  public void setUntrackedMirrorStatus(String name, MirrorPhase status, String reason) {
     dsl.update(MIRRORS)
-        .set(MIRRORS.STATUS, status.dbValue())
+        .set(MIRRORS.STATUS, statusOf(status))
         .set(MIRRORS.STATUS_REASON, reason)
         .set(MIRRORS.UPDATED_AT, DSL.currentOffsetDateTime())
         .where(MIRRORS.NAME.eq(name))
@@ -220,5 +205,10 @@ public final class Catalog {
       throw new IllegalArgumentException(
           "peer " + peer + ": options must not hold a connection string with a password");
     }
+  }
+
+  /** A phase as {@code mirrors.status} stores it: its name in lower case. */
+  private static String statusOf(MirrorPhase phase) {
+    return phase.name().toLowerCase(Locale.ROOT);
   }
 }

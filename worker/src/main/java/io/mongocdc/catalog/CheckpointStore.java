@@ -3,6 +3,8 @@ package io.mongocdc.catalog;
 import static io.mongocdc.catalog.jooq.Tables.CHECKPOINTS;
 import static org.jooq.impl.DSL.excluded;
 
+import io.mongocdc.activities.CheckpointCommit.Outcome;
+import io.mongocdc.activities.CheckpointCommit;
 import io.mongocdc.catalog.jooq.tables.records.CheckpointsRecord;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
@@ -27,22 +29,6 @@ import org.jooq.DSLContext;
  */
 public final class CheckpointStore {
 
-  /** What a {@link #commit} did. */
-  public enum Outcome {
-    /** The checkpoint moved to the committed one. */
-    APPLIED,
-    /** The stored checkpoint is the same or newer; nothing changed (a replay or a late commit). */
-    NOT_NEWER,
-    /**
-     * Refused: the batch id is newer but its resume token is earlier than the stored one, which
-     * would move the stream backwards. Nothing changed; the caller has a bug or two writers.
-     */
-    POSITION_BEHIND
-  }
-
-  /** The outcome of a commit and the checkpoint stored after it. */
-  public record CommitResult(Outcome outcome, Checkpoint current) {}
-
   private final DSLContext dsl;
 
   public CheckpointStore(DSLContext dsl) {
@@ -50,7 +36,7 @@ public final class CheckpointStore {
   }
 
   /** The committed checkpoint of a mirror, if it has one. */
-  public Optional<Checkpoint> load(String mirror) {
+  public Optional<StoredCheckpoint> load(String mirror) {
     return dsl.selectFrom(CHECKPOINTS)
         .where(CHECKPOINTS.MIRROR_NAME.eq(mirror))
         .fetchOptional()
@@ -62,14 +48,14 @@ public final class CheckpointStore {
    *
    * @param batchId the batch that delivered everything up to {@code position}; at least 0
    */
-  public CommitResult commit(String mirror, long batchId, StreamPosition position) {
+  public CheckpointCommit commit(String mirror, long batchId, StreamPosition position) {
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(position, "position");
     if (batchId < 0) {
       throw new IllegalArgumentException("batchId must be at least 0, got " + batchId);
     }
     ResumeToken token = position.tokenOrNull();
-    BsonTimestamp clusterTime = clusterTimeOf(position);
+    BsonTimestamp clusterTime = position.clusterTimeOrZero();
     OffsetDateTime clusterTimeAt =
         OffsetDateTime.ofInstant(Instant.ofEpochSecond(clusterTime.getTime()), ZoneOffset.UTC);
 
@@ -109,34 +95,26 @@ public final class CheckpointStore {
             .returning()
             .fetchOptional();
     if (applied.isPresent()) {
-      return new CommitResult(Outcome.APPLIED, toCheckpoint(applied.get()));
+      return commitOf(Outcome.APPLIED, toCheckpoint(applied.get()));
     }
-    Checkpoint current =
+    StoredCheckpoint current =
         load(mirror)
             .orElseThrow(
                 () -> new IllegalStateException("checkpoint of mirror " + mirror + " vanished"));
     Outcome outcome = current.batchId() < batchId ? Outcome.POSITION_BEHIND : Outcome.NOT_NEWER;
-    return new CommitResult(outcome, current);
+    return commitOf(outcome, current);
   }
 
-  private static BsonTimestamp clusterTimeOf(StreamPosition position) {
-    if (position instanceof StreamPosition.AtOperationTime at) {
-      return at.clusterTime();
-    }
-    ResumeToken token = position.tokenOrNull();
-    try {
-      return token.clusterTime();
-    } catch (IllegalStateException e) {
-      return new BsonTimestamp(0L);
-    }
+  private static CheckpointCommit commitOf(Outcome outcome, StoredCheckpoint stored) {
+    return new CheckpointCommit(outcome, stored.batchId(), stored.position());
   }
 
-  private static Checkpoint toCheckpoint(CheckpointsRecord r) {
+  private static StoredCheckpoint toCheckpoint(CheckpointsRecord r) {
     StreamPosition position =
         r.getResumeToken() != null
             ? StreamPosition.after(ResumeToken.of(r.getResumeToken()))
             : StreamPosition.atOperationTime(new BsonTimestamp(r.getClusterTime()));
-    return new Checkpoint(
+    return new StoredCheckpoint(
         r.getMirrorName(), r.getBatchId(), position, r.getCommittedAt().toInstant());
   }
 }

@@ -3,16 +3,14 @@ package io.mongocdc.catalog;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.CheckpointCatalog;
-import io.mongocdc.activities.Checkpoints;
+import io.mongocdc.activities.CheckpointCommit;
 import io.mongocdc.activities.QuarantinedEvent;
 import io.mongocdc.pipeline.PoisonEvent;
-import io.mongocdc.pipeline.StageTimings;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
-import io.mongocdc.workflows.model.Checkpoint;
-import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.TableFigures;
 import java.time.Duration;
@@ -38,7 +36,7 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public Optional<Checkpoint> register(MirrorConfig mirror) {
+  public Optional<StreamPosition> register(MirrorConfig mirror) {
     catalog.upsertPeer(mirror.sourcePeer(), Catalog.PeerKind.MONGODB, "{}");
     catalog.upsertPeer(mirror.destinationPeer(), Catalog.PeerKind.POSTGRES, "{}");
     if (catalog.mirror(mirror.name()).isEmpty()) {
@@ -49,8 +47,7 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public CommitResult commit(String mirror, long batchId, Checkpoint checkpoint, BatchFigures figures) {
-    StreamPosition position = Checkpoints.toPosition(checkpoint);
+  public CheckpointCommit commit(String mirror, long batchId, StreamPosition position, BatchFigures figures) {
     Instant ended = Instant.now();
     Duration took = Duration.ofMillis(figures.durationMillis());
     TableFigures total = figures.totalsOverTables();
@@ -64,27 +61,26 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
         total == null ? null : operations(total),
         figures.firstPosition() == null ? null : ResumeToken.of(figures.firstPosition()),
         position.tokenOrNull(),
-        figures.stageMillis() == null ? null : StageTimings.ofMillis(took, figures.stageMillis()),
+        figures.stageMillis(),
         figures.endReason(),
         null,
         figures.attempts() > 0 ? figures.attempts() : null,
         tableCounts(figures),
         figures.recordsQuarantined()));
-    CheckpointStore.CommitResult result = catalog.checkpoints().commit(mirror, batchId, position);
+    CheckpointCommit result = catalog.checkpoints().commit(mirror, batchId, position);
     // Only for a mirror whose workflow run does not record its states (it started on an older worker).
     if (CONTROL_EVENT.equals(figures.endReason())) {
-      catalog.setUntrackedMirrorStatus(mirror, Catalog.MirrorStatus.PAUSED, "batch " + batchId + " stopped just"
+      catalog.setUntrackedMirrorStatus(mirror, MirrorPhase.PAUSED, "batch " + batchId + " stopped just"
           + " before a drop, rename, dropDatabase or invalidate event (control event policy PAUSE)");
     } else {
-      catalog.setUntrackedMirrorStatus(mirror, Catalog.MirrorStatus.RUNNING, null);
+      catalog.setUntrackedMirrorStatus(mirror, MirrorPhase.RUNNING, null);
     }
-    return new CommitResult(Checkpoints.of(result.current().position()),
-        result.outcome() == CheckpointStore.Outcome.APPLIED);
+    return result;
   }
 
   @Override
-  public Optional<Checkpoint> committed(String mirror) {
-    return catalog.checkpoints().load(mirror).map(stored -> Checkpoints.of(stored.position()));
+  public Optional<StreamPosition> committed(String mirror) {
+    return catalog.checkpoints().load(mirror).map(StoredCheckpoint::position);
   }
 
   @Override
@@ -101,13 +97,13 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
 
   @Override
   public long committedBatchId(String mirror) {
-    return catalog.checkpoints().load(mirror).map(io.mongocdc.catalog.Checkpoint::batchId).orElse(0L);
+    return catalog.checkpoints().load(mirror).map(StoredCheckpoint::batchId).orElse(0L);
   }
 
   @Override
   public boolean recordState(MirrorStateChange change) {
     boolean failing = change.lastError() != null;
-    return catalog.recordMirrorState(change.mirror(), Catalog.MirrorStatus.valueOf(change.phase().name()),
+    return catalog.recordMirrorState(change.mirror(), change.phase(),
         change.reason(), change.lastError(), failing ? change.failureType() : null,
         failing ? change.failedAttempts() : null, Instant.ofEpochMilli(change.atMillis()), change.sequence(),
         configJson(change.config()));

@@ -2,13 +2,13 @@ package io.mongocdc.catalog;
 
 import io.mongocdc.activities.SnapshotCatalog;
 import io.mongocdc.catalog.jooq.tables.records.SnapshotPartitionsRecord;
-import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.bson.BsonTimestamp;
 
 /** The activities' snapshot port on the PostgreSQL catalog. */
 public final class PostgresSnapshotCatalog implements SnapshotCatalog {
@@ -20,14 +20,14 @@ public final class PostgresSnapshotCatalog implements SnapshotCatalog {
   }
 
   @Override
-  public Optional<SnapshotPlan> plan(String mirror, String collection, Checkpoint start) {
+  public Optional<SnapshotPlan> plan(String mirror, String collection, StreamPosition start) {
     return store.load(mirror, collection)
         .filter(plan -> plan.start().equals(startOf(start)))
         .map(plan -> toPlan(collection, plan));
   }
 
   @Override
-  public SnapshotPlan storePlan(String mirror, String collection, Checkpoint start, String filter,
+  public SnapshotPlan storePlan(String mirror, String collection, StreamPosition start, String filter,
       long estimatedDocuments, List<String> idRanges) {
     store.store(mirror, collection, startOf(start), filter, estimatedDocuments, idRanges);
     return plan(mirror, collection, start)
@@ -52,11 +52,11 @@ public final class PostgresSnapshotCatalog implements SnapshotCatalog {
     store.done(mirror, collection, partition, documents, bytes);
   }
 
-  private static SnapshotStore.Start startOf(Checkpoint start) {
+  private static SnapshotStore.Start startOf(StreamPosition start) {
     Objects.requireNonNull(start, "start");
     // Stored as CheckpointStore stores cluster times: the BSON timestamp's 64-bit value.
-    return new SnapshotStore.Start(start.resumeToken(),
-        new BsonTimestamp((int) start.clusterTimeSeconds(), start.clusterTimeIncrement()).getValue());
+    ResumeToken token = start.tokenOrNull();
+    return new SnapshotStore.Start(token == null ? null : token.data(), start.clusterTimeOrZero().getValue());
   }
 
   private static SnapshotPlan toPlan(String collection, SnapshotStore.Plan plan) {

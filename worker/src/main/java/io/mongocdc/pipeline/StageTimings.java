@@ -1,9 +1,9 @@
 package io.mongocdc.pipeline;
 
+import io.mongocdc.workflows.model.Stage;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Where a pull spent its time. Decode time is summed over the workers, so it can exceed the
@@ -31,29 +31,25 @@ public record StageTimings(
     Duration applyBackPressure,
     Duration laneCommit) {
 
-  /**
-   * The inverse of {@link #millisByStage}: the timings of a pull that reported {@code
-   * millisByStage}, a stage it did not report being zero.
-   */
-  public static StageTimings ofMillis(Duration total, Map<String, Long> millisByStage) {
-    Function<String, Duration> stage =
-        name -> Duration.ofMillis(millisByStage.getOrDefault(name, 0L));
-    return new StageTimings(total, stage.apply("read"), stage.apply("readerBackPressure"), stage.apply("decode"),
-        stage.apply("senderWaitingForDecode"), stage.apply("sinkWrite"), stage.apply("sinkCommit"),
-        stage.apply("applyBackPressure"), stage.apply("laneCommit"));
-  }
-
-  /** The figures as milliseconds by stage name, in a fixed order (for logs and heartbeats). */
+  /** The figures as milliseconds by {@link Stage#key}, in stage order (for logs, heartbeats and the catalog). */
   public Map<String, Long> millisByStage() {
     Map<String, Long> stages = new LinkedHashMap<>();
-    stages.put("read", read.toMillis());
-    stages.put("readerBackPressure", readerBackPressure.toMillis());
-    stages.put("decode", decode.toMillis());
-    stages.put("senderWaitingForDecode", senderWaitingForDecode.toMillis());
-    stages.put("sinkWrite", sinkWrite.toMillis());
-    stages.put("sinkCommit", sinkCommit.toMillis());
-    stages.put("applyBackPressure", applyBackPressure.toMillis());
-    stages.put("laneCommit", laneCommit.toMillis());
+    for (Stage stage : Stage.values()) {
+      stages.put(stage.key(), of(stage).toMillis());
+    }
     return stages;
+  }
+
+  private Duration of(Stage stage) {
+    return switch (stage) {
+      case READ -> read;
+      case READER_BACK_PRESSURE -> readerBackPressure;
+      case DECODE -> decode;
+      case SENDER_WAITING_FOR_DECODE -> senderWaitingForDecode;
+      case SINK_WRITE -> sinkWrite;
+      case SINK_COMMIT -> sinkCommit;
+      case APPLY_BACK_PRESSURE -> applyBackPressure;
+      case LANE_COMMIT -> laneCommit;
+    };
   }
 }

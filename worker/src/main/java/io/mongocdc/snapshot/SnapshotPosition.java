@@ -1,9 +1,10 @@
 package io.mongocdc.snapshot;
 
 import io.mongocdc.source.ResumeToken;
-import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.source.StreamPosition;
 import java.time.Instant;
 import java.util.Locale;
+import org.bson.BsonTimestamp;
 
 /**
  * The position copied rows carry: the checkpoint the snapshot started at. Every change event
@@ -19,16 +20,17 @@ public final class SnapshotPosition {
    * time ({@code 82} + seconds + increment): it sorts before every token of an event at or after
    * that time, which is exactly the set {@code startAtOperationTime} replays.
    */
-  public static ResumeToken tokenOf(Checkpoint start) {
-    if (start.resumeToken() != null) {
-      return ResumeToken.of(start.resumeToken());
+  public static ResumeToken tokenOf(StreamPosition start) {
+    if (start instanceof StreamPosition.AfterToken after) {
+      return after.token();
     }
+    BsonTimestamp time = start.clusterTime();
     return ResumeToken.of(String.format(Locale.ROOT, "82%08X%08X",
-        start.clusterTimeSeconds() & 0xFFFFFFFFL, start.clusterTimeIncrement() & 0xFFFFFFFFL));
+        time.getTime() & 0xFFFFFFFFL, time.getInc() & 0xFFFFFFFFL));
   }
 
   /** The commit time copied rows carry: the start's cluster time. */
-  public static Instant commitTimeOf(Checkpoint start) {
-    return Instant.ofEpochSecond(start.clusterTimeSeconds());
+  public static Instant commitTimeOf(StreamPosition start) {
+    return Instant.ofEpochSecond(start.clusterTimeOrZero().getTime() & 0xFFFFFFFFL);
   }
 }

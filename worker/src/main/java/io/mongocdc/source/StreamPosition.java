@@ -1,5 +1,6 @@
 package io.mongocdc.source;
 
+import java.util.Comparator;
 import java.util.Objects;
 import org.bson.BsonTimestamp;
 
@@ -10,6 +11,14 @@ import org.bson.BsonTimestamp;
  * post-batch token was seen, otherwise the operation time it was created at.
  */
 public sealed interface StreamPosition {
+
+  /**
+   * Stream order: by cluster time, then a token (after an event at that time) after an operation
+   * time (at that time, inclusive), then tokens by their bytes.
+   */
+  Comparator<StreamPosition> STREAM_ORDER = Comparator
+      .comparing(StreamPosition::clusterTimeOrZero)
+      .thenComparing(StreamPosition::tokenOrNull, Comparator.nullsFirst(Comparator.naturalOrder()));
 
   /** Resume after the event (or post-batch point) this token names: {@code resumeAfter}. */
   record AfterToken(ResumeToken token) implements StreamPosition {
@@ -50,6 +59,23 @@ public sealed interface StreamPosition {
    */
   default BsonTimestamp clusterTime() {
     return this instanceof AfterToken after ? after.token().clusterTime() : ((AtOperationTime) this).clusterTime();
+  }
+
+  /**
+   * {@link #clusterTime}, or zero for a token that does not start with one: such a token still
+   * orders by its bytes, but its age is unknown.
+   */
+  default BsonTimestamp clusterTimeOrZero() {
+    try {
+      return clusterTime();
+    } catch (IllegalStateException e) {
+      return new BsonTimestamp(0, 0);
+    }
+  }
+
+  /** True if this position is strictly later in the stream than {@code other}. */
+  default boolean isAfter(StreamPosition other) {
+    return STREAM_ORDER.compare(this, other) > 0;
   }
 
   /** The token of this position, or null when it is an operation time. */

@@ -1,8 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
-import io.mongocdc.workflows.model.Checkpoint;
-import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import java.time.Duration;
@@ -17,10 +16,10 @@ import java.util.function.Predicate;
 public final class InMemoryCatalog implements CheckpointCatalog {
 
   /** One committed batch, as the catalog's batch history keeps it. */
-  public record BatchRow(String mirror, long batchId, Checkpoint checkpoint, BatchFigures figures) {}
+  public record BatchRow(String mirror, long batchId, StreamPosition checkpoint, BatchFigures figures) {}
 
   private final Map<String, MirrorConfig> mirrors = new HashMap<>();
-  private final Map<String, Checkpoint> checkpoints = new HashMap<>();
+  private final Map<String, StreamPosition> checkpoints = new HashMap<>();
   private final Map<String, Long> committedBatchIds = new HashMap<>();
   private final List<BatchRow> batches = new ArrayList<>();
   private final Map<String, MirrorStateChange> states = new HashMap<>();
@@ -30,13 +29,14 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   private RuntimeException failNextCommit;
 
   @Override
-  public synchronized Optional<Checkpoint> register(MirrorConfig mirror) {
+  public synchronized Optional<StreamPosition> register(MirrorConfig mirror) {
     mirrors.put(mirror.name(), mirror);
     return Optional.ofNullable(checkpoints.get(mirror.name()));
   }
 
   @Override
-  public synchronized CommitResult commit(String mirror, long batchId, Checkpoint checkpoint, BatchFigures figures) {
+  public synchronized CheckpointCommit commit(String mirror, long batchId, StreamPosition checkpoint,
+      BatchFigures figures) {
     if (failNextCommit != null) {
       RuntimeException failure = failNextCommit;
       failNextCommit = null;
@@ -46,21 +46,24 @@ public final class InMemoryCatalog implements CheckpointCatalog {
     if (!known) {
       batches.add(new BatchRow(mirror, batchId, checkpoint, figures));
     }
-    Checkpoint stored = checkpoints.get(mirror);
+    StreamPosition stored = checkpoints.get(mirror);
     // As the real catalog: only a later batch moves the checkpoint, and never backwards.
     boolean advance = stored == null
-        || batchId > committedBatchIds.get(mirror) && !Checkpoints.isAfter(stored, checkpoint)
-        || batchId == committedBatchIds.get(mirror) && Checkpoints.isAfter(checkpoint, stored);
+        || batchId > committedBatchIds.get(mirror) && !stored.isAfter(checkpoint)
+        || batchId == committedBatchIds.get(mirror) && checkpoint.isAfter(stored);
     if (advance) {
       checkpoints.put(mirror, checkpoint);
       committedBatchIds.put(mirror, batchId);
     }
     notifyAll();
-    return new CommitResult(checkpoints.get(mirror), advance);
+    CheckpointCommit.Outcome outcome = advance ? CheckpointCommit.Outcome.APPLIED
+        : batchId > committedBatchIds.get(mirror) ? CheckpointCommit.Outcome.POSITION_BEHIND
+        : CheckpointCommit.Outcome.NOT_NEWER;
+    return new CheckpointCommit(outcome, committedBatchIds.get(mirror), checkpoints.get(mirror));
   }
 
   @Override
-  public synchronized Optional<Checkpoint> committed(String mirror) {
+  public synchronized Optional<StreamPosition> committed(String mirror) {
     return Optional.ofNullable(checkpoints.get(mirror));
   }
 
@@ -175,7 +178,8 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   }
 
   /** Waits until the mirror's committed checkpoint satisfies {@code condition}. */
-  public synchronized Checkpoint awaitCheckpoint(String mirror, Predicate<Checkpoint> condition, Duration timeout)
+  public synchronized StreamPosition awaitCheckpoint(String mirror, Predicate<StreamPosition> condition,
+      Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (checkpoints.get(mirror) == null || !condition.test(checkpoints.get(mirror))) {

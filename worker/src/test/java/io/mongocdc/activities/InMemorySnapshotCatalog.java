@@ -1,6 +1,6 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,12 +11,12 @@ import java.util.Optional;
 /** A snapshot catalog in memory with the contract of the real one. */
 public final class InMemorySnapshotCatalog implements SnapshotCatalog {
 
-  private record Stored(Checkpoint start, List<PlannedPartition> partitions) {}
+  private record Stored(StreamPosition start, List<PlannedPartition> partitions) {}
 
   private final Map<String, Stored> plans = new HashMap<>();
 
   @Override
-  public synchronized Optional<SnapshotPlan> plan(String mirror, String collection, Checkpoint start) {
+  public synchronized Optional<SnapshotPlan> plan(String mirror, String collection, StreamPosition start) {
     Stored stored = plans.get(mirror + "/" + collection);
     if (stored == null || !stored.start().equals(start)) {
       return Optional.empty();
@@ -35,7 +35,7 @@ public final class InMemorySnapshotCatalog implements SnapshotCatalog {
   }
 
   @Override
-  public synchronized SnapshotPlan storePlan(String mirror, String collection, Checkpoint start, String filter,
+  public synchronized SnapshotPlan storePlan(String mirror, String collection, StreamPosition start, String filter,
       long estimatedDocuments, List<String> idRanges) {
     List<PlannedPartition> partitions = new ArrayList<>();
     idRanges.forEach(range -> partitions.add(new PlannedPartition(range, false, 0, 0)));

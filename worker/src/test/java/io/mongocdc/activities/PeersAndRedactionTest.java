@@ -1,16 +1,14 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.secrets.Redaction;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.workflows.FailureTypes;
-import io.mongocdc.workflows.model.Checkpoint;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,13 +71,15 @@ class PeersAndRedactionTest {
     ChangeEvents events = new ChangeEvents();
     var first = events.insert(Fixtures.ORDERS, new BsonDocument("_id", new BsonInt32(1)));
     var second = events.insert(Fixtures.ORDERS, new BsonDocument("_id", new BsonInt32(2)));
-    Checkpoint a = Checkpoints.of(StreamPosition.after(io.mongocdc.source.ResumeToken.fromDocument(first.getDocument("_id"))));
-    Checkpoint b = Checkpoints.of(StreamPosition.after(io.mongocdc.source.ResumeToken.fromDocument(second.getDocument("_id"))));
-    Checkpoint atTime = Checkpoint.atOperationTime(a.clusterTimeSeconds(), a.clusterTimeIncrement());
+    StreamPosition a = StreamPosition.after(io.mongocdc.source.ResumeToken.fromDocument(first.getDocument("_id")));
+    StreamPosition b = StreamPosition.after(io.mongocdc.source.ResumeToken.fromDocument(second.getDocument("_id")));
+    StreamPosition atTime = StreamPosition.atOperationTime(a.clusterTime());
 
-    assertTrue(Checkpoints.isAfter(b, a));
-    assertFalse(Checkpoints.isAfter(a, b));
-    assertTrue(Checkpoints.isAfter(a, atTime), "after an event at T is later than at T, inclusive");
-    assertEquals(StreamPosition.after(io.mongocdc.source.ResumeToken.of(a.resumeToken())), Checkpoints.toPosition(a));
+    assertTrue(b.isAfter(a));
+    assertFalse(a.isAfter(b));
+    assertTrue(a.isAfter(atTime), "after an event at T is later than at T, inclusive");
+    assertFalse(atTime.isAfter(a));
+    assertEquals(a, Checkpoints.toPosition(Checkpoints.of(a)), "the workflow's checkpoint converts back to the position");
+    assertEquals(atTime, Checkpoints.toPosition(Checkpoints.of(atTime)));
   }
 }

@@ -8,6 +8,7 @@ import io.mongocdc.catalog.BatchReport.OperationCounts;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.model.MirrorPhase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -183,7 +184,7 @@ class CatalogMigrationTest {
                       new OperationCounts(1000, 0, 0, 0))), null));
     }
     catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
-    assertTrue(catalog.recordMirrorState("m1", Catalog.MirrorStatus.FAILED, "failed: boom", "boom", "TRANSIENT", 5,
+    assertTrue(catalog.recordMirrorState("m1", MirrorPhase.FAILED, "failed: boom", "boom", "TRANSIENT", 5,
         start.plusSeconds(60), 7, "{}"));
     try (Connection c = ds.getConnection();
         Statement st = c.createStatement();

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.activities.CheckpointCommit.Outcome;
+import io.mongocdc.activities.CheckpointCommit;
 import io.mongocdc.catalog.BatchReport.OperationCounts;
-import io.mongocdc.catalog.CheckpointStore.Outcome;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
@@ -52,7 +53,7 @@ class CheckpointStoreTest {
     assertEquals(Outcome.APPLIED, catalog.checkpoints().commit(m, 0, start).outcome());
     assertEquals(start, catalog.checkpoints().load(m).orElseThrow().position());
     assertEquals(Outcome.APPLIED, catalog.checkpoints().commit(m, 1, at(10)).outcome());
-    Checkpoint c = catalog.checkpoints().load(m).orElseThrow();
+    StoredCheckpoint c = catalog.checkpoints().load(m).orElseThrow();
     assertEquals(1, c.batchId());
     assertEquals(at(10), c.position());
   }
@@ -63,15 +64,15 @@ class CheckpointStoreTest {
     CheckpointStore store = catalog.checkpoints();
     assertEquals(Outcome.APPLIED, store.commit(m, 7, at(70)).outcome());
     assertEquals(Outcome.NOT_NEWER, store.commit(m, 7, at(70)).outcome());
-    CheckpointStore.CommitResult older = store.commit(m, 6, at(60));
+    CheckpointCommit older = store.commit(m, 6, at(60));
     assertEquals(Outcome.NOT_NEWER, older.outcome());
-    assertEquals(7, older.current().batchId());
+    assertEquals(7, older.storedBatchId());
     assertEquals(at(70), store.load(m).orElseThrow().position());
     // the same batch with a later token (a retried batch that got further) moves it
     assertEquals(Outcome.APPLIED, store.commit(m, 7, at(75)).outcome());
     // a newer batch with an earlier token would move the stream back: refused
     assertEquals(Outcome.POSITION_BEHIND, store.commit(m, 8, at(71)).outcome());
-    Checkpoint c = store.load(m).orElseThrow();
+    StoredCheckpoint c = store.load(m).orElseThrow();
     assertEquals(7, c.batchId());
     assertEquals(at(75), c.position());
   }
@@ -96,7 +97,7 @@ class CheckpointStoreTest {
                     long batch = 2L * r + ((r + me) % 2);
                     store.commit(m, batch, at(batch));
                     barrier.await(30, TimeUnit.SECONDS);
-                    Checkpoint c = store.load(m).orElseThrow();
+                    StoredCheckpoint c = store.load(m).orElseThrow();
                     if (c.batchId() != 2L * r + 1 || !c.position().equals(at(2L * r + 1))) {
                       throw new AssertionError("round " + r + " left " + c);
                     }

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.activities.CheckpointCommit;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.model.BatchFigures;
-import io.mongocdc.workflows.model.Checkpoint;
-import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -38,8 +39,8 @@ class PostgresCheckpointCatalogTest {
         MirrorSettings.defaults());
   }
 
-  private static Checkpoint token(long n) {
-    return Checkpoint.afterToken(String.format("82%08X%08X2B0404", 1_000_000 + n, 1), 1_000_000 + n, 1);
+  private static StreamPosition token(long n) {
+    return StreamPosition.after(ResumeToken.of(String.format("82%08X%08X2B0404", 1_000_000 + n, 1)));
   }
 
   private static BatchFigures figures(long records, String endReason) {
@@ -59,9 +60,9 @@ class PostgresCheckpointCatalogTest {
   @Test
   void commitsMonotonicallyAndKeepsOneBatchRowPerBatch() {
     assertTrue(port.register(mirror("m1")).isEmpty());
-    CommitResult first = port.commit("m1", 1, token(10), figures(5, "BATCH_SIZE"));
-    CommitResult second = port.commit("m1", 2, token(20), figures(7, "IDLE_TIMEOUT"));
-    CommitResult stale = port.commit("m1", 1, token(10), figures(5, "BATCH_SIZE"));
+    CheckpointCommit first = port.commit("m1", 1, token(10), figures(5, "BATCH_SIZE"));
+    CheckpointCommit second = port.commit("m1", 2, token(20), figures(7, "IDLE_TIMEOUT"));
+    CheckpointCommit stale = port.commit("m1", 1, token(10), figures(5, "BATCH_SIZE"));
 
     assertTrue(first.advanced());
     assertTrue(second.advanced());

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.activities.SnapshotCatalog.PlannedPartition;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
-import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.SnapshotPlan;
@@ -20,14 +21,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.bson.BsonTimestamp;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Snapshot plans and partition progress in the real catalog, and the snapshot_progress view. */
 class PostgresSnapshotCatalogTest {
 
-  private static final Checkpoint START = Checkpoint.atOperationTime(1_700_000_000, 2);
-  private static final Checkpoint OTHER_START = Checkpoint.afterToken("82655A", 1_700_000_500, 1);
+  private static final StreamPosition START = StreamPosition.atOperationTime(new BsonTimestamp(1_700_000_000, 2));
+  private static final StreamPosition OTHER_START =
+      StreamPosition.after(ResumeToken.of(String.format("82%08X%08X2B0404", 1_700_000_500, 1)));
 
   private static DataSource data;
   private static Catalog catalog;

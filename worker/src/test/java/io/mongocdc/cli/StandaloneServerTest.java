@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
@@ -89,7 +88,7 @@ class StandaloneServerTest {
     ok("mirror", "create", "orders", "--temporal-address", address, "--source-peer", "orders-mongo",
         "--destination-peer", "warehouse-pg", "--database", "shop", "--collection", "orders",
         "--batch-size", "10", "--idle-timeout", "1");
-    catalog.awaitCheckpoint("orders", Checkpoints.of(StreamPosition.after(stream.tokenOf(EVENTS - 1)))::equals,
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(EVENTS - 1))::equals,
         Duration.ofSeconds(30));
 
     ok("mirror", "edit", "orders", "--temporal-address", address, "--chunk-size", "16");

@@ -3,7 +3,6 @@ package io.mongocdc.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
@@ -85,7 +84,7 @@ class WorkerCommandTest {
     assertEquals(0, run(out, err, "mirror", "create", "orders", "--task-queue", "cli-worker",
         "--source-peer", "orders-mongo", "--destination-peer", "warehouse-pg", "--database", "shop",
         "--collection", "orders", "--batch-size", "10", "--idle-timeout", "1", "--chunk-size", "4"), err.toString());
-    catalog.awaitCheckpoint("orders", Checkpoints.of(StreamPosition.after(stream.tokenOf(EVENTS - 1)))::equals,
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(EVENTS - 1))::equals,
         Duration.ofSeconds(30));
     assertEquals(List.of(1L, 2L, 3L), catalog.batches("orders").stream().limit(3).map(b -> b.batchId()).toList());
     assertEquals(EVENTS, destination.recordsCommitted());

@@ -1,8 +1,5 @@
 package io.mongocdc.faults;
 
-import io.mongocdc.workflows.SetupMirrorActivity;
-import io.mongocdc.workflows.PullRecordsActivity;
-import io.mongocdc.workflows.CommitCheckpointActivity;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.protobuf.ByteString;
@@ -10,7 +7,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.CheckpointCatalog;
-import io.mongocdc.activities.Checkpoints;
+import io.mongocdc.activities.CheckpointCommit;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryTableOwnership;
@@ -37,6 +34,9 @@ import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.CdcFlowWorkflowImpl;
+import io.mongocdc.workflows.CommitCheckpointActivity;
+import io.mongocdc.workflows.PullRecordsActivity;
+import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CdcFlowInput;
@@ -1050,8 +1050,7 @@ class FaultInjectionTest {
         fail("invariant violated during the run: " + violations);
       }
       ResumeToken last = workload.lastToken();
-      Optional<Checkpoint> committed = catalog.committed(mirror.name());
-      StreamPosition position = Checkpoints.toPosition(committed.orElseThrow());
+      StreamPosition position = catalog.committed(mirror.name()).orElseThrow();
       if (!(position instanceof StreamPosition.AfterToken after) || after.token().compareTo(last) < 0) {
         fail("the committed checkpoint " + position + " is before the last event " + last);
       }
@@ -1115,8 +1114,8 @@ class FaultInjectionTest {
     }
 
     /** At a catalog commit: every event the checkpoint covers is in the destination. */
-    private void checkDeliveredPrefix(Checkpoint checkpoint) {
-      if (!(Checkpoints.toPosition(checkpoint) instanceof StreamPosition.AfterToken after)) {
+    private void checkDeliveredPrefix(StreamPosition checkpoint) {
+      if (!(checkpoint instanceof StreamPosition.AfterToken after)) {
         return;
       }
       Map<String, RandomWorkload.KeyState> expected = workload.stateAt(after.token());
@@ -1187,7 +1186,7 @@ class FaultInjectionTest {
 
     final class FaultyCatalog implements CheckpointCatalog {
       @Override
-      public Optional<Checkpoint> register(MirrorConfig m) {
+      public Optional<StreamPosition> register(MirrorConfig m) {
         return catalog.register(m);
       }
 
@@ -1232,7 +1231,7 @@ class FaultInjectionTest {
       }
 
       @Override
-      public CommitResult commit(String m, long batchId, Checkpoint checkpoint, BatchFigures figures) {
+      public CheckpointCommit commit(String m, long batchId, StreamPosition checkpoint, BatchFigures figures) {
         int n = catalogCommits.incrementAndGet();
         if (DEBUG) {
           System.err.println("DEBUG commit " + batchId + " " + figures);
@@ -1242,8 +1241,8 @@ class FaultInjectionTest {
           count("fault: catalog commit fails before storing", 1);
           throw new IllegalStateException("injected: the catalog connection was lost");
         }
-        CommitResult result = catalog.commit(m, batchId, checkpoint, figures);
-        if (Checkpoints.toPosition(result.stored()) instanceof StreamPosition.AfterToken after) {
+        CheckpointCommit result = catalog.commit(m, batchId, checkpoint, figures);
+        if (result.stored() instanceof StreamPosition.AfterToken after) {
           ResumeToken previous = stored;
           if (previous != null && after.token().compareTo(previous) < 0) {
             violations.add("the stored checkpoint moved back from " + previous + " to " + after.token());
@@ -1292,7 +1291,7 @@ class FaultInjectionTest {
       }
 
       @Override
-      public Optional<Checkpoint> committed(String m) {
+      public Optional<StreamPosition> committed(String m) {
         return catalog.committed(m);
       }
 

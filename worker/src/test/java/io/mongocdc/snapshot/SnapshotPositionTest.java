@@ -3,10 +3,10 @@ package io.mongocdc.snapshot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.source.ResumeToken;
-import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.decode.Namespace;
-import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.ChangeEvents;
 import java.time.Instant;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -24,7 +24,7 @@ class SnapshotPositionTest {
     ResumeToken atStart = ResumeToken.ofEvent(events.insert(ns, new BsonDocument("_id", new BsonInt32(2))));
 
     BsonTimestamp time = ResumeToken.ofEvent(events.insert(ns, new BsonDocument("_id", new BsonInt32(3)))).clusterTime();
-    ResumeToken start = SnapshotPosition.tokenOf(Checkpoint.atOperationTime(time.getTime(), time.getInc()));
+    ResumeToken start = SnapshotPosition.tokenOf(StreamPosition.atOperationTime(time));
 
     assertEquals(time, start.clusterTime());
     assertTrue(start.isAfter(before) && start.isAfter(atStart), "events before the start sort before it");
@@ -35,8 +35,8 @@ class SnapshotPositionTest {
 
   @Test
   void aTokenStartIsThatTokenAndTheCommitTimeIsTheStartsClusterTime() {
-    Checkpoint start = Checkpoint.afterToken("8265A1B2C3000000012B0429", 1_700_000_100, 1);
+    StreamPosition start = StreamPosition.after(ResumeToken.of("8265A1B2C3000000012B0429"));
     assertEquals(ResumeToken.of("8265A1B2C3000000012B0429"), SnapshotPosition.tokenOf(start));
-    assertEquals(Instant.ofEpochSecond(1_700_000_100), SnapshotPosition.commitTimeOf(start));
+    assertEquals(Instant.ofEpochSecond(0x65A1B2C3L), SnapshotPosition.commitTimeOf(start));
   }
 }

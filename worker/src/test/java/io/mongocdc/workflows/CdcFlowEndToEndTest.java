@@ -8,10 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.MongoCredential;
 import com.mongodb.MongoSecurityException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
-import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryCatalog.BatchRow;
+import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
@@ -78,7 +77,7 @@ class CdcFlowEndToEndTest {
     beforeFailure.release();
 
     StreamPosition last = StreamPosition.after(stream.tokenOf(EVENTS - 1));
-    catalog.awaitCheckpoint("orders", Checkpoints.of(last)::equals, Duration.ofSeconds(30));
+    catalog.awaitCheckpoint("orders", last::equals, Duration.ofSeconds(30));
 
     assertEquals(expectedFinalState(), destination.rows("public.orders"));
     assertEquals(EVENTS, destination.recordsApplied(), "nothing lost");

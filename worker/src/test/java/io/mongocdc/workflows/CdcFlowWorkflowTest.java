@@ -83,7 +83,7 @@ class CdcFlowWorkflowTest {
     assertEquals(Fixtures.smallSettings(), status.config().settings());
     assertNull(status.lastError());
     assertEquals(List.of(1L, 2L), flow.catalog.batches("orders").stream().map(b -> b.batchId()).toList());
-    assertEquals(advance(STARTING_POINT, 15), flow.catalog.committed("orders").orElseThrow());
+    assertEquals(advance(STARTING_POINT, 15), Checkpoints.of(flow.catalog.committed("orders").orElseThrow()));
 
     workflow.terminate(new StopRequest(true));
     MirrorStatus last = flow.result("orders");
@@ -140,7 +140,7 @@ class CdcFlowWorkflowTest {
     // mirror drop without --drop-tables, then mirror create: the catalog keeps batch 52's checkpoint.
     Checkpoint stored = advance(STARTING_POINT, 30);
     flow.catalog.register(mirror(500));
-    flow.catalog.commit("orders", 52, stored,
+    flow.catalog.commit("orders", 52, Checkpoints.toPosition(stored),
         new BatchFigures(30, 30, 0, 3000, Map.of(), 5, "BATCH_SIZE", 1, null, null, null, 0));
     CdcFlowWorkflow workflow = flow.start(mirror(500));
 
@@ -150,7 +150,7 @@ class CdcFlowWorkflowTest {
     pulls.then(deliver(4));
     PullRecordsRequest second = pulls.nextCall();
     assertEquals(advance(stored, 4), second.start(), "the catalog took the commit: the checkpoint moved");
-    assertEquals(advance(stored, 4), flow.catalog.committed("orders").orElseThrow());
+    assertEquals(advance(stored, 4), Checkpoints.of(flow.catalog.committed("orders").orElseThrow()));
     assertEquals(53, workflow.status().committedBatchId());
 
     workflow.terminate(new StopRequest(true));

@@ -5,12 +5,12 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A mirror's committed checkpoint: the batch that committed it, where the next batch starts,
+ * A mirror's checkpoint row: the batch that committed it, where the next batch starts,
  * and when it was committed.
  */
-public record Checkpoint(String mirror, long batchId, StreamPosition position, Instant committedAt) {
+public record StoredCheckpoint(String mirror, long batchId, StreamPosition position, Instant committedAt) {
 
-  public Checkpoint {
+  public StoredCheckpoint {
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(position, "position");
     Objects.requireNonNull(committedAt, "committedAt");
