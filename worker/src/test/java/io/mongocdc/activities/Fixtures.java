@@ -3,7 +3,7 @@ package io.mongocdc.activities;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
-import io.mongocdc.source.scripted.ResumeTokens;
+import io.mongocdc.source.generator.ResumeTokens;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.SnapshotSettings;
