@@ -15,7 +15,7 @@ import io.mongocdc.snapshot.SnapshotCopier;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.scripted.ScriptedSnapshotSource;
+import io.mongocdc.source.generator.InMemorySnapshotSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -80,7 +80,7 @@ public class SnapshotBenchmark {
   EmbeddedPostgres postgres;
   DataSource dataSource;
   Connection adminConnection;
-  ScriptedSnapshotSource source;
+  InMemorySnapshotSource source;
   List<IdRange> partitions;
   DestinationTable mirrorTable;
   PostgresRecordSink sink;
@@ -106,7 +106,7 @@ public class SnapshotBenchmark {
     mirrorTable = PostgresDestination.setUp(adminConnection, SCHEMA, List.of(NS)).get(0);
     sink = PostgresRecordSink.open(dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable));
 
-    source = new ScriptedSnapshotSource(1);
+    source = new InMemorySnapshotSource(1);
     source.createCollection(NS.collection());
     for (int i = 0; i < ROWS; i++) {
       source.put(NS.collection(), document(i));

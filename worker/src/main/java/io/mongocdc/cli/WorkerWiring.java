@@ -8,13 +8,16 @@ import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.activities.SnapshotActivityImpl;
 import io.mongocdc.workflows.CdcFlowWorkflowImpl;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
-/** Registers the mirror workflow and its activities, over the given ports, on a worker. */
+/**
+ * Registers the mirror workflow and its activities, over the given ports, on a worker. The tests'
+ * Temporal environment builds its workers here too, so they run what production registers.
+ */
 public final class WorkerWiring {
 
   /**
@@ -30,17 +33,22 @@ public final class WorkerWiring {
     return WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE_INTERVAL).build();
   }
 
-  public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning) {
-    register(worker, peers, ports, tuning, new PipelineMetrics(new SimpleMeterRegistry()));
-  }
-
   /** Registers the workflow and activities; the activities publish batch metrics to {@code metrics}. */
   public static void register(
       Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning, PipelineMetrics metrics) {
+    register(worker, peers, ports, tuning, System::nanoTime, metrics);
+  }
+
+  /**
+   * Registers the workflow and activities, the pipeline timing its batches (idle timeout, batch
+   * duration) by {@code nanoClock}: the system's in production, a test's own in tests.
+   */
+  public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
+      LongSupplier nanoClock, PipelineMetrics metrics) {
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
-        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, System::nanoTime, metrics,
+        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
             ports.catalog()::recordFailedAttempt, ports.catalog()::setAside),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),

@@ -10,7 +10,7 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.generator.GeneratedChangeStream;
 import io.mongocdc.source.generator.LoadProfile;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
-import io.mongocdc.source.scripted.ScriptedSnapshotSource;
+import io.mongocdc.source.generator.InMemorySnapshotSource;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -87,7 +87,7 @@ public final class DevRun {
         ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events())
             .withPoisonEvents(options.poisonEvents()), Clock.systemUTC(), Duration.ofMillis(200))
         : null;
-    ScriptedSnapshotSource existing = new ScriptedSnapshotSource(options.seed());
+    InMemorySnapshotSource existing = new InMemorySnapshotSource(options.seed());
     if (generated) {
       generator.prefill(options.initialDocuments()).forEach((ns, documents) -> existing.putAll(ns.collection(), documents));
     }

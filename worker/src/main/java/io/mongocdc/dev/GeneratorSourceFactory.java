@@ -5,7 +5,7 @@ import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.generator.GeneratedChangeStream;
-import io.mongocdc.source.scripted.ScriptedSnapshotSource;
+import io.mongocdc.source.generator.InMemorySnapshotSource;
 import io.mongocdc.workflows.model.MirrorConfig;
 import org.bson.BsonTimestamp;
 
@@ -16,10 +16,10 @@ import org.bson.BsonTimestamp;
 final class GeneratorSourceFactory implements MirrorSourceFactory {
 
   private final GeneratedChangeStream stream;
-  private final ScriptedSnapshotSource existing;
+  private final InMemorySnapshotSource existing;
 
   /** @param existing the documents each collection holds at the starting point */
-  GeneratorSourceFactory(GeneratedChangeStream stream, ScriptedSnapshotSource existing) {
+  GeneratorSourceFactory(GeneratedChangeStream stream, InMemorySnapshotSource existing) {
     this.stream = stream;
     this.existing = existing;
   }

@@ -1,9 +1,11 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.decode.Namespace;
+import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.generator.ResumeTokens;
 import io.mongocdc.source.scripted.ChangeEvents;
-import io.mongocdc.source.scripted.ResumeTokens;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.SnapshotSettings;
@@ -35,6 +37,21 @@ public final class Fixtures {
     return new ConfiguredPeerRegistry(
         Map.of("orders-mongo", SOURCE_URI, "warehouse-pg", "postgresql://cdc:pg-" + SOURCE_PASSWORD + "@pg1/warehouse"),
         Map.of());
+  }
+
+  /**
+   * A worker's ports in memory: a source over {@code stream} whose current time is
+   * {@link #BEFORE_EVENTS} and whose database is empty, the destination and catalog given.
+   */
+  public static WorkerPorts inMemoryPorts(
+      InMemoryDestination destination, InMemoryCatalog catalog, ChangeStreamOpener stream) {
+    return new WorkerPorts(new ScriptedSource(stream, BEFORE_EVENTS, peers()), destination, catalog,
+        new InMemorySnapshotCatalog(), new InMemoryTableOwnership());
+  }
+
+  /** {@link #inMemoryPorts(InMemoryDestination, InMemoryCatalog, ChangeStreamOpener)} with a new destination and catalog. */
+  public static WorkerPorts inMemoryPorts(ChangeStreamOpener stream) {
+    return inMemoryPorts(new InMemoryDestination(), new InMemoryCatalog(), stream);
   }
 
   public static MirrorSettings smallSettings() {

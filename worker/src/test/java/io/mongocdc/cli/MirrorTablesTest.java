@@ -1,6 +1,6 @@
 package io.mongocdc.cli;
 
-import static io.mongocdc.workflows.FlowEnvironment.awaitStatus;
+import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +9,6 @@ import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.activities.PeerRegistry;
-import io.mongocdc.activities.PullTuning;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -25,6 +24,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
@@ -32,11 +32,6 @@ import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.testing.TestEnvironmentOptions;
-import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
-import io.temporal.worker.WorkerOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.sql.Connection;
@@ -44,7 +39,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +72,7 @@ class MirrorTablesTest {
   private Map<String, String> environment;
   private RevealedChangeStream stream;
   private int events;
-  private TestWorkflowEnvironment env;
+  private WorkerEnvironment temporal;
   private WorkflowClient client;
 
   @BeforeEach
@@ -104,24 +98,18 @@ class MirrorTablesTest {
     stream = new RevealedChangeStream(script);
     stream.reveal(events);
 
-    env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
-        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setIdentity("mongo-cdc-test").build())
-        .build());
     Catalog catalog = Catalog.open(catalogData);
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     WorkerPorts ports = new WorkerPorts(source(peers),
         new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
         new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
-    Worker worker = env.newWorker(MirrorIds.DEFAULT_TASK_QUEUE,
-        WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
-    WorkerWiring.register(worker, peers, ports, PullTuning.defaults());
-    env.start();
-    client = env.getWorkflowClient();
+    temporal = WorkerEnvironment.start().startWorker(peers, ports);
+    client = temporal.client;
   }
 
   @AfterEach
   void stop() {
-    env.close();
+    temporal.close();
   }
 
   // ---- two mirrors, one table ----

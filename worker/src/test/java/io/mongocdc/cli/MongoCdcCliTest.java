@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemoryCatalog;
+import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.CdcFlowWorkflow;
-import io.mongocdc.workflows.FlowEnvironment;
 import io.mongocdc.workflows.ScriptedPullRecords;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -28,11 +30,14 @@ class MongoCdcCliTest {
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
   private final ScriptedChangeStream stream = ScriptedChangeStream.of(List.of());
-  private final FlowEnvironment flow = new FlowEnvironment(pulls, stream);
+  private final InMemoryDestination destination = new InMemoryDestination();
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+      .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(destination, catalog, stream));
   private final InMemoryTableOwnership tables = new InMemoryTableOwnership();
   private final CliContext context = new CliContext(
       temporal -> flow.client,
-      (catalogUrl, peers, sinkOptions) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), flow.destination, flow.catalog,
+      (catalogUrl, peers, sinkOptions) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), destination, catalog,
           new InMemorySnapshotCatalog(), tables),
       Map.of(),
       stop -> stop.run());
@@ -156,7 +161,7 @@ class MongoCdcCliTest {
     Run paused = run("mirror", "pause", "orders", "--cancel-in-flight");
     assertEquals(0, paused.exitCode(), paused.err());
     assertEquals("pause requested for mirror orders (cancelling the batch in flight)\n", paused.out());
-    FlowEnvironment.awaitStatus(workflow(), s -> s.state() == MirrorPhase.PAUSED);
+    WorkerEnvironment.awaitStatus(workflow(), s -> s.state() == MirrorPhase.PAUSED);
 
     assertEquals(0, run("mirror", "resume", "orders").exitCode());
     assertEquals(1, pulls.nextCall().batchId(), "the cancelled batch is read again");
@@ -174,13 +179,13 @@ class MongoCdcCliTest {
     pulls.nextCall();
     pulls.then(ScriptedPullRecords.deliver(3));
     pulls.nextCall();
-    assertTrue(flow.catalog.committed("orders").isPresent());
+    assertTrue(catalog.committed("orders").isPresent());
 
     Run dropped = run("mirror", "drop", "orders", "--drop-tables", "--catalog-url", "jdbc:postgresql://pg1/catalog");
     assertEquals(0, dropped.exitCode(), dropped.err());
     assertTrue(dropped.out().contains("terminated workflow mirror-orders"), dropped.out());
-    assertEquals(1, flow.destination.dropCalls());
-    assertTrue(flow.catalog.committed("orders").isEmpty());
+    assertEquals(1, destination.dropCalls());
+    assertTrue(catalog.committed("orders").isEmpty());
     assertOneLineError(run("mirror", "pause", "orders"), ExitCodes.NOT_FOUND, "not found");
   }
 

@@ -11,8 +11,7 @@ import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
-import io.mongocdc.workflows.FlowEnvironment;
-import io.mongocdc.workflows.ScriptedPullRecords;
+import io.mongocdc.testing.WorkerEnvironment;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -38,13 +37,14 @@ class WorkerCommandTest {
   private final ScriptedChangeStream stream = ScriptedChangeStream.of(Fixtures.orderEvents(EVENTS));
   private final InMemoryDestination destination = new InMemoryDestination();
   private final InMemoryCatalog catalog = new InMemoryCatalog();
-  private final FlowEnvironment flow = new FlowEnvironment(destination, catalog, new ScriptedPullRecords(), stream);
+  /** The test server only: the worker under test is the command's own. */
+  private final WorkerEnvironment server = WorkerEnvironment.start();
   private final CountDownLatch workerStarted = new CountDownLatch(1);
   private final CountDownLatch stopWorker = new CountDownLatch(1);
   private final AtomicReference<String> catalogUrlSeen = new AtomicReference<>();
 
   private final CliContext context = new CliContext(
-      temporal -> flow.client,
+      temporal -> server.client,
       (catalogUrl, peers, sinkOptions) -> {
         catalogUrlSeen.set(catalogUrl);
         return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
@@ -60,7 +60,7 @@ class WorkerCommandTest {
   @AfterEach
   void tearDown() {
     stopWorker.countDown();
-    flow.close();
+    server.close();
   }
 
   private int run(StringWriter out, StringWriter err, String... args) {

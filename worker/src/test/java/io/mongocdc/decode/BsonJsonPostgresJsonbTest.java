@@ -2,14 +2,14 @@ package io.mongocdc.decode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import javax.sql.DataSource;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,18 +20,11 @@ import org.junit.jupiter.api.Test;
  */
 class BsonJsonPostgresJsonbTest {
 
-  private static EmbeddedPostgres postgres;
+  private static DataSource database;
 
   @BeforeAll
-  static void start() throws Exception {
-    postgres = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (postgres != null) {
-      postgres.close();
-    }
+  static void database() {
+    database = EmbeddedPostgresSupport.newDatabase("jsonb_sample");
   }
 
   @Test
@@ -41,7 +34,7 @@ class BsonJsonPostgresJsonbTest {
     IdKeyRenderer keys = new IdKeyRenderer();
     RandomBsonDocuments documents = new RandomBsonDocuments(BsonJsonFuzzTest.SEED + 1, true, true);
     int rows = 400;
-    try (Connection db = postgres.getPostgresDatabase().getConnection()) {
+    try (Connection db = database.getConnection()) {
       try (Statement ddl = db.createStatement()) {
         ddl.execute("create table sample (n int primary key, relaxed jsonb not null, simplified jsonb not null)");
         ddl.execute("create table sample_keys (key text not null)");
@@ -82,7 +75,7 @@ class BsonJsonPostgresJsonbTest {
     w.name(0x12, "long").int64(Long.MIN_VALUE);
     w.endDocument(mark);
     String json = TranscodingJsonRenderer.relaxed().render(new RawBsonDocument(w.toByteArray()));
-    try (Connection db = postgres.getPostgresDatabase().getConnection();
+    try (Connection db = database.getConnection();
         PreparedStatement query = db.prepareStatement(
             "select d->>'nul', d->>'bad', (d->>'tiny')::float8, (d->>'huge')::float8, d->>'long' from (select ?::jsonb d) t")) {
       query.setString(1, json);

@@ -8,19 +8,17 @@ import io.grpc.StatusRuntimeException;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.CheckpointCatalog;
 import io.mongocdc.activities.CheckpointCommit;
-import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.MirrorTable;
-import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
-import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.ScriptedSource;
-import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.TranscodingJsonRenderer;
@@ -32,17 +30,12 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.CdcFlowWorkflow;
-import io.mongocdc.workflows.CdcFlowWorkflowImpl;
-import io.mongocdc.workflows.CommitCheckpointActivity;
-import io.mongocdc.workflows.PullRecordsActivity;
-import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.BatchFigures;
-import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CdcFlowInput;
-import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
-import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -53,25 +46,23 @@ import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.api.enums.v1.PendingActivityState;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
+import io.temporal.common.interceptors.WorkerInterceptorBase;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.serviceclient.RpcRetryOptions;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
-import io.temporal.worker.WorkerFactory;
-import io.temporal.worker.WorkerFactoryOptions;
-import io.temporal.worker.WorkerOptions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -271,44 +262,32 @@ class FaultInjectionTest {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * A test server and a worker (its own factory, so it can be killed and replaced) whose
-   * activities route to the scenario of the mirror named. The worker's heartbeats pass through a
-   * {@link HeartbeatPartition}.
+   * A test server, and the worker of the scenario running: the production wiring over the
+   * scenario's ports with faults (see {@link WorkerEnvironment}); a crash replaces it with a new
+   * one over new ports. The worker's heartbeats pass through a {@link HeartbeatPartition}; every
+   * setup, pull and commit attempt is recorded with the scenario of its mirror ({@link Attempts}).
    */
   static final class Harness implements AutoCloseable {
     final HeartbeatPartition partition = new HeartbeatPartition();
     final DeadStickyQueue deadSticky = new DeadStickyQueue();
-    final TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
-        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setIdentity("mongo-cdc-faults").build())
-        .setWorkflowServiceStubsOptions(WorkflowServiceStubsOptions.newBuilder()
+    final Map<String, Scenario> scenarios = new ConcurrentHashMap<>();
+    final WorkerEnvironment temporal = WorkerEnvironment.builder()
+        .identity("mongo-cdc-faults")
+        .serviceStubs(WorkflowServiceStubsOptions.newBuilder()
             .setGrpcClientInterceptors(List.of(partition, deadSticky))
             .setRpcQueryTimeout(QUERY_TIMEOUT)
             // The client's own retries of a call end within the scenario's time, so the driver
             // sees a failure and decides, rather than retrying a lost query for a minute.
             .setRpcRetryOptions(RpcRetryOptions.newBuilder().setExpiration(Duration.ofSeconds(5)).validateBuildWithDefaults())
             .build())
-        .build());
-    final WorkflowClient client = env.getWorkflowClient();
-    final Map<String, Scenario> scenarios = new ConcurrentHashMap<>();
-    private WorkerFactory factory;
-    private int generation;
+        .interceptors(new PullHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT), new Attempts())
+        .start();
+    final TestWorkflowEnvironment env = temporal.testServer;
+    final WorkflowClient client = temporal.client;
 
-    Harness() {
-      env.start();
-      startWorker();
-    }
-
-    private synchronized void startWorker() {
-      int g = ++generation;
-      WorkerFactory f = WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder()
-          .setWorkerInterceptors(new PullHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)).build());
-      Worker worker = f.newWorker(MirrorIds.DEFAULT_TASK_QUEUE,
-          WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
-      worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
-      worker.registerActivitiesImplementations(new RoutedSetup(g), new RoutedPull(g), new RoutedCommit(g),
-          new RecordMirrorStateActivityImpl(catalog()));
-      f.start();
-      factory = f;
+    /** Starts the scenario's worker, with new ports: new destination connections, the same source and catalog. */
+    void startWorker(Scenario scenario) {
+      temporal.startWorker(scenario.lane.peers, scenario.newPorts(), scenario.tuning, scenario.workload.clock);
     }
 
     /**
@@ -316,15 +295,15 @@ class FaultInjectionTest {
      * has terminated it reports nothing more) and starts a new one on the same task queue, with new
      * activity instances and so new destination connections.
      */
-    synchronized void crashWorker() {
-      WorkerFactory old = factory;
-      old.shutdownNow();
-      old.awaitTermination(30, TimeUnit.SECONDS);
-      if (!old.isTerminated()) {
-        throw new AssertionError("the crashed worker did not stop within 30 s");
-      }
+    synchronized void crashWorker(Scenario scenario) {
+      temporal.stopWorker();
       deadSticky.drainLast(env.getWorkflowServiceStubs(), env.getNamespace());
-      startWorker();
+      startWorker(scenario);
+    }
+
+    /** The scenario is over: its worker stops before the next scenario's starts. */
+    void stopWorker() {
+      temporal.stopWorker();
     }
 
     Scenario of(String mirror) {
@@ -335,72 +314,38 @@ class FaultInjectionTest {
       return s;
     }
 
-    final class RoutedSetup implements SetupMirrorActivity {
-      private final int generation;
-
-      RoutedSetup(int generation) {
-        this.generation = generation;
-      }
-
+    /** Runs every setup, pull and commit attempt through {@link Scenario#attempt} of its mirror's scenario. */
+    final class Attempts extends WorkerInterceptorBase {
       @Override
-      public void validateMirror(MirrorConfig mirror) {
-        Scenario s = of(mirror.name());
-        s.attempt("setup", 0, () -> {
-          s.ports(generation).setup.validateMirror(mirror);
-          return null;
-        });
-      }
+      public ActivityInboundCallsInterceptor interceptActivity(ActivityInboundCallsInterceptor next) {
+        return new ActivityInboundCallsInterceptorBase(next) {
+          private ActivityExecutionContext context;
 
-      @Override
-      public List<String> createDestinationTables(MirrorConfig mirror) {
-        Scenario s = of(mirror.name());
-        return s.attempt("setup", 0, () -> s.ports(generation).setup.createDestinationTables(mirror));
-      }
+          @Override
+          public void init(ActivityExecutionContext context) {
+            this.context = context;
+            super.init(context);
+          }
 
-      @Override
-      public Checkpoint registerMirror(MirrorConfig mirror) {
-        Scenario s = of(mirror.name());
-        return s.attempt("setup", 0, () -> s.ports(generation).setup.registerMirror(mirror));
-      }
-
-      @Override
-      public long committedBatchId(MirrorConfig mirror) {
-        Scenario s = of(mirror.name());
-        return s.attempt("setup", 0, () -> s.ports(generation).setup.committedBatchId(mirror));
-      }
-
-      @Override
-      public Checkpoint takeStartingPoint(MirrorConfig mirror) {
-        Scenario s = of(mirror.name());
-        return s.attempt("setup", 0, () -> s.ports(generation).setup.takeStartingPoint(mirror));
-      }
-    }
-
-    final class RoutedPull implements PullRecordsActivity {
-      private final int generation;
-
-      RoutedPull(int generation) {
-        this.generation = generation;
-      }
-
-      @Override
-      public BatchOutcome pullRecords(PullRecordsRequest request) {
-        Scenario s = of(request.mirror().name());
-        return s.attempt("pull", request.batchId(), () -> s.ports(generation).pull.pullRecords(request));
-      }
-    }
-
-    final class RoutedCommit implements CommitCheckpointActivity {
-      private final int generation;
-
-      RoutedCommit(int generation) {
-        this.generation = generation;
-      }
-
-      @Override
-      public CommitResult commitCheckpoint(CommitCheckpointRequest request) {
-        Scenario s = of(request.mirror());
-        return s.attempt("commit", request.batchId(), () -> s.ports(generation).commit.commitCheckpoint(request));
+          @Override
+          public ActivityOutput execute(ActivityInput input) {
+            Object request = input.getArguments()[0];
+            return switch (context.getInfo().getActivityType()) {
+              case ActivityNames.VALIDATE_MIRROR, ActivityNames.CREATE_DESTINATION_TABLES, ActivityNames.REGISTER_MIRROR,
+                  ActivityNames.COMMITTED_BATCH_ID, ActivityNames.TAKE_STARTING_POINT ->
+                  of(((MirrorConfig) request).name()).attempt("setup", 0, context, () -> super.execute(input));
+              case ActivityNames.PULL_RECORDS -> {
+                PullRecordsRequest pull = (PullRecordsRequest) request;
+                yield of(pull.mirror().name()).attempt("pull", pull.batchId(), context, () -> super.execute(input));
+              }
+              case ActivityNames.COMMIT_CHECKPOINT -> {
+                CommitCheckpointRequest commit = (CommitCheckpointRequest) request;
+                yield of(commit.mirror()).attempt("commit", commit.batchId(), context, () -> super.execute(input));
+              }
+              default -> super.execute(input);
+            };
+          }
+        };
       }
     }
 
@@ -408,9 +353,7 @@ class FaultInjectionTest {
     public synchronized void close() {
       partition.heal();
       deadSticky.close();
-      factory.shutdownNow();
-      factory.awaitTermination(10, TimeUnit.SECONDS);
-      env.close();
+      temporal.close();
     }
   }
 
@@ -460,8 +403,6 @@ class FaultInjectionTest {
     final Map<String, Long> counted = new ConcurrentHashMap<>();
     final List<String> plan = new ArrayList<>();
     final List<String> violations = new CopyOnWriteArrayList<>();
-    /** The activities of each worker generation: a new worker gets new instances. */
-    final Map<Integer, Ports> portsByGeneration = new ConcurrentHashMap<>();
 
     // fault plan
     final List<PlannedGate> gates = new ArrayList<>();
@@ -522,25 +463,13 @@ class FaultInjectionTest {
       plan.add("commitIntervalRecords=" + tuning.commitIntervalRecords());
     }
 
-    /** The activities one worker generation uses: new destination connections, same source and catalog. */
-    final class Ports {
-      final SetupMirrorActivity setup;
-      final PullRecordsActivity pull;
-      final CommitCheckpointActivity commit;
-
-      Ports() {
-        MirrorDestination destination = new FaultyDestination(
-            new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults(), new InMemoryTableOwnership()));
-        CheckpointCatalog faultyCatalog = new FaultyCatalog();
-        ScriptedSource source = new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers);
-        this.setup = new WitnessedSetup(new SetupMirrorActivityImpl(lane.peers, source, destination, faultyCatalog));
-        this.pull = new PullRecordsActivityImpl(source, destination, tuning, workload.clock);
-        this.commit = new CommitCheckpointActivityImpl(faultyCatalog);
-      }
-    }
-
-    Ports ports(int generation) {
-      return portsByGeneration.computeIfAbsent(generation, g -> new Ports());
+    /** The ports of a new worker: new destination connections, the scenario's source and catalog, with faults. */
+    WorkerPorts newPorts() {
+      InMemoryTableOwnership tables = new InMemoryTableOwnership();
+      MirrorDestination destination = new FaultyDestination(
+          new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults(), tables));
+      return new WorkerPorts(new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers), destination,
+          new FaultyCatalog(), new InMemorySnapshotCatalog(), tables);
     }
 
     private void count(String kind, long n) {
@@ -638,11 +567,11 @@ class FaultInjectionTest {
      * Runs an activity attempt and records it: what runs in this process tells the driver whether
      * the server's clock may be moved on.
      */
-    <T> T attempt(String type, long batchId, Supplier<T> call) {
-      int n = Activity.getExecutionContext().getInfo().getAttempt();
-      startedHere.add(Activity.getExecutionContext().getInfo().getActivityId() + "#" + n);
+    <T> T attempt(String type, long batchId, ActivityExecutionContext context, Supplier<T> call) {
+      int n = context.getInfo().getAttempt();
+      startedHere.add(context.getInfo().getActivityId() + "#" + n);
       Running me = new Running(type, batchId, n);
-      tokens.put(me, ByteString.copyFrom(Activity.getExecutionContext().getTaskToken()));
+      tokens.put(me, ByteString.copyFrom(context.getTaskToken()));
       if (type.equals("pull")) {
         latestPullAttempt.merge(batchId, n, Math::max);
         Running expected = timeoutExpected;
@@ -713,9 +642,10 @@ class FaultInjectionTest {
     }
 
     void run() throws Exception {
+      harness.startWorker(this);
       CdcFlowWorkflow starter = harness.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
           .setWorkflowId(MirrorIds.workflowId(mirror.name()))
-          .setTaskQueue(MirrorIds.DEFAULT_TASK_QUEUE)
+          .setTaskQueue(WorkerEnvironment.TASK_QUEUE)
           .setWorkflowTaskTimeout(WORKFLOW_TASK_TIMEOUT)
           .build());
       int refusedBefore = harness.partition.refused();
@@ -865,7 +795,7 @@ class FaultInjectionTest {
           if (pull != null) {
             timeoutExpected = pull.getValue();
           }
-          harness.crashWorker();
+          harness.crashWorker(this);
           count("fault: worker crashed mid-batch, a new worker took over", 1);
           g.gate.release();
         }
@@ -1021,6 +951,7 @@ class FaultInjectionTest {
         // not started, or already over
       }
       awaitNothingRunning(Duration.ofSeconds(30));
+      harness.stopWorker();
     }
 
     /** Waits until no attempt of this scenario runs in this process (a stale one may still end). */
@@ -1142,47 +1073,6 @@ class FaultInjectionTest {
     }
 
     // ---- ports with faults ----
-
-    /** Setup as is, plus the oracle's trigger on the destination table once it exists. */
-    final class WitnessedSetup implements SetupMirrorActivity {
-      private final SetupMirrorActivity real;
-
-      WitnessedSetup(SetupMirrorActivity real) {
-        this.real = real;
-      }
-
-      @Override
-      public void validateMirror(MirrorConfig m) {
-        real.validateMirror(m);
-      }
-
-      @Override
-      public List<String> createDestinationTables(MirrorConfig m) {
-        List<String> tables = real.createDestinationTables(m);
-        try (Connection c = lane.destinationData.getConnection(); Statement st = c.createStatement()) {
-          st.execute("create or replace trigger faults_backwards before update on " + table
-              + " for each row execute function public.faults_backwards()");
-        } catch (SQLException e) {
-          throw new IllegalStateException("cannot install the oracle's trigger", e);
-        }
-        return tables;
-      }
-
-      @Override
-      public Checkpoint registerMirror(MirrorConfig m) {
-        return real.registerMirror(m);
-      }
-
-      @Override
-      public long committedBatchId(MirrorConfig m) {
-        return real.committedBatchId(m);
-      }
-
-      @Override
-      public Checkpoint takeStartingPoint(MirrorConfig m) {
-        return real.takeStartingPoint(m);
-      }
-    }
 
     final class FaultyCatalog implements CheckpointCatalog {
       @Override
@@ -1313,9 +1203,17 @@ class FaultInjectionTest {
         real.validate(m);
       }
 
+      /** Creates the tables, then the oracle's trigger on the destination table. */
       @Override
       public List<String> createTables(MirrorConfig m) {
-        return real.createTables(m);
+        List<String> tables = real.createTables(m);
+        try (Connection c = lane.destinationData.getConnection(); Statement st = c.createStatement()) {
+          st.execute("create or replace trigger faults_backwards before update on " + table
+              + " for each row execute function public.faults_backwards()");
+        } catch (SQLException e) {
+          throw new IllegalStateException("cannot install the oracle's trigger", e);
+        }
+        return tables;
       }
 
       @Override

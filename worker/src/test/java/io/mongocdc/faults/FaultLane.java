@@ -14,8 +14,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * One lane of the fault suite: scenarios run one after another in a lane, lanes run side by side.
  * A lane owns everything a fault may hit, so no fault crosses into another lane's scenario: its
  * own destination PostgreSQL server (restarted, its backends killed) and its own Temporal test
- * server and worker (crashed, its clock moved). The catalog is shared: faults reach it only
- * through a wrapper of the scenario's own.
+ * server (its clock moved) with the running scenario's worker (crashed). The catalog is shared:
+ * faults reach it only through a wrapper of the scenario's own.
  */
 final class FaultLane implements AutoCloseable {
 

@@ -1,26 +1,21 @@
 package io.mongocdc.snapshot;
 
-import static io.mongocdc.workflows.FlowEnvironment.awaitStatus;
+import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.activities.PeerRegistry;
-import io.mongocdc.activities.PullRecordsActivityImpl;
-import io.mongocdc.activities.PullTuning;
-import io.mongocdc.activities.RecordMirrorStateActivityImpl;
-import io.mongocdc.activities.SetupMirrorActivityImpl;
-import io.mongocdc.activities.SnapshotActivityImpl;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
+import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
@@ -34,27 +29,15 @@ import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.CdcFlowWorkflow;
-import io.mongocdc.workflows.CdcFlowWorkflowImpl;
-import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
-import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
-import io.mongocdc.workflows.Histories;
-import io.temporal.api.enums.v1.WorkflowExecutionStatus;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowStub;
-import io.temporal.testing.TestEnvironmentOptions;
-import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
-import io.temporal.worker.WorkerOptions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -69,7 +52,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -104,7 +86,7 @@ class SnapshotWorkflowTest {
   private static DataSource destinationData;
   private static PeerRegistry peers;
 
-  private TestWorkflowEnvironment env;
+  private WorkerEnvironment temporal;
 
   @BeforeAll
   static void databases() throws SQLException {
@@ -121,8 +103,8 @@ class SnapshotWorkflowTest {
 
   @AfterEach
   void stop() {
-    if (env != null) {
-      env.close();
+    if (temporal != null) {
+      temporal.close();
     }
   }
 
@@ -500,45 +482,18 @@ class SnapshotWorkflowTest {
   // ---- the system under test ----
 
   private CdcFlowWorkflow start(World world, MirrorConfig mirror) {
-    env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
-        .setWorkflowClientOptions(WorkflowClientOptions.newBuilder().setIdentity("mongo-cdc-test").build())
-        .build());
     Catalog catalog = Catalog.open(catalogData);
-    PostgresCheckpointCatalog checkpoints = new PostgresCheckpointCatalog(catalog);
-    PostgresMirrorDestination destination = new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(),
-        new PostgresTableOwnership(catalog));
-    MirrorSourceFactory source = world.source();
-    Worker worker = env.newWorker(MirrorIds.DEFAULT_TASK_QUEUE,
-        WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofMillis(50)).build());
-    worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
-    worker.registerActivitiesImplementations(
-        new SetupMirrorActivityImpl(peers, source, destination, checkpoints),
-        new PullRecordsActivityImpl(source, destination, PullTuning.defaults()),
-        new CommitCheckpointActivityImpl(checkpoints),
-        new RecordMirrorStateActivityImpl(checkpoints),
-        new SnapshotActivityImpl(source, destination, new PostgresSnapshotCatalog(catalog)));
-    env.start();
-    WorkflowClient client = env.getWorkflowClient();
-    CdcFlowWorkflow starter = client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
-        .setWorkflowId(MirrorIds.workflowId(mirror.name()))
-        .setTaskQueue(MirrorIds.DEFAULT_TASK_QUEUE)
-        .build());
-    WorkflowClient.start(starter::run, CdcFlowInput.newMirror(mirror));
-    return client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
+    WorkerPorts ports = new WorkerPorts(world.source(),
+        new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
+        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
+    temporal = WorkerEnvironment.start().startWorker(peers, ports);
+    return temporal.start(mirror);
   }
 
   /** Captures the mirror's history for the replay tests, once its run has closed. */
   private void captureWhenClosed(MirrorConfig mirror, String name) {
-    WorkflowStub stub = env.getWorkflowClient().newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-      if (System.nanoTime() > deadline) {
-        fail("mirror " + mirror.name() + " did not stop");
-      }
-      LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
-    }
-    Histories.capture(env.getWorkflowClient(), MirrorIds.workflowId(mirror.name()),
-        stub.describe().getExecution().getRunId(), name);
+    temporal.captureWhenClosed(mirror.name(), name);
   }
 
   /** A gate already open: arming it only marks an open of the source as seen. */

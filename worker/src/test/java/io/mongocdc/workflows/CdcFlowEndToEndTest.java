@@ -7,22 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.MongoCredential;
 import com.mongodb.MongoSecurityException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog.BatchRow;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
-import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.PullTuning;
-import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
-import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -50,11 +47,9 @@ class CdcFlowEndToEndTest {
       ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
   private final InMemoryDestination destination = new InMemoryDestination();
   private final InMemoryCatalog catalog = new InMemoryCatalog();
-  private final FlowEnvironment flow = new FlowEnvironment(destination, catalog,
-      new PullRecordsActivityImpl(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination,
-          new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10)), clock,
-          new PipelineMetrics(new SimpleMeterRegistry()), catalog::recordFailedAttempt),
-      stream);
+  private final WorkerEnvironment flow = WorkerEnvironment.start().startWorker(Fixtures.peers(),
+      Fixtures.inMemoryPorts(destination, catalog, stream),
+      new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10)), clock);
 
   @AfterEach
   void tearDown() {
@@ -115,7 +110,7 @@ class CdcFlowEndToEndTest {
         "Exception authenticating MongoCredential{mechanism=SCRAM-SHA-256, userName='cdc'} to " + Fixtures.SOURCE_URI));
     CdcFlowWorkflow workflow = flow.start(mirror());
 
-    MirrorStatus failed = FlowEnvironment.awaitStatus(workflow, s -> s.state() == MirrorPhase.FAILED);
+    MirrorStatus failed = WorkerEnvironment.awaitStatus(workflow, s -> s.state() == MirrorPhase.FAILED);
     assertTrue(failed.lastError().contains("[AuthenticationFailed]"), failed.lastError());
     assertTrue(failed.lastError().contains("cdc:***@db1.example"), failed.lastError());
     assertNoSecretIn(new ObjectMapper().writeValueAsString(failed), "status");

@@ -1,6 +1,6 @@
 package io.mongocdc.workflows;
 
-import static io.mongocdc.workflows.FlowEnvironment.awaitStatus;
+import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static io.mongocdc.workflows.ScriptedPullRecords.advance;
 import static io.mongocdc.workflows.ScriptedPullRecords.deliver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,7 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemoryCatalog;
+import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.EditResult;
@@ -34,7 +37,10 @@ import org.junit.jupiter.api.Test;
 class CdcFlowWorkflowTest {
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
-  private final FlowEnvironment flow = new FlowEnvironment(pulls, ScriptedChangeStream.of(List.of()));
+  private final InMemoryDestination destination = new InMemoryDestination();
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+      .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(destination, catalog, ScriptedChangeStream.of(List.of())));
 
   @AfterEach
   void tearDown() {
@@ -58,8 +64,8 @@ class CdcFlowWorkflowTest {
     PullRecordsRequest first = pulls.nextCall();
     assertEquals(1, first.batchId());
     assertEquals(STARTING_POINT, first.start(), "a new mirror starts at the source's current time");
-    assertEquals(List.of("public.orders"), flow.destination.createdTables());
-    assertTrue(flow.catalog.isRegistered("orders"));
+    assertEquals(List.of("public.orders"), destination.createdTables());
+    assertTrue(catalog.isRegistered("orders"));
     assertNull(workflow.status().checkpointAgeSeconds(), "no age before a first commit");
     pulls.then(deliver(10));
 
@@ -82,8 +88,8 @@ class CdcFlowWorkflowTest {
     assertEquals("orders-mongo", status.config().sourcePeer());
     assertEquals(Fixtures.smallSettings(), status.config().settings());
     assertNull(status.lastError());
-    assertEquals(List.of(1L, 2L), flow.catalog.batches("orders").stream().map(b -> b.batchId()).toList());
-    assertEquals(advance(STARTING_POINT, 15), Checkpoints.of(flow.catalog.committed("orders").orElseThrow()));
+    assertEquals(List.of(1L, 2L), catalog.batches("orders").stream().map(b -> b.batchId()).toList());
+    assertEquals(advance(STARTING_POINT, 15), Checkpoints.of(catalog.committed("orders").orElseThrow()));
 
     workflow.terminate(new StopRequest(true));
     MirrorStatus last = flow.result("orders");
@@ -96,36 +102,36 @@ class CdcFlowWorkflowTest {
   void theCatalogShowsEveryPhaseTheWorkflowEnters() throws Exception {
     CdcFlowWorkflow workflow = flow.start(mirror(500));
     pulls.nextCall();
-    assertEquals(MirrorPhase.RUNNING, flow.catalog.state("orders").phase(), "recorded before the first batch");
+    assertEquals(MirrorPhase.RUNNING, catalog.state("orders").phase(), "recorded before the first batch");
 
     workflow.pause(null);
     pulls.then(deliver(3));
-    MirrorStateChange paused = flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.PAUSED, WAIT);
+    MirrorStateChange paused = catalog.awaitState("orders", s -> s.phase() == MirrorPhase.PAUSED, WAIT);
     assertEquals("paused by the operator", paused.reason());
     workflow.requestEdit(Map.of("batchSize", 77));
     workflow.resume();
     pulls.nextCall();
-    MirrorStateChange running = flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.RUNNING, WAIT);
+    MirrorStateChange running = catalog.awaitState("orders", s -> s.phase() == MirrorPhase.RUNNING, WAIT);
     assertEquals(77, running.config().settings().batchSize(), "the configuration in effect goes with the state");
 
     for (int i = 0; i < CdcActivityOptions.PULL_MAX_ATTEMPTS; i++) {
       pulls.then(ScriptedPullRecords.failTransiently("primary stepped down"));
     }
     MirrorStateChange backingOff =
-        flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.BACKING_OFF, WAIT);
+        catalog.awaitState("orders", s -> s.phase() == MirrorPhase.BACKING_OFF, WAIT);
     assertTrue(backingOff.lastError().contains("primary stepped down"), backingOff.lastError());
     assertEquals(FailureTypes.TRANSIENT, backingOff.failureType());
     assertEquals(1, backingOff.failedAttempts());
     pulls.drainCalls();
     workflow.resume();
     pulls.nextCall();
-    assertEquals(null, flow.catalog.awaitState("orders", s -> s.phase() == MirrorPhase.RUNNING, WAIT).lastError(),
+    assertEquals(null, catalog.awaitState("orders", s -> s.phase() == MirrorPhase.RUNNING, WAIT).lastError(),
         "running again: no failure to show");
 
     workflow.terminate(new StopRequest(true));
     flow.result("orders");
-    assertEquals(MirrorPhase.TERMINATED, flow.catalog.state("orders").phase());
-    List<MirrorStateChange> changes = flow.catalog.stateHistory();
+    assertEquals(MirrorPhase.TERMINATED, catalog.state("orders").phase());
+    List<MirrorStateChange> changes = catalog.stateHistory();
     assertEquals(List.of(MirrorPhase.RUNNING, MirrorPhase.PAUSED, MirrorPhase.RUNNING, MirrorPhase.BACKING_OFF,
         MirrorPhase.RUNNING, MirrorPhase.TERMINATED), changes.stream().map(MirrorStateChange::phase).toList(),
         "one write per change, none repeated while nothing changes");
@@ -139,8 +145,8 @@ class CdcFlowWorkflowTest {
   void aMirrorCreatedAgainOnACatalogThatHoldsItsRowsNumbersItsBatchesAfterTheStoredOne() throws Exception {
     // mirror drop without --drop-tables, then mirror create: the catalog keeps batch 52's checkpoint.
     Checkpoint stored = advance(STARTING_POINT, 30);
-    flow.catalog.register(mirror(500));
-    flow.catalog.commit("orders", 52, Checkpoints.toPosition(stored),
+    catalog.register(mirror(500));
+    catalog.commit("orders", 52, Checkpoints.toPosition(stored),
         new BatchFigures(30, 30, 0, 3000, Map.of(), 5, "BATCH_SIZE", 1, null, null, null, 0));
     CdcFlowWorkflow workflow = flow.start(mirror(500));
 
@@ -150,7 +156,7 @@ class CdcFlowWorkflowTest {
     pulls.then(deliver(4));
     PullRecordsRequest second = pulls.nextCall();
     assertEquals(advance(stored, 4), second.start(), "the catalog took the commit: the checkpoint moved");
-    assertEquals(advance(stored, 4), Checkpoints.of(flow.catalog.committed("orders").orElseThrow()));
+    assertEquals(advance(stored, 4), Checkpoints.of(catalog.committed("orders").orElseThrow()));
     assertEquals(53, workflow.status().committedBatchId());
 
     workflow.terminate(new StopRequest(true));
@@ -167,7 +173,7 @@ class CdcFlowWorkflowTest {
     pulls.then(deliver(1));
     pulls.nextCall();
     awaitStatus(workflow, s -> s.run() == 1);
-    List<MirrorStateChange> changes = flow.catalog.stateHistory();
+    List<MirrorStateChange> changes = catalog.stateHistory();
     assertEquals(2, changes.size(), "each run records its phase once: " + changes);
     assertTrue(changes.get(1).sequence() > changes.get(0).sequence(), "carried across continue-as-new");
 
@@ -212,7 +218,7 @@ class CdcFlowWorkflowTest {
     assertEquals(1, paused.committedBatchId());
     assertEquals(0, paused.batchInFlight());
     assertNull(paused.lastError(), "a cancellation the operator asked for is not an error");
-    assertEquals(1, flow.catalog.batches("orders").size(), "the cancelled batch committed nothing");
+    assertEquals(1, catalog.batches("orders").size(), "the cancelled batch committed nothing");
 
     workflow.resume();
     PullRecordsRequest replay = pulls.nextCall();
@@ -359,7 +365,7 @@ class CdcFlowWorkflowTest {
     assertEquals(1, carried.recentRejectedEdits().size());
     assertEquals(0, carried.batchesThisRun());
     assertEquals(mirror(2).withSettings(mirror(2).settings()), carried.config());
-    assertEquals(1, flow.destination.createdTables().size(), "setup is not repeated");
+    assertEquals(1, destination.createdTables().size(), "setup is not repeated");
 
     workflow.resume();
     PullRecordsRequest third = pulls.nextCall();
@@ -405,7 +411,7 @@ class CdcFlowWorkflowTest {
     assertEquals(CdcActivityOptions.PULL_MAX_ATTEMPTS, pulls.calls().size());
     pulls.drainCalls();
 
-    flow.env.sleep(CdcActivityOptions.workflowBackoff(1).plusSeconds(1)); // skips the backoff timer
+    flow.testServer.sleep(CdcActivityOptions.workflowBackoff(1).plusSeconds(1)); // skips the backoff timer
     PullRecordsRequest again = pulls.nextCall();
     assertEquals(1, again.batchId());
     assertEquals(STARTING_POINT, again.start());

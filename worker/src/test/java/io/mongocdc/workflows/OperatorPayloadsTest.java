@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mongocdc.activities.Fixtures;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.temporal.client.WorkflowOptions;
@@ -31,7 +33,8 @@ class OperatorPayloadsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
-  private final FlowEnvironment flow = new FlowEnvironment(pulls, ScriptedChangeStream.of(List.of()));
+  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+      .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(ScriptedChangeStream.of(List.of())));
 
   @AfterEach
   void tearDown() {
@@ -79,7 +82,7 @@ class OperatorPayloadsTest {
             stub.signal(command.option("--name"), body);
           }
           if (body != null && body.has("cancelInFlight") && command.option("--name").equals("pause")) {
-            FlowEnvironment.awaitStatus(typed(), s -> s.state() == MirrorPhase.PAUSED);
+            WorkerEnvironment.awaitStatus(typed(), s -> s.state() == MirrorPhase.PAUSED);
           }
           if (command.option("--name").equals("resume")) {
             assertEquals(1, pulls.nextCall().batchId(), "resumed: the cancelled batch is pulled again");
@@ -93,7 +96,7 @@ class OperatorPayloadsTest {
       }
       if (command.subcommand().equals("signal") && command.option("--name").equals("edit")
           && command.option("--input").contains("decodeWorkers")) {
-        MirrorStatus status = FlowEnvironment.awaitStatus(typed(), s -> s.recentRejectedEdits().size() == 1);
+        MirrorStatus status = WorkerEnvironment.awaitStatus(typed(), s -> s.recentRejectedEdits().size() == 1);
         assertEquals(2, status.pendingEdits().size(), "the update's and the valid signal's edits are pending");
         assertTrue(status.recentRejectedEdits().get(0).reason().contains("decodeWorkers must be between 1 and 256, got 0"));
       }

@@ -8,6 +8,10 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
+import io.temporal.common.interceptors.WorkerInterceptor;
+import io.temporal.common.interceptors.WorkerInterceptorBase;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
@@ -18,11 +22,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A PullRecords activity the test drives: each call waits (heartbeating, so a cancellation
- * reaches it) until the test gives it a step, then plays the step. Tests learn that a batch
- * started from {@link #nextCall()}, so nothing depends on timing.
+ * PullRecords as the test drives it: each call waits (heartbeating, so a cancellation reaches it)
+ * until the test gives it a step, then plays the step. Tests learn that a batch started from
+ * {@link #nextCall()}, so nothing depends on timing.
+ *
+ * <p>The worker stays wired as production wires it; {@link #interceptor()} answers its PullRecords
+ * calls from the script instead of the registered implementation.
  */
-public final class ScriptedPullRecords implements PullRecordsActivity {
+public final class ScriptedPullRecords {
 
   /** What one call does. */
   @FunctionalInterface
@@ -77,9 +84,33 @@ public final class ScriptedPullRecords implements PullRecordsActivity {
     return List.copyOf(calls);
   }
 
-  @Override
-  public BatchOutcome pullRecords(PullRecordsRequest request) {
-    ActivityExecutionContext context = Activity.getExecutionContext();
+  /** A worker interceptor that answers every PullRecords call from the script. */
+  public WorkerInterceptor interceptor() {
+    return new WorkerInterceptorBase() {
+      @Override
+      public ActivityInboundCallsInterceptor interceptActivity(ActivityInboundCallsInterceptor next) {
+        return new ActivityInboundCallsInterceptorBase(next) {
+          private ActivityExecutionContext context;
+
+          @Override
+          public void init(ActivityExecutionContext context) {
+            this.context = context;
+            super.init(context);
+          }
+
+          @Override
+          public ActivityOutput execute(ActivityInput input) {
+            if (!ActivityNames.PULL_RECORDS.equals(context.getInfo().getActivityType())) {
+              return super.execute(input);
+            }
+            return new ActivityOutput(pullRecords((PullRecordsRequest) input.getArguments()[0], context));
+          }
+        };
+      }
+    };
+  }
+
+  private BatchOutcome pullRecords(PullRecordsRequest request, ActivityExecutionContext context) {
     calls.add(request);
     started.add(request);
     long deadline = System.nanoTime() + NO_STEP_LIMIT.toNanos();

@@ -1,6 +1,6 @@
 package io.mongocdc.workflows;
 
-import static io.mongocdc.workflows.FlowEnvironment.awaitStatus;
+import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -44,7 +45,8 @@ class SignalBodiesTest {
   private static final Map<String, Object> MARKER_EDIT = Map.of("chunkSize", 64);
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
-  private final FlowEnvironment flow = new FlowEnvironment(pulls, ScriptedChangeStream.of(List.of()));
+  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+      .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(ScriptedChangeStream.of(List.of())));
 
   @AfterEach
   void tearDown() {
@@ -228,7 +230,7 @@ class SignalBodiesTest {
     Map<String, Object> input = JSON.convertValue(CdcFlowInput.newMirror(mirror), Map.class);
     change.accept((Map<String, Object>) ((Map<String, Object>) input.get("config")).get("settings"));
     WorkflowStub stub = flow.client.newUntypedWorkflowStub("CdcFlow", WorkflowOptions.newBuilder()
-        .setWorkflowId(MirrorIds.workflowId(name)).setTaskQueue(FlowEnvironment.TASK_QUEUE).build());
+        .setWorkflowId(MirrorIds.workflowId(name)).setTaskQueue(WorkerEnvironment.TASK_QUEUE).build());
     stub.start(input);
     WorkflowFailedException failed = assertThrows(WorkflowFailedException.class, () -> flow.result(name));
     return assertInstanceOf(ApplicationFailure.class, failed.getCause());

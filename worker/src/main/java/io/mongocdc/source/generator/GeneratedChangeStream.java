@@ -6,7 +6,6 @@ import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.scripted.ResumeTokens;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.scripted.ChangeEvents;
-import io.mongocdc.source.scripted.ResumeTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;

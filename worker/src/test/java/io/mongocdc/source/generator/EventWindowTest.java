@@ -9,7 +9,6 @@ import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
-import io.mongocdc.source.scripted.ResumeTokens;
 import java.util.ArrayList;
 import java.util.List;
 import org.bson.BsonInt32;

@@ -1,4 +1,4 @@
-package io.mongocdc.source.scripted;
+package io.mongocdc.source.generator;
 
 import io.mongocdc.source.ResumeToken;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +12,9 @@ import org.bson.BsonValue;
  * cluster time, token version, token type, transaction operation index, from-invalidate flag,
  * collection UUID and event identifier. The byte order of such tokens is stream order, as it is
  * for the server's, which is what the pipeline relies on.
+ *
+ * <p>The load generator gives its events and idle batches these tokens; the scripted change events
+ * of the tests use the same ones, so both look like a server's stream.
  */
 public final class ResumeTokens {
 

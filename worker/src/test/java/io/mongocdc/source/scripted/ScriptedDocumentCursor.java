@@ -1,45 +1,30 @@
 package io.mongocdc.source.scripted;
 
 import io.mongocdc.snapshot.DocumentCursor;
-import io.mongocdc.snapshot.IdRange;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 import java.util.function.Consumer;
-import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 
 /**
- * Reads a scripted collection in {@code _id} order, one batch at a time, like a server cursor:
- * a batch is taken when the previous one is used up, so changes made between batches are seen
- * if they lie ahead of the cursor. Runs an injected gate or failure at its Nth call to next.
+ * An in-memory snapshot cursor with what a test injected into its open: at its Nth call to next,
+ * it waits at a gate or throws, then reads on.
  */
 final class ScriptedDocumentCursor implements DocumentCursor {
 
   /** What a test injected into one open: at the {@code nth} call to next, pass a gate or throw. */
   record Injection(long nth, Gate gate, RuntimeException failure) {}
 
-  private final ScriptedCollection collection;
-  private final IdRange range;
-  private final DocumentFilter filter;
-  private final int batchSize;
+  private final DocumentCursor reader;
   private final Injection injection;
   private final Consumer<ScriptedDocumentCursor> onClose;
-  private final Deque<RawBsonDocument> batch = new ArrayDeque<>();
-  private BsonValue lastId;
-  private boolean exhausted;
   private long calls;
 
   private boolean closed;
   private Thread waiter;
   private boolean interruptedByClose;
 
-  ScriptedDocumentCursor(ScriptedCollection collection, IdRange range, DocumentFilter filter, int batchSize,
-      Injection injection, Consumer<ScriptedDocumentCursor> onClose) {
-    this.collection = collection;
-    this.range = range;
-    this.filter = filter;
-    this.batchSize = batchSize;
+  /** @param injection null for none */
+  ScriptedDocumentCursor(DocumentCursor reader, Injection injection, Consumer<ScriptedDocumentCursor> onClose) {
+    this.reader = reader;
     this.injection = injection;
     this.onClose = onClose;
   }
@@ -55,15 +40,7 @@ final class ScriptedDocumentCursor implements DocumentCursor {
         throw injection.failure();
       }
     }
-    if (batch.isEmpty() && !exhausted && collection != null) {
-      List<RawBsonDocument> next = collection.batchAfter(lastId, range, filter, batchSize);
-      batch.addAll(next);
-      exhausted = next.size() < batchSize;
-      if (!next.isEmpty()) {
-        lastId = next.get(next.size() - 1).get("_id");
-      }
-    }
-    return batch.poll();
+    return reader.next();
   }
 
   /** Waits at the gate; a close from another thread ends the wait with an exception, never a null. */
@@ -113,6 +90,7 @@ final class ScriptedDocumentCursor implements DocumentCursor {
         waiter.interrupt();
       }
     }
+    reader.close();
     onClose.accept(this);
   }
 }

@@ -3,35 +3,32 @@ package io.mongocdc.source.scripted;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
+import io.mongocdc.source.generator.InMemorySnapshotSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
-import org.bson.codecs.BsonDocumentCodec;
 
 /**
- * An in-memory {@link SnapshotSource} for tests, the dev mode and fault suites. Documents can be
- * put, replaced and deleted at any time, also while cursors read; a cursor reads in {@code _id}
- * order one batch at a time, so a change between batches is seen if it lies ahead of the cursor.
+ * The product's {@link InMemorySnapshotSource} with the hooks of tests and fault suites: its
+ * documents can be changed at any time, also while cursors read.
  *
  * <p>Hooks: {@link #openCount} counts opens per (collection, range); {@link #failAt} and
  * {@link #gateAt} arm the next open of a range to throw, or to wait at a {@link Gate}, at its Nth
- * call to {@code next}, so a test can stop or crash a copy mid-partition without sleeping.
+ * call to {@code next}, so a test can stop or crash a copy mid-partition without sleeping;
+ * {@link #estimatedCountOverride} makes the count metadata stale.
  */
 public final class ScriptedSnapshotSource implements SnapshotSource {
 
-  /** The server's default first batch, used when a caller passes batch size 0. */
-  static final int DEFAULT_BATCH_SIZE = 101;
-
-  private final long seed;
-  private final Map<String, ScriptedCollection> collections = new ConcurrentHashMap<>();
+  private final InMemorySnapshotSource documents;
+  private final Map<String, Long> estimatedCountOverrides = new ConcurrentHashMap<>();
   private final Map<String, Map<IdRange, AtomicInteger>> opens = new ConcurrentHashMap<>();
   private final List<Armed> armed = new ArrayList<>();
   private final Set<ScriptedDocumentCursor> openCursors = ConcurrentHashMap.newKeySet();
@@ -44,7 +41,7 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
 
   /** {@code seed} makes {@link #sampleIds} repeatable. */
   public ScriptedSnapshotSource(long seed) {
-    this.seed = seed;
+    this.documents = new InMemorySnapshotSource(seed);
   }
 
   public ScriptedSnapshotSource() {
@@ -53,40 +50,44 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
 
   /** Creates an empty collection (a no-op if it exists). */
   public ScriptedSnapshotSource createCollection(String collection) {
-    collection(collection);
+    documents.createCollection(collection);
     return this;
   }
 
   /** Inserts the document, or replaces the one with an equal {@code _id} (1, 1L and 1.0 are equal). */
   public ScriptedSnapshotSource put(String collection, BsonDocument document) {
-    collection(collection).put(raw(document));
+    documents.put(collection, document);
     return this;
   }
 
   public ScriptedSnapshotSource putAll(String collection, List<? extends BsonDocument> documents) {
-    documents.forEach(d -> put(collection, d));
+    this.documents.putAll(collection, documents);
     return this;
   }
 
   /** Deletes the document with this {@code _id}; false if there was none. */
   public boolean delete(String collection, BsonValue id) {
-    ScriptedCollection c = collections.get(collection);
-    return c != null && c.delete(id);
+    return documents.delete(collection, id);
   }
 
   public void dropCollection(String collection) {
-    collections.remove(collection);
+    documents.dropCollection(collection);
+    estimatedCountOverrides.remove(collection);
   }
 
   /** The collection's documents in {@code _id} order (empty if it does not exist). */
   public List<RawBsonDocument> documents(String collection) {
-    ScriptedCollection c = collections.get(collection);
-    return c == null ? List.of() : c.all();
+    return documents.documents(collection);
   }
 
   /** Makes {@link #estimatedCount} report {@code count} (stale metadata); null restores the true count. */
   public ScriptedSnapshotSource estimatedCountOverride(String collection, Long count) {
-    collection(collection).overrideEstimatedCount(count);
+    documents.createCollection(collection);
+    if (count == null) {
+      estimatedCountOverrides.remove(collection);
+    } else {
+      estimatedCountOverrides.put(collection, count);
+    }
     return this;
   }
 
@@ -137,7 +138,7 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
 
   /** Opens of every range of {@code collection}. */
   public Map<IdRange, Integer> openCounts(String collection) {
-    Map<IdRange, Integer> counts = new java.util.HashMap<>();
+    Map<IdRange, Integer> counts = new HashMap<>();
     opens.getOrDefault(collection, Map.of()).forEach((range, n) -> counts.put(range, n.get()));
     return Collections.unmodifiableMap(counts);
   }
@@ -149,13 +150,13 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
 
   @Override
   public List<String> collectionNames() {
-    return collections.keySet().stream().sorted().toList();
+    return documents.collectionNames();
   }
 
   @Override
   public long estimatedCount(String collection) {
-    ScriptedCollection c = collections.get(collection);
-    return c == null ? 0 : c.estimatedCount();
+    Long override = estimatedCountOverrides.get(collection);
+    return override != null ? override : documents.estimatedCount(collection);
   }
 
   /**
@@ -164,41 +165,25 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
    */
   @Override
   public List<BsonValue> sampleIds(String collection, int size) {
-    ScriptedCollection c = collections.get(collection);
-    if (c == null || size <= 0) {
-      return List.of();
-    }
-    List<BsonValue> ids = c.ids();
-    Collections.shuffle(ids, new Random(seed * 31 + collection.hashCode()));
-    return List.copyOf(ids.subList(0, Math.min(size, ids.size())));
+    return documents.sampleIds(collection, size);
   }
 
   @Override
   public DocumentCursor open(String collection, IdRange range, BsonDocument filter, int batchSize) {
-    if (batchSize < 0) {
-      throw new IllegalArgumentException("batchSize must not be negative, not " + batchSize);
-    }
-    DocumentFilter parsed = DocumentFilter.parse(filter);
+    // Checks the batch size and the filter before the open counts, as a server refuses them.
+    DocumentCursor reader = documents.open(collection, range, filter, batchSize);
     opens.computeIfAbsent(collection, c -> new ConcurrentHashMap<>())
         .computeIfAbsent(range, r -> new AtomicInteger()).incrementAndGet();
     ScriptedDocumentCursor.Injection injection = takeArmed(collection, range);
     if (injection != null && injection.nth() == 0 && injection.failure() != null) {
+      reader.close();
       throw injection.failure();
     }
-    ScriptedDocumentCursor cursor = new ScriptedDocumentCursor(collections.get(collection), range, parsed,
-        batchSize == 0 ? DEFAULT_BATCH_SIZE : batchSize, injection, openCursors::remove);
+    ScriptedDocumentCursor cursor = new ScriptedDocumentCursor(reader, injection, openCursors::remove);
     openCursors.add(cursor);
     return cursor;
   }
 
   @Override
   public void close() {}
-
-  private ScriptedCollection collection(String name) {
-    return collections.computeIfAbsent(name, n -> new ScriptedCollection());
-  }
-
-  private static RawBsonDocument raw(BsonDocument document) {
-    return document instanceof RawBsonDocument r ? r : new RawBsonDocument(document, new BsonDocumentCodec());
-  }
 }

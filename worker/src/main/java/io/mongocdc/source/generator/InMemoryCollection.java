@@ -1,4 +1,4 @@
-package io.mongocdc.source.scripted;
+package io.mongocdc.source.generator;
 
 import io.mongocdc.snapshot.BsonIdOrder;
 import io.mongocdc.snapshot.IdRange;
@@ -11,12 +11,11 @@ import org.bson.RawBsonDocument;
 
 /**
  * One in-memory collection, keyed by {@code _id} in the server's order (so 1, 1L and 1.0 are one
- * document). Thread-safe: tests change documents while cursors read.
+ * document). Thread-safe: documents may change while cursors read.
  */
-final class ScriptedCollection {
+final class InMemoryCollection {
 
   private final TreeMap<BsonValue, RawBsonDocument> documents = new TreeMap<>(BsonIdOrder.INSTANCE);
-  private Long estimatedCount;
 
   synchronized void put(RawBsonDocument document) {
     BsonValue id = document.get("_id");
@@ -40,12 +39,8 @@ final class ScriptedCollection {
     return new ArrayList<>(documents.keySet());
   }
 
-  synchronized void overrideEstimatedCount(Long count) {
-    estimatedCount = count;
-  }
-
-  synchronized long estimatedCount() {
-    return estimatedCount != null ? estimatedCount : documents.size();
+  synchronized int size() {
+    return documents.size();
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.mongocdc.source.scripted;
+package io.mongocdc.source.generator;
 
 import io.mongocdc.snapshot.BsonIdOrder;
 import io.mongocdc.snapshot.IdTypeBracket;
@@ -11,12 +11,12 @@ import org.bson.BsonDocument;
 import org.bson.BsonValue;
 
 /**
- * The part of MongoDB's query language a snapshot filter may use in scripted tests: top-level
+ * The part of MongoDB's query language an in-memory snapshot filter understands: top-level
  * fields compared by equality or with {@code $eq, $ne, $gt, $gte, $lt, $lte, $in}, all fields
  * ANDed. Matching follows the server: comparisons only within a type bracket, numbers by value,
  * an array field matches if the array or any element does, {@code null} matches a missing field,
- * NaN only equals NaN. Anything else is rejected, so a test never relies on a filter this model
- * gets wrong.
+ * NaN only equals NaN. Anything else is rejected, so neither the development load generator nor
+ * a test relies on a filter this model gets wrong.
  */
 final class DocumentFilter {
 

@@ -1,4 +1,4 @@
-package io.mongocdc.source.scripted;
+package io.mongocdc.source.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
