@@ -3,6 +3,7 @@ package io.mongocdc.activities;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
@@ -53,6 +54,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final QuarantineLog quarantine;
   /** One for every pull this worker runs: its mirrors share one heap. */
   private final DecodedBytesBudget decodedBytes;
+  /** Shared by every pull of this worker: its mirrors share its cores. */
+  private final DecodeThreads decodeThreads;
 
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
     this(source, destination, tuning, System::nanoTime);
@@ -88,6 +91,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.decodedBytes = new DecodedBytesBudget(tuning.maxDecodedBytesInFlight());
     metrics.decodedBytesBudget(decodedBytes);
+    this.decodeThreads = new DecodeThreads(tuning.decodeThreads());
+    metrics.decodeThreads(decodeThreads);
   }
 
   @Override
@@ -120,7 +125,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination),
           tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
-          PoisonEventPolicy.of(mirror, destination, quarantine, batchId));
+          PoisonEventPolicy.of(mirror, destination, quarantine, batchId)).withDecodeThreads(decodeThreads);
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);

@@ -1,6 +1,7 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.pipeline.ControlEventPolicy;
+import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.PullSettings;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -21,26 +22,33 @@ import java.time.Duration;
  *     chunks waiting for their sender or being written); one budget for the worker, because its
  *     mirrors share one heap. Default: a quarter of the maximum heap, at least 64 MiB ({@link
  *     DecodedBytesBudget#defaultMaxBytes()})
+ * @param decodeThreads chunks all pulls of the worker decode at once, whichever mirror they
+ *     belong to; a mirror's {@code decodeWorkers} is its own cap within it. Default: the
+ *     processors of the JVM ({@link DecodeThreads})
  */
 public record PullTuning(
     Duration progressInterval,
     int commitIntervalRecords,
     long commitIntervalBytes,
     Duration shutdownTimeout,
-    long maxDecodedBytesInFlight) {
+    long maxDecodedBytesInFlight,
+    int decodeThreads) {
 
   public PullTuning {
     if (maxDecodedBytesInFlight <= 0) {
       throw new IllegalArgumentException(
           "maxDecodedBytesInFlight must be at least 1 byte, got " + maxDecodedBytesInFlight);
     }
+    if (decodeThreads < 1) {
+      throw new IllegalArgumentException("decodeThreads must be at least 1, got " + decodeThreads);
+    }
   }
 
-  /** The knobs given, with the default decoded-bytes budget. */
+  /** The knobs given, with the default decoded-bytes budget and decode threads. */
   public PullTuning(
       Duration progressInterval, int commitIntervalRecords, long commitIntervalBytes, Duration shutdownTimeout) {
     this(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout,
-        DecodedBytesBudget.defaultMaxBytes());
+        DecodedBytesBudget.defaultMaxBytes(), DecodeThreads.defaultMax());
   }
 
   public static PullTuning defaults() {
@@ -48,7 +56,13 @@ public record PullTuning(
   }
 
   public PullTuning withMaxDecodedBytesInFlight(long value) {
-    return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout, value);
+    return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout, value,
+        decodeThreads);
+  }
+
+  public PullTuning withDecodeThreads(int value) {
+    return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout,
+        maxDecodedBytesInFlight, value);
   }
 
   /**

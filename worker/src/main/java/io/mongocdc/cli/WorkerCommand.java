@@ -10,6 +10,7 @@ import io.mongocdc.metrics.PrometheusEndpoint;
 import io.mongocdc.secrets.Redaction;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +46,8 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Mixin ApplyOptions apply;
 
+  @Mixin ConcurrencyOptions concurrency;
+
   @Option(names = "--max-decoded-bytes-in-flight", paramLabel = "BYTES",
       defaultValue = "${env:MONGO_CDC_MAX_DECODED_BYTES_IN_FLIGHT}",
       description = "Decoded bytes all the worker's batches may hold at once; decoding waits while they do"
@@ -62,14 +65,15 @@ final class WorkerCommand implements Callable<Integer> {
     if (catalogUrl == null || catalogUrl.isBlank()) {
       throw new CliException("the catalog is required: give --catalog-url or set MONGO_CDC_CATALOG_URL", ExitCodes.INVALID);
     }
-    PullTuning tuning = pullTuning();
+    PullTuning tuning = concurrency.tuning(pullTuning());
+    WorkerOptions workerOptions = concurrency.workerOptions();
     PeerRegistry peers = ConfiguredPeerRegistry.load(peersFile, context.environment());
     WorkerPorts ports = context.ports().create(catalogUrl, peers, apply.sinkOptions());
     WorkflowClient client = context.clients().connect(temporal);
     WorkerFactory factory = WorkerFactory.newInstance(client);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PrometheusEndpoint metrics = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "0.0.0.0", metricsPort);
-    WorkerWiring.register(factory.newWorker(temporal.taskQueue(), WorkerWiring.workerOptions()), peers, ports,
+    WorkerWiring.register(factory.newWorker(temporal.taskQueue(), workerOptions), peers, ports,
         tuning, new PipelineMetrics(registry));
     factory.start();
     spec.commandLine().getOut().printf("worker polling task queue %s in namespace %s at %s; catalog %s%n",

@@ -27,10 +27,28 @@ public final class WorkerWiring {
    */
   public static final Duration MAX_HEARTBEAT_THROTTLE_INTERVAL = Duration.ofSeconds(2);
 
+  /**
+   * Activities one worker runs at once. A running mirror holds one (its PullRecords) for a whole
+   * batch, or up to {@code parallelPartitions} while it copies a snapshot; a mirror whose activity
+   * finds no free slot waits in the task queue for this or another worker. Temporal's default.
+   */
+  public static final int DEFAULT_MAX_CONCURRENT_ACTIVITIES = 200;
+  /** Workflow tasks one worker runs at once: short decisions, never I/O. Temporal's default. */
+  public static final int DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = 200;
+
   private WorkerWiring() {}
 
   public static WorkerOptions workerOptions() {
-    return WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE_INTERVAL).build();
+    return workerOptions(DEFAULT_MAX_CONCURRENT_ACTIVITIES, DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS);
+  }
+
+  /** The worker's options with these limits on the work it takes at once. */
+  public static WorkerOptions workerOptions(int maxConcurrentActivities, int maxConcurrentWorkflowTasks) {
+    return WorkerOptions.newBuilder()
+        .setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE_INTERVAL)
+        .setMaxConcurrentActivityExecutionSize(maxConcurrentActivities)
+        .setMaxConcurrentWorkflowTaskExecutionSize(maxConcurrentWorkflowTasks)
+        .build();
   }
 
   /** Registers the workflow and activities; the activities publish batch metrics to {@code metrics}. */

@@ -2,6 +2,7 @@ package io.mongocdc.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import java.time.Clock;
 import java.util.Map;
@@ -40,6 +41,18 @@ public final class PipelineMetrics {
         .register(registry);
     Gauge.builder("mongo_cdc_decoded_bytes_high_water_mark", budget, DecodedBytesBudget::highWaterMark)
         .description("the most decoded bytes the worker's pulls held at once")
+        .register(registry);
+  }
+
+  public void decodeThreads(DecodeThreads threads) {
+    Gauge.builder("mongo_cdc_decode_threads_busy", threads, DecodeThreads::busy)
+        .description("chunks the worker's pulls are decoding now")
+        .register(registry);
+    Gauge.builder("mongo_cdc_decode_threads_max", threads, DecodeThreads::max)
+        .description("chunks the worker's pulls may decode at once (--decode-threads)")
+        .register(registry);
+    Gauge.builder("mongo_cdc_decode_threads_waiting", threads, DecodeThreads::waiting)
+        .description("chunks waiting for one of the worker's decode threads")
         .register(registry);
   }
 

@@ -7,7 +7,6 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.ResumeTokenNotFoundException;
 import io.mongocdc.source.StreamPosition;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
@@ -37,6 +36,7 @@ final class ChunkReader implements Runnable {
   private final LongSupplier clock;
   private final ChunkDecoder chunkDecoder;
   private final ExecutorService decodePool;
+  private final DecodeThreads decodeThreads;
   private final BlockingQueue<ChunkInFlight> toSender;
   private final Semaphore inFlightPermits;
   private final ChunkAdmission admission;
@@ -55,6 +55,7 @@ final class ChunkReader implements Runnable {
       LongSupplier clock,
       ChunkDecoder chunkDecoder,
       ExecutorService decodePool,
+      DecodeThreads decodeThreads,
       BlockingQueue<ChunkInFlight> toSender,
       Semaphore inFlightPermits,
       ChunkAdmission admission,
@@ -67,6 +68,7 @@ final class ChunkReader implements Runnable {
     this.clock = clock;
     this.chunkDecoder = chunkDecoder;
     this.decodePool = decodePool;
+    this.decodeThreads = decodeThreads;
     this.toSender = toSender;
     this.inFlightPermits = inFlightPermits;
     this.admission = admission;
@@ -238,7 +240,7 @@ final class ChunkReader implements Runnable {
   private DecodedChunk decodeWithin(RawChunk raw, DecodedBytesBudget.Lease lease) {
     DecodedChunk chunk;
     try {
-      chunk = chunkDecoder.decode(raw);
+      chunk = decodeThreads.decode(() -> chunkDecoder.decode(raw));
     } catch (RuntimeException | Error e) {
       lease.release();
       throw e;

@@ -27,6 +27,8 @@ public final class PullRecords {
   private final LongSupplier clock;
   private final DecodedBytesBudget budget;
   private final PoisonEvents poison;
+  /** Null: the pull decodes with its own {@link PullSettings#decodeWorkers()} slots. */
+  private final DecodeThreads decodeThreads;
 
   /**
    * @param mirror the mirror's name, used in thread names and messages
@@ -40,12 +42,13 @@ public final class PullRecords {
       PullSettings settings,
       LongSupplier clock,
       DecodedBytesBudget budget) {
-    this(mirror, opener, decoder, settings, clock, budget, PoisonEvents.NONE);
+    this(mirror, opener, decoder, settings, clock, budget, PoisonEvents.NONE, null);
   }
 
   private PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings,
-      LongSupplier clock, DecodedBytesBudget budget, PoisonEvents poison) {
+      LongSupplier clock, DecodedBytesBudget budget, PoisonEvents poison, DecodeThreads decodeThreads) {
     this.poison = Objects.requireNonNull(poison, "poison");
+    this.decodeThreads = decodeThreads;
     this.mirror = Objects.requireNonNull(mirror, "mirror");
     this.opener = Objects.requireNonNull(opener, "opener");
     this.decoder = Objects.requireNonNull(decoder, "decoder");
@@ -70,7 +73,16 @@ public final class PullRecords {
 
   /** This pull with poison events screened and handled as {@code poison} says (none by default). */
   public PullRecords withPoisonEvents(PoisonEvents poison) {
-    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison);
+    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads);
+  }
+
+  /**
+   * This pull decoding in the slots of {@code decodeThreads}, which every pull of a worker
+   * shares, so the mirrors of one worker together decode on about as many threads as it has cores.
+   */
+  public PullRecords withDecodeThreads(DecodeThreads decodeThreads) {
+    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison,
+        Objects.requireNonNull(decodeThreads, "decodeThreads"));
   }
 
   /**
@@ -109,6 +121,8 @@ public final class PullRecords {
     }
     sinks.forEach(sink -> Objects.requireNonNull(sink, "sink"));
     Objects.requireNonNull(progress, "progress listener");
-    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, budget, poison).execute();
+    DecodeThreads decoding = decodeThreads != null ? decodeThreads : new DecodeThreads(settings.decodeWorkers());
+    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, budget, decoding, poison)
+        .execute();
   }
 }

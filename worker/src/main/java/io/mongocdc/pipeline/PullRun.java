@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,6 +63,7 @@ final class PullRun {
       List<? extends RecordSink> sinks,
       ProgressListener progress,
       DecodedBytesBudget budget,
+      DecodeThreads decodeThreads,
       PoisonEvents poison) {
     this.mirror = mirror;
     this.settings = settings;
@@ -70,13 +71,15 @@ final class PullRun {
     this.sinks = List.copyOf(sinks);
     this.progress = progress;
     String prefix = "mongo-cdc-" + mirror + "-" + CALLS.incrementAndGet() + "-";
-    this.decodePool = Executors.newFixedThreadPool(settings.decodeWorkers(), named(prefix + "decode-"));
+    // More threads than the worker's decode slots would only wait for them.
+    this.decodePool = Executors.newFixedThreadPool(Math.min(settings.decodeWorkers(), decodeThreads.max()),
+        named(prefix + "decode-"));
     this.progressReporter = Executors.newSingleThreadScheduledExecutor(named(prefix + "progress-"));
     BlockingQueue<ChunkInFlight> toSender = new LinkedBlockingQueue<>();
     this.inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
     this.admission = new ChunkAdmission(budget);
     this.reader = new ChunkReader(mirror, opener, start, settings, clock,
-        new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, toSender, inFlightPermits, admission,
+        new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, decodeThreads, toSender, inFlightPermits, admission,
         counters, outcome);
     this.readerThread = new Thread(reader, prefix + "reader");
     // One sink is written by the sender itself; several get a lane thread each.

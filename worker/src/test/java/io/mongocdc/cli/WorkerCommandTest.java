@@ -8,10 +8,12 @@ import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.InMemoryTableOwnership;
+import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.temporal.worker.WorkerOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -109,6 +111,42 @@ class WorkerCommandTest {
     assertEquals(ExitCodes.INVALID, code);
     assertEquals("mongo-cdc: --max-decoded-bytes-in-flight must be at least 1 byte, got 0\n", err.toString());
     assertEquals(1, workerStarted.getCount(), "the worker never started");
+  }
+
+  @Test
+  void theConcurrencyLimitsReachTheWorkerAndTheBatches() {
+    WorkerCommand worker = parsedWorker("--max-concurrent-activities", "3", "--max-concurrent-workflow-tasks", "5",
+        "--decode-threads", "1");
+    WorkerOptions options = worker.concurrency.workerOptions();
+    assertEquals(3, options.getMaxConcurrentActivityExecutionSize());
+    assertEquals(5, options.getMaxConcurrentWorkflowTaskExecutionSize());
+    assertEquals(WorkerWiring.MAX_HEARTBEAT_THROTTLE_INTERVAL, options.getMaxHeartbeatThrottleInterval());
+    assertEquals(1, worker.concurrency.tuning(PullTuning.defaults()).decodeThreads());
+
+    WorkerCommand defaults = parsedWorker();
+    assertEquals(WorkerWiring.DEFAULT_MAX_CONCURRENT_ACTIVITIES,
+        defaults.concurrency.workerOptions().getMaxConcurrentActivityExecutionSize());
+    assertEquals(Runtime.getRuntime().availableProcessors(),
+        defaults.concurrency.tuning(PullTuning.defaults()).decodeThreads());
+  }
+
+  @Test
+  void concurrencyLimitsBelowOneAreRejected() {
+    for (String option : List.of("--max-concurrent-activities", "--max-concurrent-workflow-tasks", "--decode-threads")) {
+      StringWriter err = new StringWriter();
+      int code = run(new StringWriter(), err, "worker", "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc",
+          option, "0");
+      assertEquals(ExitCodes.INVALID, code, option);
+      assertEquals("mongo-cdc: " + option + " must be at least 1, got 0\n", err.toString());
+    }
+    assertEquals(1, workerStarted.getCount(), "the worker never started");
+  }
+
+  private WorkerCommand parsedWorker(String... options) {
+    List<String> args = new java.util.ArrayList<>(List.of("worker"));
+    args.addAll(List.of(options));
+    return (WorkerCommand) MongoCdc.commandLine(context).parseArgs(args.toArray(String[]::new))
+        .subcommand().commandSpec().userObject();
   }
 
   @Test

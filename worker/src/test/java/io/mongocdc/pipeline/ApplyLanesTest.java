@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -82,7 +81,7 @@ class ApplyLanesTest {
     PullOutcomeProbe probe = started(fixture, List.of(first, second));
     assertTrue(secondLanesSecondCommit.awaitReached(WAIT));
     // The other lane's commit of the same round goes through while this one hangs...
-    awaitCondition(() -> first.commits() == 2, "the first lane commits its second round");
+    PipelineConditions.await(() -> first.commits() == 2, "the first lane commits its second round");
     secondLanesSecondCommit.release(); // ...then this one fails.
     PullRecordsException error = probe.failure();
 
@@ -158,15 +157,5 @@ class ApplyLanesTest {
     probe.failure();
 
     assertTrue(slow.finished.get(), "the pull returned while a lane was still inside the sink");
-  }
-
-  private static void awaitCondition(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("never happened: " + what);
-      }
-      Thread.onSpinWait();
-    }
   }
 }

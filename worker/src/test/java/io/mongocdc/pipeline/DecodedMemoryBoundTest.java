@@ -16,8 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.bson.BsonString;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.Test;
@@ -59,7 +57,7 @@ class DecodedMemoryBoundTest {
     int admitted = chunksThatFit(budget.maxBytes(), sizes, reserved);
     assertTrue(admitted < 16, "the budget, not the in-flight chunks, is the bound: " + admitted);
     // The reader may first wait for a chunk still being decoded to give back what it did not need.
-    awaitCondition(() -> budget.heldBytes() == sum(sizes, admitted), "the admitted chunks hold what they took");
+    PipelineConditions.await(() -> budget.heldBytes() == sum(sizes, admitted), "the admitted chunks hold what they took");
     assertEquals(1, PipelineThreads.readersWaitingForBudget());
     assertTrue(budget.highWaterMark() <= budget.maxBytes(), budget.highWaterMark() + " > " + budget.maxBytes());
     assertEquals(admitted, renderer.rendered.get(), "documents decoded while the sink stalls");
@@ -113,13 +111,13 @@ class DecodedMemoryBoundTest {
     assertTrue(stalledWrite.awaitReached(WAIT));
     PipelineThreads.awaitReadersWaitingForBudget(1);
     int between = nextForIt - 1;
-    awaitCondition(() -> sinks.get(1 - stalledLane).written().size() == between,
+    PipelineConditions.await(() -> sinks.get(1 - stalledLane).written().size() == between,
         "the other lane wrote the chunks between");
 
     // Chunk 0 in the stalled lane's write and the next chunk queued for it hold the budget; the
     // chunks between went to the other lane, which wrote them and gave their bytes back.
     long queuedForIt = sizes[nextForIt];
-    awaitCondition(() -> budget.heldBytes() == sizes[0] + queuedForIt,
+    PipelineConditions.await(() -> budget.heldBytes() == sizes[0] + queuedForIt,
         "chunk 0 and the next chunk for its lane hold their bytes, the others gave theirs back");
     assertEquals(1, PipelineThreads.readersWaitingForBudget());
     assertEquals(nextForIt - 1, sinks.get(1 - stalledLane).written().size());
@@ -303,33 +301,5 @@ class DecodedMemoryBoundTest {
 
   private static long min(long[] values) {
     return Arrays.stream(values).min().orElseThrow();
-  }
-
-  /** Polls a condition of the pipeline's state, which is not a timed guess. */
-  private static void awaitCondition(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("never: " + what);
-      }
-      Thread.onSpinWait();
-      Thread.yield();
-    }
-  }
-
-  /** Counts the documents rendered. */
-  private static final class CountingRenderer implements DocumentRenderer {
-    final AtomicInteger rendered = new AtomicInteger();
-    private final DocumentRenderer delegate;
-
-    CountingRenderer(DocumentRenderer delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public String render(RawBsonDocument document) {
-      rendered.incrementAndGet();
-      return delegate.render(document);
-    }
   }
 }

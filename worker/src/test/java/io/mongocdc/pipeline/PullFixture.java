@@ -30,6 +30,8 @@ final class PullFixture {
   DocumentRenderer renderer = new DriverJsonRenderer();
   /** The decoded-bytes budget of the pulls; null: each PullRecords gets one of the default size. */
   DecodedBytesBudget budget;
+  /** The decode slots of the pulls; null: each PullRecords gets its own. */
+  DecodeThreads decodeThreads;
   PullSettings.Builder settings = PullSettings.builder()
       .decodeWorkers(4)
       .chunkSize(16)
@@ -50,6 +52,11 @@ final class PullFixture {
     return this;
   }
 
+  PullFixture decodeThreads(DecodeThreads decodeThreads) {
+    this.decodeThreads = decodeThreads;
+    return this;
+  }
+
   PullFixture renderer(DocumentRenderer renderer) {
     this.renderer = renderer;
     return this;
@@ -58,9 +65,10 @@ final class PullFixture {
   PullRecords pullRecords() {
     ChangeEventDecoder decoder =
         new ChangeEventDecoder(renderer, new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName());
-    return budget == null
+    PullRecords pull = budget == null
         ? new PullRecords("test", stream, decoder, settings.build(), clock)
         : new PullRecords("test", stream, decoder, settings.build(), clock, budget);
+    return decodeThreads == null ? pull : pull.withDecodeThreads(decodeThreads);
   }
 
   PullResult pull(RecordSink sink) throws InterruptedException {
