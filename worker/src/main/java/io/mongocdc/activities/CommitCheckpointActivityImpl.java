@@ -17,12 +17,10 @@ public final class CommitCheckpointActivityImpl implements CommitCheckpointActiv
 
   @Override
   public CommitResult commitCheckpoint(CommitCheckpointRequest request) {
-    try {
+    return FailureClassifier.classified(ActivityNames.COMMIT_CHECKPOINT, () -> {
       CheckpointCommit commit = catalog.commit(request.mirror(), request.batchId(),
           Checkpoints.toPosition(request.checkpoint()), request.figures());
       return new CommitResult(Checkpoints.of(commit.stored()), commit.advanced());
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify(ActivityNames.COMMIT_CHECKPOINT, e);
-    }
+    });
   }
 }

@@ -1,13 +1,12 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.secrets.Redaction;
-
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoSecurityException;
 import io.mongocdc.decode.ChangeEventDecodeException;
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.pipeline.PoisonEventException;
 import io.mongocdc.pipeline.PullRecordsException;
+import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.SourceAccessDeniedException;
@@ -17,6 +16,7 @@ import io.mongocdc.workflows.model.InvalidMirrorException;
 import io.temporal.failure.ApplicationFailure;
 import java.sql.SQLException;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Turns an activity's failure into the ApplicationFailure Temporal records: history lost,
@@ -47,6 +47,15 @@ public final class FailureClassifier {
   private static final Set<Integer> MONGO_AUTH_CODES = Set.of(18, 13);
 
   private FailureClassifier() {}
+
+  /** Runs an activity's step; what it throws reaches Temporal classified as {@link #classify} says. */
+  public static <T> T classified(String activity, Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (RuntimeException e) {
+      throw classify(activity, e);
+    }
+  }
 
   public static ApplicationFailure classify(String what, Throwable failure) {
     String type = typeOf(failure);

@@ -16,10 +16,6 @@ public final class RecordMirrorStateActivityImpl implements RecordMirrorStateAct
 
   @Override
   public void recordMirrorState(MirrorStateChange change) {
-    try {
-      catalog.recordState(change);
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify(ActivityNames.RECORD_MIRROR_STATE, e);
-    }
+    FailureClassifier.classified(ActivityNames.RECORD_MIRROR_STATE, () -> catalog.recordState(change));
   }
 }

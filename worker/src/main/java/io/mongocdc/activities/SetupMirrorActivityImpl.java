@@ -7,7 +7,6 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /** Sets a mirror up through the ports; every failure is classified for Temporal. */
 public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
@@ -27,7 +26,7 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   @Override
   public void validateMirror(MirrorConfig mirror) {
-    classified(ActivityNames.VALIDATE_MIRROR, () -> {
+    FailureClassifier.classified(ActivityNames.VALIDATE_MIRROR, () -> {
       mirror.requireValid();
       peers.resolve(mirror.sourcePeer());
       peers.resolve(mirror.destinationPeer());
@@ -40,29 +39,25 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   @Override
   public List<String> createDestinationTables(MirrorConfig mirror) {
-    return classified(ActivityNames.CREATE_DESTINATION_TABLES, () -> destination.createTables(mirror));
+    return FailureClassifier.classified(ActivityNames.CREATE_DESTINATION_TABLES,
+        () -> destination.createTables(mirror));
   }
 
   @Override
   public Checkpoint registerMirror(MirrorConfig mirror) {
-    return classified(ActivityNames.REGISTER_MIRROR, () -> catalog.register(mirror).map(Checkpoints::of).orElse(null));
+    return FailureClassifier.classified(ActivityNames.REGISTER_MIRROR,
+        () -> catalog.register(mirror).map(Checkpoints::of).orElse(null));
   }
 
   @Override
   public long committedBatchId(MirrorConfig mirror) {
-    return classified(ActivityNames.COMMITTED_BATCH_ID, () -> catalog.committedBatchId(mirror.name()));
+    return FailureClassifier.classified(ActivityNames.COMMITTED_BATCH_ID,
+        () -> catalog.committedBatchId(mirror.name()));
   }
 
   @Override
   public Checkpoint takeStartingPoint(MirrorConfig mirror) {
-    return classified(ActivityNames.TAKE_STARTING_POINT, () -> Checkpoints.of(source.currentPosition(mirror)));
-  }
-
-  private static <T> T classified(String what, Supplier<T> step) {
-    try {
-      return step.get();
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify(what, e);
-    }
+    return FailureClassifier.classified(ActivityNames.TAKE_STARTING_POINT,
+        () -> Checkpoints.of(source.currentPosition(mirror)));
   }
 }

@@ -73,41 +73,42 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
 
   @Override
   public List<String> listSourceCollections(MirrorConfig mirror) {
-    try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
-      return snapshot.collectionNames();
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify(ActivityNames.LIST_SOURCE_COLLECTIONS, e);
-    }
+    return FailureClassifier.classified(ActivityNames.LIST_SOURCE_COLLECTIONS, () -> {
+      try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
+        return snapshot.collectionNames();
+      }
+    });
   }
 
   @Override
   public SnapshotPlan planSnapshot(SnapshotPlanRequest request) {
+    return FailureClassifier.classified(ActivityNames.PLAN_SNAPSHOT, () -> plan(request));
+  }
+
+  /** The stored plan for the request's start, or a new plan, stored before it is returned. */
+  private SnapshotPlan plan(SnapshotPlanRequest request) {
     MirrorConfig mirror = request.mirror();
     String collection = request.collection();
-    try {
-      StreamPosition start = Checkpoints.toPosition(request.position());
-      var stored = catalog.plan(mirror.name(), collection, start);
-      if (stored.isPresent()) {
-        return stored.get();
-      }
-      String filter = mirror.settings().snapshot().filterFor(collection);
-      SnapshotFilter.parse(collection, filter);
-      int perPartition = mirror.settings().snapshot().documentsPerPartition();
-      List<IdRange> ranges;
-      long estimated;
-      try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
-        estimated = snapshot.estimatedCount(collection);
-        List<BsonValue> sample = snapshot.sampleIds(collection, PartitionPlanner.sampleSizeFor(estimated, perPartition));
-        ranges = PartitionPlanner.plan(estimated, sample, perPartition);
-      }
-      SnapshotPlan plan = catalog.storePlan(mirror.name(), collection, start, filter, estimated,
-          ranges.stream().map(IdRange::toJson).toList());
-      log.info("mirror {}: snapshot of {} planned: about {} documents in {} partitions, from {}",
-          mirror.name(), collection, estimated, plan.partitionsTotal(), start);
-      return plan;
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify(ActivityNames.PLAN_SNAPSHOT, e);
+    StreamPosition start = Checkpoints.toPosition(request.position());
+    var stored = catalog.plan(mirror.name(), collection, start);
+    if (stored.isPresent()) {
+      return stored.get();
     }
+    String filter = mirror.settings().snapshot().filterFor(collection);
+    SnapshotFilter.parse(collection, filter);
+    int perPartition = mirror.settings().snapshot().documentsPerPartition();
+    List<IdRange> ranges;
+    long estimated;
+    try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
+      estimated = snapshot.estimatedCount(collection);
+      List<BsonValue> sample = snapshot.sampleIds(collection, PartitionPlanner.sampleSizeFor(estimated, perPartition));
+      ranges = PartitionPlanner.plan(estimated, sample, perPartition);
+    }
+    SnapshotPlan plan = catalog.storePlan(mirror.name(), collection, start, filter, estimated,
+        ranges.stream().map(IdRange::toJson).toList());
+    log.info("mirror {}: snapshot of {} planned: about {} documents in {} partitions, from {}",
+        mirror.name(), collection, estimated, plan.partitionsTotal(), start);
+    return plan;
   }
 
   @Override

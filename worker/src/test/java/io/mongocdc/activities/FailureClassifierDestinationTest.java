@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import java.sql.SQLException;
@@ -29,7 +30,7 @@ class FailureClassifierDestinationTest {
       "53100, Transient", // disk full: space can come back
   })
   void destinationErrorsAreRetriedOnlyWhenARetryCanFixThem(String sqlState, String type) {
-    ApplicationFailure failure = FailureClassifier.classify("PullRecords",
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS,
         new IllegalStateException("cannot apply", new SQLException("ERROR: boom", sqlState)));
 
     assertEquals(type, failure.getType());

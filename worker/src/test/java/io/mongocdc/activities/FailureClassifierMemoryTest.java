@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.pipeline.PullRecordsException;
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ class FailureClassifierMemoryTest {
 
   @Test
   void anOutOfMemoryErrorInAPullIsNotRetriedAndNamesTheSettingToLower() {
-    ApplicationFailure failure = FailureClassifier.classify("PullRecords",
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS,
         new PullRecordsException("orders", new OutOfMemoryError("Java heap space"), null));
 
     assertEquals(FailureTypes.OUT_OF_MEMORY, failure.getType());
@@ -27,7 +28,7 @@ class FailureClassifierMemoryTest {
 
   @Test
   void anOutOfMemoryErrorThatReachesTheActivityUnwrappedIsClassifiedTheSame() {
-    ApplicationFailure failure = FailureClassifier.classify("PullRecords", new OutOfMemoryError("Java heap space"));
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS, new OutOfMemoryError("Java heap space"));
 
     assertEquals(FailureTypes.OUT_OF_MEMORY, failure.getType());
     assertTrue(failure.isNonRetryable());

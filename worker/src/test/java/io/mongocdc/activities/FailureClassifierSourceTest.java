@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.OversizedEventException;
 import io.mongocdc.source.SourceAccessDeniedException;
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import org.junit.jupiter.api.Test;
@@ -15,17 +16,17 @@ class FailureClassifierSourceTest {
 
   @Test
   void sourceFailuresThatRetryingCannotFixAreNotRetried() {
-    ApplicationFailure oversized = FailureClassifier.classify("PullRecords",
+    ApplicationFailure oversized = FailureClassifier.classify(ActivityNames.PULL_RECORDS,
         new OversizedEventException("a change event is larger than 16 MiB; enable splitLargeEvents", null));
     assertEquals(FailureTypes.INVALID_CONFIGURATION, oversized.getType());
     assertTrue(oversized.isNonRetryable());
     assertTrue(oversized.getOriginalMessage().contains("splitLargeEvents"), oversized.getOriginalMessage());
 
-    ApplicationFailure denied = FailureClassifier.classify("PullRecords",
+    ApplicationFailure denied = FailureClassifier.classify(ActivityNames.PULL_RECORDS,
         new SourceAccessDeniedException("the mirror's MongoDB user lacks a privilege", 13, null));
     assertEquals(FailureTypes.AUTHENTICATION_FAILED, denied.getType());
 
-    ApplicationFailure stepDown = FailureClassifier.classify("PullRecords",
+    ApplicationFailure stepDown = FailureClassifier.classify(ActivityNames.PULL_RECORDS,
         new ChangeStreamException("not primary", 10107, true, null));
     assertEquals(FailureTypes.TRANSIENT, stepDown.getType());
     assertTrue(!stepDown.isNonRetryable());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ class PeersAndRedactionTest {
 
   @Test
   void aDestinationThatRefusesTheCredentialsIsAnAuthenticationFailure() {
-    ApplicationFailure failure = FailureClassifier.classify("CommitCheckpoint",
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.COMMIT_CHECKPOINT,
         new SQLException("FATAL: password authentication failed for user \"cdc\"", "28P01"));
     assertEquals(FailureTypes.AUTHENTICATION_FAILED, failure.getType());
     assertTrue(failure.isNonRetryable());
@@ -60,7 +61,7 @@ class PeersAndRedactionTest {
 
   @Test
   void anUnavailableDestinationIsRetryable() {
-    ApplicationFailure failure = FailureClassifier.classify("CommitCheckpoint",
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.COMMIT_CHECKPOINT,
         new SQLException("Connection to pg1:5432 refused", "08001"));
     assertEquals(FailureTypes.TRANSIENT, failure.getType());
     assertFalse(failure.isNonRetryable());

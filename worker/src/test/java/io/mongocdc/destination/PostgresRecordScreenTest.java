@@ -9,6 +9,7 @@ import io.mongocdc.activities.FailureClassifier;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import java.sql.Connection;
@@ -64,7 +65,7 @@ class PostgresRecordScreenTest {
     SQLException refused = assertThrows(SQLException.class, () -> apply("long_keys", tables, huge));
 
     assertEquals("54000", refused.getSQLState(), refused.getMessage());
-    ApplicationFailure failure = FailureClassifier.classify("PullRecords", refused);
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS, refused);
     assertEquals(FailureTypes.DESTINATION_REJECTED, failure.getType());
     assertTrue(failure.isNonRetryable());
     assertTrue(failure.getOriginalMessage().contains("54000"), failure.getOriginalMessage());
