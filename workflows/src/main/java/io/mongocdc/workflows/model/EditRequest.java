@@ -43,7 +43,8 @@ public record EditRequest(
 
   public EditRequest {
     excludedOperations = excludedOperations == null ? null : List.copyOf(excludedOperations);
-    snapshotFilters = snapshotFilters == null ? null : Map.copyOf(snapshotFilters);
+    // In the order sent: an edit comes from history, so that order is the same on every replay.
+    snapshotFilters = snapshotFilters == null ? null : DeterministicMaps.inOrder(snapshotFilters);
     addCollections = addCollections == null ? null : List.copyOf(addCollections);
   }
 
