@@ -2,7 +2,6 @@ package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSettings;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -63,37 +62,20 @@ public final class SettingsOptions {
           + "an empty query {} removes a filter. Changes are replicated whatever the filter says.")
   Map<String, String> snapshotFilters;
 
-  /** The options given, as the JSON object of an edit. */
-  Map<String, Object> asJson() {
-    Map<String, Object> json = new LinkedHashMap<>();
-    put(json, "batchSize", batchSize);
-    put(json, "idleTimeoutSeconds", idleTimeoutSeconds);
-    put(json, "maxBatchDurationSeconds", maxBatchDurationSeconds);
-    put(json, "decodeWorkers", decodeWorkers);
-    put(json, "chunkSize", chunkSize);
-    if (excludedOperations != null) {
-      json.put("excludedOperations", excludedOperations.stream().filter(s -> !s.isBlank()).toList());
-    }
-    put(json, "controlEventPolicy", controlEventPolicy);
-    put(json, "poisonEventPolicy", poisonEventPolicy);
-    put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
-    put(json, "splitLargeEvents", splitLargeEvents);
-    put(json, "snapshot", snapshot);
-    put(json, "snapshotDocumentsPerPartition", snapshotDocumentsPerPartition);
-    put(json, "snapshotParallelPartitions", snapshotParallelPartitions);
-    put(json, "snapshotFilters", snapshotFilters);
-    return json;
+  /**
+   * The options given as an edit, which also adds {@code addCollections} (null for none). Its
+   * {@link EditRequest#toJson JSON} is what the edit sends.
+   */
+  EditRequest asEdit(List<String> addCollections) {
+    return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
+        excludedOperations == null ? null : excludedOperations.stream().filter(s -> !s.isBlank()).toList(),
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy);
   }
 
   /** The defaults with the options given applied. */
   MirrorSettings applyTo(MirrorSettings defaults) {
-    Map<String, Object> json = asJson();
-    return json.isEmpty() ? defaults : defaults.apply(EditRequest.fromJson(json));
-  }
-
-  private static void put(Map<String, Object> json, String name, Object value) {
-    if (value != null) {
-      json.put(name, value);
-    }
+    EditRequest edit = asEdit(null);
+    return edit.changesNothing() ? defaults : defaults.apply(edit);
   }
 }

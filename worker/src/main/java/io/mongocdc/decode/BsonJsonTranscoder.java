@@ -1,5 +1,9 @@
 package io.mongocdc.decode;
 
+import static io.mongocdc.decode.BsonReads.indexOfZero;
+import static io.mongocdc.decode.BsonReads.readInt;
+import static io.mongocdc.decode.BsonReads.readLong;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.bson.types.Decimal128;
@@ -126,7 +130,7 @@ public final class BsonJsonTranscoder {
       if (length < 5) {
         throw corrupt(base, "a document needs at least 5 bytes, got " + length);
       }
-      int declared = readInt(base);
+      int declared = readInt(b, base);
       if (declared != length) {
         throw corrupt(base, "length prefix says " + declared + " bytes but the document has " + length);
       }
@@ -160,7 +164,7 @@ public final class BsonJsonTranscoder {
           throw corrupt(pos, "0x00 type byte " + (term - pos) + " bytes before the end of the document");
         }
         key = pos + 1;
-        int keyEnd = indexOfZero(key, term);
+        int keyEnd = cStringEnd(key, term);
         int last = out.lastByte();
         if (last != '{' && last != '[') {
           out.writeByte(',');
@@ -178,7 +182,7 @@ public final class BsonJsonTranscoder {
       switch (type) {
         case DOUBLE:
           need(pos, 8, term, "double");
-          writeDouble(Double.longBitsToDouble(readLong(pos)));
+          writeDouble(Double.longBitsToDouble(readLong(b, pos)));
           return pos + 8;
         case STRING: {
           int end = stringEnd(pos, term, "string");
@@ -188,7 +192,7 @@ public final class BsonJsonTranscoder {
         case DOCUMENT:
         case ARRAY: {
           need(pos, 5, term, "embedded document");
-          int len = readInt(pos);
+          int len = readInt(b, pos);
           if (len < 5 || len > term - pos) {
             throw corrupt(pos, "embedded " + (type == ARRAY ? "array" : "document") + " length " + len
                 + " does not fit in its parent (" + (term - pos) + " bytes left)");
@@ -221,7 +225,7 @@ public final class BsonJsonTranscoder {
         }
         case DATE_TIME:
           need(pos, 8, term, "datetime");
-          writeDate(readLong(pos));
+          writeDate(readLong(b, pos));
           return pos + 8;
         case NULL:
           out.writeBytes(NULL_LITERAL);
@@ -256,12 +260,12 @@ public final class BsonJsonTranscoder {
           return codeWithScope(pos, term);
         case INT32:
           need(pos, 4, term, "int32");
-          out.writeLong(readInt(pos));
+          out.writeLong(readInt(b, pos));
           return pos + 4;
         case TIMESTAMP: {
           need(pos, 8, term, "timestamp");
           // Little-endian uint64: increment in the low word, seconds in the high word.
-          long v = readLong(pos);
+          long v = readLong(b, pos);
           out.writeBytes(simplified ? SIMPLE_TIMESTAMP_OPEN : TIMESTAMP_OPEN);
           out.writeLong(v >>> 32);
           out.writeBytes(TIMESTAMP_I);
@@ -275,11 +279,11 @@ public final class BsonJsonTranscoder {
         }
         case INT64:
           need(pos, 8, term, "int64");
-          out.writeLong(readLong(pos));
+          out.writeLong(readLong(b, pos));
           return pos + 8;
         case DECIMAL128:
           need(pos, 16, term, "Decimal128");
-          writeDecimal(Decimal128Values.fromBid(readLong(pos + 8), readLong(pos)));
+          writeDecimal(Decimal128Values.fromBid(readLong(b, pos + 8), readLong(b, pos)));
           return pos + 16;
         case MIN_KEY:
           out.writeBytes(MIN_KEY_JSON);
@@ -374,7 +378,7 @@ public final class BsonJsonTranscoder {
 
     private int binary(int pos, int term) {
       need(pos, 5, term, "binary");
-      int len = readInt(pos);
+      int len = readInt(b, pos);
       if (len < 0 || len > term - pos - 5) {
         throw corrupt(pos, "binary length " + len + " does not fit in its document ("
             + (term - pos - 5) + " bytes left)");
@@ -388,7 +392,7 @@ public final class BsonJsonTranscoder {
         if (len < 4) {
           throw corrupt(pos, "binary subtype 2 inner length missing: the value has only " + len + " bytes");
         }
-        int inner = readInt(data);
+        int inner = readInt(b, data);
         if (inner != len - 4) {
           throw corrupt(pos, "binary subtype 2 inner length " + inner + " does not match its outer length " + len);
         }
@@ -426,8 +430,8 @@ public final class BsonJsonTranscoder {
     }
 
     private int regex(int pos, int term) {
-      int patternEnd = indexOfZero(pos, term);
-      int optionsEnd = indexOfZero(patternEnd + 1, term);
+      int patternEnd = cStringEnd(pos, term);
+      int optionsEnd = cStringEnd(patternEnd + 1, term);
       if (simplified) {
         out.writeByte('"');
         out.writeByte('/');
@@ -480,14 +484,14 @@ public final class BsonJsonTranscoder {
 
     private int codeWithScope(int pos, int term) {
       need(pos, 4, term, "code with scope");
-      int total = readInt(pos);
+      int total = readInt(b, pos);
       // int32 total + string (int32 length, at least the NUL) + scope (at least 5 bytes).
       if (total < 14 || total > term - pos) {
         throw corrupt(pos, "code with scope length " + total + " is too short or does not fit in its document");
       }
       int end = pos + total;
       int codeEnd = stringEnd(pos + 4, end, "code with scope's code");
-      int scopeLen = end - codeEnd >= 4 ? readInt(codeEnd) : -1;
+      int scopeLen = end - codeEnd >= 4 ? readInt(b, codeEnd) : -1;
       if (scopeLen < 5 || codeEnd + scopeLen != end) {
         throw corrupt(codeEnd, "code with scope's scope length " + scopeLen + " does not match its total length " + total);
       }
@@ -504,7 +508,7 @@ public final class BsonJsonTranscoder {
     /** Checks a length-prefixed BSON string at {@code pos}; returns the offset after its NUL. */
     private int stringEnd(int pos, int term, String what) {
       need(pos, 4, term, what + " length");
-      int len = readInt(pos);
+      int len = readInt(b, pos);
       if (len < 1) {
         throw corrupt(pos, what + " length " + len + " is not positive");
       }
@@ -526,21 +530,13 @@ public final class BsonJsonTranscoder {
       }
     }
 
-    private int indexOfZero(int from, int term) {
-      for (int i = from; i < term; i++) {
-        if (b[i] == 0) {
-          return i;
-        }
+    /** The offset of the NUL ending the name or C string at {@code from}. */
+    private int cStringEnd(int from, int term) {
+      int end = indexOfZero(b, from, term);
+      if (end < 0) {
+        throw corrupt(from, "name or C string is not terminated before the end of its document");
       }
-      throw corrupt(from, "name or C string is not terminated before the end of its document");
-    }
-
-    private int readInt(int p) {
-      return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | b[p + 3] << 24;
-    }
-
-    private long readLong(int p) {
-      return (readInt(p) & 0xFFFF_FFFFL) | (long) readInt(p + 4) << 32;
+      return end;
     }
 
     private DocumentRenderException corrupt(int at, String why) {

@@ -1,7 +1,6 @@
 package io.mongocdc.decode;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import org.bson.types.Decimal128;
 
 /**
@@ -25,7 +24,6 @@ import org.bson.types.Decimal128;
  */
 final class CanonicalNumber {
 
-  private static final BigInteger MAX_DECIMAL128_COEFFICIENT = BigInteger.TEN.pow(34).subtract(BigInteger.ONE);
   /** Below 2^63 every integral double converts to long exactly. */
   private static final double LONG_SAFE = 9.2e18;
 
@@ -60,18 +58,7 @@ final class CanonicalNumber {
     if (value.isInfinite()) {
       return value.isNegative() ? "-Infinity" : "Infinity";
     }
-    BigDecimal exact;
-    try {
-      exact = value.bigDecimalValue();
-    } catch (ArithmeticException negativeZero) {
-      return "0";
-    }
-    // A coefficient above 10^34 - 1 is non-canonical; the Decimal128 specification (and the
-    // server) read it as zero.
-    if (exact.signum() == 0 || exact.unscaledValue().abs().compareTo(MAX_DECIMAL128_COEFFICIENT) > 0) {
-      return "0";
-    }
-    return ofExact(exact);
+    return ofExact(Decimal128Values.exactValue(value));
   }
 
   static String ofExact(BigDecimal value) {

@@ -88,9 +88,7 @@ final class ChangeEventFields {
   }
 
   private static RawBsonDocument slice(byte[] array, int start) {
-    int length = (array[start] & 0xFF) | (array[start + 1] & 0xFF) << 8
-        | (array[start + 2] & 0xFF) << 16 | (array[start + 3] & 0xFF) << 24;
-    return new RawBsonDocument(array, start, length);
+    return new RawBsonDocument(array, start, BsonReads.readInt(array, start));
   }
 
   private static Namespace skip(BsonBinaryReader reader) {

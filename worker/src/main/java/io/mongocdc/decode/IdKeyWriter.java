@@ -1,5 +1,9 @@
 package io.mongocdc.decode;
 
+import static io.mongocdc.decode.BsonReads.indexOfZero;
+import static io.mongocdc.decode.BsonReads.readInt;
+import static io.mongocdc.decode.BsonReads.readLong;
+
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -30,7 +34,7 @@ final class IdKeyWriter {
     int pos = offset + 4;
     while (pos < term) {
       int type = b[pos] & 0xFF;
-      int nameEnd = indexOfZero(pos + 1, term);
+      int nameEnd = cStringEnd(pos + 1, term);
       if (nameEnd - pos - 1 == name.length && Arrays.equals(b, pos + 1, nameEnd, name, 0, name.length)) {
         value(type, nameEnd + 1, term, 0);
         return text.toString();
@@ -69,7 +73,7 @@ final class IdKeyWriter {
   }
 
   private int checkDocument(int offset, int length) {
-    if (length < 5 || readInt(offset) != length || b[offset + length - 1] != 0) {
+    if (length < 5 || readInt(b, offset) != length || b[offset + length - 1] != 0) {
       throw corrupt(offset, "not a well-formed BSON document");
     }
     return offset + length - 1;
@@ -80,7 +84,7 @@ final class IdKeyWriter {
     switch (type) {
       case 0x01 -> {
         need(pos, 8, term);
-        text.append(CanonicalNumber.ofDouble(Double.longBitsToDouble(readLong(pos))));
+        text.append(CanonicalNumber.ofDouble(Double.longBitsToDouble(readLong(b, pos))));
         return pos + 8;
       }
       case 0x02, 0x0E -> { // string; a symbol equals the string with the same characters
@@ -95,7 +99,7 @@ final class IdKeyWriter {
       }
       case 0x05 -> {
         need(pos, 5, term);
-        int len = readInt(pos);
+        int len = readInt(b, pos);
         if (len < 0 || len > term - pos - 5) {
           throw corrupt(pos, "binary length " + len + " does not fit");
         }
@@ -123,7 +127,7 @@ final class IdKeyWriter {
       case 0x09 -> {
         need(pos, 8, term);
         Utf8JsonOutput iso = new Utf8JsonOutput(32);
-        IsoDateTimeFormat.write(readLong(pos), iso);
+        IsoDateTimeFormat.write(readLong(b, pos), iso);
         text.append("Date(").append(iso.toUtf8String()).append(')');
         return pos + 8;
       }
@@ -133,8 +137,8 @@ final class IdKeyWriter {
       }
       case 0x0B -> {
         // Options stay in stored order: MongoDB compares them as stored.
-        int patternEnd = indexOfZero(pos, term);
-        int optionsEnd = indexOfZero(patternEnd + 1, term);
+        int patternEnd = cStringEnd(pos, term);
+        int optionsEnd = cStringEnd(patternEnd + 1, term);
         text.append("Regex(");
         string(pos, patternEnd);
         text.append(',');
@@ -161,7 +165,7 @@ final class IdKeyWriter {
       }
       case 0x0F -> {
         need(pos, 4, term);
-        int total = readInt(pos);
+        int total = readInt(b, pos);
         if (total < 14 || total > term - pos) {
           throw corrupt(pos, "code with scope length " + total + " does not fit");
         }
@@ -179,24 +183,24 @@ final class IdKeyWriter {
       }
       case 0x10 -> {
         need(pos, 4, term);
-        text.append(readInt(pos));
+        text.append(readInt(b, pos));
         return pos + 4;
       }
       case 0x11 -> {
         need(pos, 8, term);
-        long v = readLong(pos);
+        long v = readLong(b, pos);
         text.append("Timestamp(").append(v >>> 32).append(',').append(v & 0xFFFF_FFFFL).append(')');
         return pos + 8;
       }
       case 0x12 -> {
         need(pos, 8, term);
-        text.append(readLong(pos));
+        text.append(readLong(b, pos));
         return pos + 8;
       }
       case 0x13 -> {
         need(pos, 16, term);
         text.append(CanonicalNumber.ofDecimal128(
-            Decimal128Values.fromBid(readLong(pos + 8), readLong(pos))));
+            Decimal128Values.fromBid(readLong(b, pos + 8), readLong(b, pos))));
         return pos + 16;
       }
       case 0xFF -> {
@@ -224,7 +228,7 @@ final class IdKeyWriter {
       if (type == 0) {
         throw corrupt(pos, "0x00 type byte before the end of the document");
       }
-      int nameEnd = indexOfZero(pos + 1, term);
+      int nameEnd = cStringEnd(pos + 1, term);
       if (!first) {
         text.append(',');
       }
@@ -300,7 +304,7 @@ final class IdKeyWriter {
   /** Checks an embedded document at {@code pos}; returns the offset after it. */
   private int embedded(int pos, int term) {
     need(pos, 5, term);
-    int len = readInt(pos);
+    int len = readInt(b, pos);
     if (len < 5 || len > term - pos || b[pos + len - 1] != 0) {
       throw corrupt(pos, "embedded document length " + len + " does not fit");
     }
@@ -309,7 +313,7 @@ final class IdKeyWriter {
 
   private int stringEnd(int pos, int term) {
     need(pos, 4, term);
-    int len = readInt(pos);
+    int len = readInt(b, pos);
     if (len < 1 || len > term - pos - 4 || b[pos + 4 + len - 1] != 0) {
       throw corrupt(pos, "string length " + len + " does not fit");
     }
@@ -322,21 +326,13 @@ final class IdKeyWriter {
     }
   }
 
-  private int indexOfZero(int from, int term) {
-    for (int i = from; i < term; i++) {
-      if (b[i] == 0) {
-        return i;
-      }
+  /** The offset of the NUL ending the name or C string at {@code from}. */
+  private int cStringEnd(int from, int term) {
+    int end = indexOfZero(b, from, term);
+    if (end < 0) {
+      throw corrupt(from, "C string not terminated");
     }
-    throw corrupt(from, "C string not terminated");
-  }
-
-  private int readInt(int p) {
-    return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | b[p + 3] << 24;
-  }
-
-  private long readLong(int p) {
-    return (readInt(p) & 0xFFFF_FFFFL) | (long) readInt(p + 4) << 32;
+    return end;
   }
 
   private DocumentRenderException corrupt(int at, String why) {

@@ -52,7 +52,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   public void validate(MirrorConfig mirror) {
     List<DestinationTable> tables;
     try {
-      tables = PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
+      tables = plan(mirror);
     } catch (TableNameCollisionException e) {
       throw new InvalidMirrorConfigurationException(e.getMessage());
     }
@@ -63,8 +63,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   /** Records the tables as the mirror's (refused if one is another's), then creates them. */
   @Override
   public List<String> createTables(MirrorConfig mirror) {
-    List<DestinationTable> tables =
-        PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
+    List<DestinationTable> tables = plan(mirror);
     ownership.claim(mirror.name(), recorded(mirror.destinationPeer(), tables));
     try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
       return PostgresDestination.setUp(connection, mirror.destinationSchema(), sources(mirror)).stream()
@@ -83,15 +82,14 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   @Override
   public RecordScreen screen(MirrorConfig mirror) {
-    return new PostgresRecordScreen(dataSource(mirror.destinationPeer()), mirror.destinationSchema(),
-        PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
+    return new PostgresRecordScreen(dataSource(mirror.destinationPeer()), mirror.destinationSchema(), plan(mirror));
   }
 
   @Override
   public BatchSink openSink(MirrorConfig mirror, long batchId) {
     try {
       return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
-          PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()),
+          plan(mirror),
           table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
@@ -106,8 +104,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   @Override
   public List<MirrorTable> plannedTables(MirrorConfig mirror) {
-    return recorded(mirror.destinationPeer(),
-        PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance()));
+    return recorded(mirror.destinationPeer(), plan(mirror));
   }
 
   /**
@@ -145,6 +142,11 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   private static MirrorTable recorded(String destinationPeer, DestinationTable table) {
     return new MirrorTable(destinationPeer, table.schema(), table.name(), table.source().fullName());
+  }
+
+  /** The mirror's destination tables, one per collection, as they are (or will be) created. */
+  private static List<DestinationTable> plan(MirrorConfig mirror) {
+    return PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
   }
 
   private static List<Namespace> sources(MirrorConfig mirror) {

@@ -6,7 +6,6 @@ import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.destination.TableNaming;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -54,13 +53,7 @@ final class DestinationComparison {
       String sql = "select count(*) from (select _id, doc from " + TableNaming.qualified(schema, table)
           + " where not _deleted) actual full outer join (select id, doc from dev_expected where tbl = ?) wanted"
           + " on actual._id = wanted.id where actual._id is null or wanted.id is null or actual.doc <> wanted.doc";
-      try (PreparedStatement count = connection.prepareStatement(sql)) {
-        count.setString(1, table);
-        try (ResultSet rows = count.executeQuery()) {
-          rows.next();
-          mismatches += rows.getLong(1);
-        }
-      }
+      mismatches += SqlNumber.of(connection, sql, table);
     }
     try (Statement statement = connection.createStatement()) {
       statement.execute("drop table dev_expected");
@@ -73,11 +66,7 @@ final class DestinationComparison {
     long rows = 0;
     for (Namespace collection : collections) {
       String table = TableNaming.qualified(schema, TableNaming.instance().tableFor(collection));
-      try (Statement statement = connection.createStatement();
-          ResultSet result = statement.executeQuery("select count(*) from " + table + " where not _deleted")) {
-        result.next();
-        rows += result.getLong(1);
-      }
+      rows += SqlNumber.of(connection, "select count(*) from " + table + " where not _deleted");
     }
     return rows;
   }

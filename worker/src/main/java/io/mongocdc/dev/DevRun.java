@@ -309,24 +309,13 @@ public final class DevRun {
   }
 
   private static long quarantinedEvents(Connection connection) throws SQLException {
-    return mirrorCount(connection,
-        "select count(*) from mongo_cdc.quarantined_events where mirror_name = ? and replayed_at is null");
+    return SqlNumber.of(connection,
+        "select count(*) from mongo_cdc.quarantined_events where mirror_name = ? and replayed_at is null", MIRROR);
   }
 
   private static long snapshotDocuments(Connection connection) throws SQLException {
-    return mirrorCount(connection,
-        "select coalesce(sum(documents_copied), 0) from mongo_cdc.snapshot_progress where mirror = ?");
-  }
-
-  /** A number the query gives for the dev mirror (its one parameter). */
-  private static long mirrorCount(Connection connection, String query) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(query)) {
-      statement.setString(1, MIRROR);
-      try (ResultSet row = statement.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
-    }
+    return SqlNumber.of(connection,
+        "select coalesce(sum(documents_copied), 0) from mongo_cdc.snapshot_progress where mirror = ?", MIRROR);
   }
 
   private void printSummary(DevReport report) {

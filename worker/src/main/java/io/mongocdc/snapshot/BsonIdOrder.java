@@ -1,7 +1,7 @@
 package io.mongocdc.snapshot;
 
+import io.mongocdc.decode.Decimal128Values;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -30,9 +30,6 @@ import org.bson.types.Decimal128;
 public final class BsonIdOrder implements Comparator<BsonValue> {
 
   public static final BsonIdOrder INSTANCE = new BsonIdOrder();
-
-  private static final BigInteger MAX_DECIMAL128_COEFFICIENT = BigInteger.TEN.pow(34).subtract(BigInteger.ONE);
-  private static final long DECIMAL128_COMBINATION_11 = 0x6000_0000_0000_0000L;
 
   private BsonIdOrder() {}
 
@@ -222,21 +219,7 @@ public final class BsonIdOrder implements Comparator<BsonValue> {
       if (d.isInfinite()) {
         return new ExactNumber(d.isNegative() ? NEGATIVE_INFINITY : POSITIVE_INFINITY, null);
       }
-      // Coefficients above 10^34 - 1 (including every "11" combination form) are
-      // non-canonical: the Decimal128 specification and the server read them as zero.
-      if ((d.getHigh() & DECIMAL128_COMBINATION_11) == DECIMAL128_COMBINATION_11) {
-        return finite(BigDecimal.ZERO);
-      }
-      BigDecimal exact;
-      try {
-        exact = d.bigDecimalValue();
-      } catch (ArithmeticException negativeZero) {
-        return finite(BigDecimal.ZERO);
-      }
-      if (exact.unscaledValue().abs().compareTo(MAX_DECIMAL128_COEFFICIENT) > 0) {
-        return finite(BigDecimal.ZERO);
-      }
-      return finite(exact);
+      return finite(Decimal128Values.exactValue(d));
     }
 
     private static ExactNumber finite(BigDecimal value) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A change of settings asked by an operator: each field is null when the edit leaves it alone.
@@ -35,15 +36,34 @@ public record EditRequest(
     List<String> addCollections,
     String poisonEventPolicy) {
 
+  /**
+   * Each field's JSON name and value, in the order they are documented: the one list of the
+   * JSON an edit is sent and shown as (the CLI builds an edit and sends {@link #toJson}).
+   */
+  private static final List<JsonField> JSON_FIELDS = List.of(
+      new JsonField("batchSize", EditRequest::batchSize),
+      new JsonField("idleTimeoutSeconds", EditRequest::idleTimeoutSeconds),
+      new JsonField("maxBatchDurationSeconds", EditRequest::maxBatchDurationSeconds),
+      new JsonField("decodeWorkers", EditRequest::decodeWorkers),
+      new JsonField("chunkSize", EditRequest::chunkSize),
+      new JsonField("excludedOperations", EditRequest::excludedOperations),
+      new JsonField("controlEventPolicy", EditRequest::controlEventPolicy),
+      new JsonField("poisonEventPolicy", EditRequest::poisonEventPolicy),
+      new JsonField("continueAsNewEveryBatches", EditRequest::continueAsNewEveryBatches),
+      new JsonField("splitLargeEvents", EditRequest::splitLargeEvents),
+      new JsonField("snapshot", EditRequest::snapshot),
+      new JsonField("snapshotDocumentsPerPartition", EditRequest::snapshotDocumentsPerPartition),
+      new JsonField("snapshotParallelPartitions", EditRequest::snapshotParallelPartitions),
+      new JsonField("snapshotFilters", EditRequest::snapshotFilters),
+      new JsonField("addCollections", EditRequest::addCollections));
+
   /** The fields an edit may set, in the order they are documented. */
-  public static final List<String> FIELDS = List.of(
-      "batchSize", "idleTimeoutSeconds", "maxBatchDurationSeconds", "decodeWorkers", "chunkSize",
-      "excludedOperations", "controlEventPolicy", "poisonEventPolicy", "continueAsNewEveryBatches", "splitLargeEvents", "snapshot",
-      "snapshotDocumentsPerPartition", "snapshotParallelPartitions", "snapshotFilters", "addCollections");
+  public static final List<String> FIELDS = JSON_FIELDS.stream().map(JsonField::name).toList();
 
   public EditRequest {
     excludedOperations = excludedOperations == null ? null : List.copyOf(excludedOperations);
-    snapshotFilters = snapshotFilters == null ? null : Map.copyOf(snapshotFilters);
+    // In the order sent: an edit comes from history, so that order is the same on every replay.
+    snapshotFilters = snapshotFilters == null ? null : DeterministicMaps.inOrder(snapshotFilters);
     addCollections = addCollections == null ? null : List.copyOf(addCollections);
   }
 
@@ -106,21 +126,12 @@ public record EditRequest(
   /** The JSON object of this edit: only the fields it sets. */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
-    put(json, "batchSize", batchSize);
-    put(json, "idleTimeoutSeconds", idleTimeoutSeconds);
-    put(json, "maxBatchDurationSeconds", maxBatchDurationSeconds);
-    put(json, "decodeWorkers", decodeWorkers);
-    put(json, "chunkSize", chunkSize);
-    put(json, "excludedOperations", excludedOperations);
-    put(json, "controlEventPolicy", controlEventPolicy);
-    put(json, "poisonEventPolicy", poisonEventPolicy);
-    put(json, "continueAsNewEveryBatches", continueAsNewEveryBatches);
-    put(json, "splitLargeEvents", splitLargeEvents);
-    put(json, "snapshot", snapshot);
-    put(json, "snapshotDocumentsPerPartition", snapshotDocumentsPerPartition);
-    put(json, "snapshotParallelPartitions", snapshotParallelPartitions);
-    put(json, "snapshotFilters", snapshotFilters);
-    put(json, "addCollections", addCollections);
+    for (JsonField field : JSON_FIELDS) {
+      Object value = field.value().apply(this);
+      if (value != null) {
+        json.put(field.name(), value);
+      }
+    }
     return json;
   }
 
@@ -129,11 +140,7 @@ public record EditRequest(
     return toJson().isEmpty();
   }
 
-  private static void put(Map<String, Object> json, String name, Object value) {
-    if (value != null) {
-      json.put(name, value);
-    }
-  }
+  private record JsonField(String name, Function<EditRequest, Object> value) {}
 
   private static Integer integer(Map<String, ?> body, String name, List<String> problems) {
     Object value = body.get(name);

@@ -42,7 +42,8 @@ public record SnapshotSettings(
     enabled = enabled == null ? DEFAULT_ENABLED : enabled;
     documentsPerPartition = documentsPerPartition == null ? DEFAULT_DOCUMENTS_PER_PARTITION : documentsPerPartition;
     parallelPartitions = parallelPartitions == null ? DEFAULT_PARALLEL_PARTITIONS : parallelPartitions;
-    filters = filters == null ? Map.of() : Map.copyOf(filters);
+    // Sorted by collection: merged from edits over time, and iterated by validation and JSON.
+    filters = filters == null ? Map.of() : DeterministicMaps.sorted(filters);
   }
 
   public static SnapshotSettings defaults() {
