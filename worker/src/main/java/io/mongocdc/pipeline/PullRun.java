@@ -79,8 +79,8 @@ final class PullRun {
     this.inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
     this.admission = new ChunkAdmission(budget);
     this.reader = new ChunkReader(mirror, opener, start, settings, clock,
-        new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, decodeThreads, toSender, inFlightPermits, admission,
-        counters, outcome);
+        new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, decodeThreads, toSender, inFlightPermits,
+        admission, counters, outcome);
     this.readerThread = new Thread(reader, prefix + "reader");
     // One sink is written by the sender itself; several get a lane thread each.
     List<ApplyLane> lanes = new ArrayList<>();
