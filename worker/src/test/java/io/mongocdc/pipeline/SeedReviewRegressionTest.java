@@ -227,6 +227,8 @@ class SeedReviewRegressionTest {
     ScriptedRenderer renderer = new ScriptedRenderer();
     Gate earlierChunk = renderer.blockAt(3);
     renderer.failAt(3, new DocumentRenderException("later error of an earlier chunk"));
+    // Event 6 fails only once event 3 is being decoded, so it is the first error in time.
+    Gate laterChunk = renderer.blockAt(6);
     renderer.failAt(6, new DocumentRenderException("first error"));
     PullFixture fixture = new PullFixture(Workload.inserts(20)).renderer(renderer);
     fixture.settings.chunkSize(1).decodeWorkers(4).maxInFlightChunks(8);
@@ -234,6 +236,8 @@ class SeedReviewRegressionTest {
 
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
     assertTrue(earlierChunk.awaitReached(WAIT));
+    assertTrue(laterChunk.awaitReached(WAIT));
+    laterChunk.release();
     PullRecordsException error = probe.failure(); // event 6 fails while event 3 still waits
     earlierChunk.release();
 
