@@ -33,10 +33,6 @@ public final class DecodeThreads {
   }
 
   /** As many as the JVM has processors: the default of a worker. */
-  public static DecodeThreads ofAvailableProcessors() {
-    return new DecodeThreads(defaultMax());
-  }
-
   public static int defaultMax() {
     return Runtime.getRuntime().availableProcessors();
   }

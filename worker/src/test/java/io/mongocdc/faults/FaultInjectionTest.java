@@ -29,6 +29,7 @@ import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
+import io.mongocdc.testing.ActivityInterception;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.ActivityNames;
@@ -56,9 +57,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
-import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
-import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
-import io.temporal.common.interceptors.WorkerInterceptorBase;
+import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.serviceclient.RpcRetryOptions;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -280,7 +279,7 @@ class FaultInjectionTest {
             // sees a failure and decides, rather than retrying a lost query for a minute.
             .setRpcRetryOptions(RpcRetryOptions.newBuilder().setExpiration(Duration.ofSeconds(5)).validateBuildWithDefaults())
             .build())
-        .interceptors(new PullHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT), new Attempts())
+        .interceptors(new PullHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT), attempts())
         .start();
     final TestWorkflowEnvironment env = temporal.testServer;
     final WorkflowClient client = temporal.client;
@@ -315,38 +314,24 @@ class FaultInjectionTest {
     }
 
     /** Runs every setup, pull and commit attempt through {@link Scenario#attempt} of its mirror's scenario. */
-    final class Attempts extends WorkerInterceptorBase {
-      @Override
-      public ActivityInboundCallsInterceptor interceptActivity(ActivityInboundCallsInterceptor next) {
-        return new ActivityInboundCallsInterceptorBase(next) {
-          private ActivityExecutionContext context;
-
-          @Override
-          public void init(ActivityExecutionContext context) {
-            this.context = context;
-            super.init(context);
+    WorkerInterceptor attempts() {
+      return ActivityInterception.of((context, input, proceed) -> {
+        Object request = input.getArguments()[0];
+        return switch (context.getInfo().getActivityType()) {
+          case ActivityNames.VALIDATE_MIRROR, ActivityNames.CREATE_DESTINATION_TABLES, ActivityNames.REGISTER_MIRROR,
+              ActivityNames.COMMITTED_BATCH_ID, ActivityNames.TAKE_STARTING_POINT ->
+              of(((MirrorConfig) request).name()).attempt("setup", 0, context, proceed::get);
+          case ActivityNames.PULL_RECORDS -> {
+            PullRecordsRequest pull = (PullRecordsRequest) request;
+            yield of(pull.mirror().name()).attempt("pull", pull.batchId(), context, proceed::get);
           }
-
-          @Override
-          public ActivityOutput execute(ActivityInput input) {
-            Object request = input.getArguments()[0];
-            return switch (context.getInfo().getActivityType()) {
-              case ActivityNames.VALIDATE_MIRROR, ActivityNames.CREATE_DESTINATION_TABLES, ActivityNames.REGISTER_MIRROR,
-                  ActivityNames.COMMITTED_BATCH_ID, ActivityNames.TAKE_STARTING_POINT ->
-                  of(((MirrorConfig) request).name()).attempt("setup", 0, context, () -> super.execute(input));
-              case ActivityNames.PULL_RECORDS -> {
-                PullRecordsRequest pull = (PullRecordsRequest) request;
-                yield of(pull.mirror().name()).attempt("pull", pull.batchId(), context, () -> super.execute(input));
-              }
-              case ActivityNames.COMMIT_CHECKPOINT -> {
-                CommitCheckpointRequest commit = (CommitCheckpointRequest) request;
-                yield of(commit.mirror()).attempt("commit", commit.batchId(), context, () -> super.execute(input));
-              }
-              default -> super.execute(input);
-            };
+          case ActivityNames.COMMIT_CHECKPOINT -> {
+            CommitCheckpointRequest commit = (CommitCheckpointRequest) request;
+            yield of(commit.mirror()).attempt("commit", commit.batchId(), context, proceed::get);
           }
+          default -> proceed.get();
         };
-      }
+      });
     }
 
     @Override

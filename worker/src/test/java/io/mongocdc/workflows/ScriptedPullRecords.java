@@ -2,16 +2,15 @@ package io.mongocdc.workflows;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import io.mongocdc.testing.ActivityInterception;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
-import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
-import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptor.ActivityOutput;
 import io.temporal.common.interceptors.WorkerInterceptor;
-import io.temporal.common.interceptors.WorkerInterceptorBase;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
@@ -86,28 +85,10 @@ public final class ScriptedPullRecords {
 
   /** A worker interceptor that answers every PullRecords call from the script. */
   public WorkerInterceptor interceptor() {
-    return new WorkerInterceptorBase() {
-      @Override
-      public ActivityInboundCallsInterceptor interceptActivity(ActivityInboundCallsInterceptor next) {
-        return new ActivityInboundCallsInterceptorBase(next) {
-          private ActivityExecutionContext context;
-
-          @Override
-          public void init(ActivityExecutionContext context) {
-            this.context = context;
-            super.init(context);
-          }
-
-          @Override
-          public ActivityOutput execute(ActivityInput input) {
-            if (!ActivityNames.PULL_RECORDS.equals(context.getInfo().getActivityType())) {
-              return super.execute(input);
-            }
-            return new ActivityOutput(pullRecords((PullRecordsRequest) input.getArguments()[0], context));
-          }
-        };
-      }
-    };
+    return ActivityInterception.of((context, input, proceed) ->
+        ActivityNames.PULL_RECORDS.equals(context.getInfo().getActivityType())
+            ? new ActivityOutput(pullRecords((PullRecordsRequest) input.getArguments()[0], context))
+            : proceed.get());
   }
 
   private BatchOutcome pullRecords(PullRecordsRequest request, ActivityExecutionContext context) {
