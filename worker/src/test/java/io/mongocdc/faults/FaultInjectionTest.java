@@ -135,6 +135,8 @@ class FaultInjectionTest {
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(1);
   /** How long a batch failing during a cancelling pause waits for the server's cancellation request. */
   private static final Duration CANCEL_REQUEST_WAIT = Duration.ofSeconds(5);
+  /** How long a sleep on an idle test server is, to tell whether its clock still skips. */
+  private static final Duration STUCK_CLOCK_PROBE = Duration.ofMillis(200);
   private static final boolean HEARTBEAT_STALLS = !Boolean.getBoolean("faults.noHeartbeat");
   private static final boolean WORKER_CRASHES = !Boolean.getBoolean("faults.noCrash");
   private static final boolean CANCELLING_PAUSES = !Boolean.getBoolean("faults.noCancel");
@@ -226,6 +228,11 @@ class FaultInjectionTest {
         (System.nanoTime() - STARTED) / 1e9, LANES, spread, slowest, COUNTERS);
   }
 
+  /** Adds to the suite's counters (for a lane's own figures). */
+  static void count(String kind, long n) {
+    COUNTERS.add(kind, n);
+  }
+
   private static synchronized PostgresCheckpointCatalog catalog() {
     if (catalog == null) {
       DataSource catalogData = EmbeddedPostgresSupport.newDatabase("faults_catalog");
@@ -284,6 +291,17 @@ class FaultInjectionTest {
         .start();
     final TestWorkflowEnvironment env = temporal.testServer;
     final WorkflowClient client = temporal.client;
+
+    /**
+     * Between scenarios, when nothing runs on it: whether the test server's clock no longer skips.
+     * An idle server moves its clock at once to the end of a sleep; one that holds a leaked
+     * time-skipping lock lets the sleep pass in real time.
+     */
+    boolean timeSkippingStuck() {
+      long began = System.nanoTime();
+      env.sleep(STUCK_CLOCK_PROBE);
+      return System.nanoTime() - began >= STUCK_CLOCK_PROBE.toNanos() * 3 / 4;
+    }
 
     /** Starts the scenario's worker, with new ports: new destination connections, the same source and catalog. */
     void startWorker(Scenario scenario) {
@@ -898,7 +916,12 @@ class FaultInjectionTest {
     }
 
     private void skip(long millis, String kind) {
+      long began = System.nanoTime();
       harness.env.sleep(Duration.ofMillis(millis));
+      if (millis >= 1000 && System.nanoTime() - began >= Duration.ofMillis(millis).toNanos() * 3 / 4) {
+        // The server's clock did not jump: something held time skipping (see FaultLane#harness).
+        count("clock skips that passed in real time", 1);
+      }
       count(kind, 1);
     }
 
