@@ -8,6 +8,7 @@ import io.grpc.StatusRuntimeException;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.CheckpointCatalog;
 import io.mongocdc.activities.CheckpointCommit;
+import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.InMemoryTableOwnership;
@@ -15,16 +16,21 @@ import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.activities.SnapshotCatalog;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.TableNaming;
+import io.mongocdc.snapshot.IdRange;
+import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
@@ -44,6 +50,9 @@ import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.SnapshotPartitionRequest;
+import io.mongocdc.workflows.model.SnapshotPlan;
+import io.mongocdc.workflows.model.SnapshotPlanRequest;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.activity.Activity;
@@ -57,6 +66,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptor.ActivityOutput;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.serviceclient.RpcRetryOptions;
@@ -77,6 +87,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -86,6 +97,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import java.util.stream.LongStream;
@@ -101,9 +113,18 @@ import org.junit.jupiter.api.TestFactory;
  * catalog, and random faults; the destination, the catalog and the threads are then checked
  * against a model of the source. See {@code docs/reliability.md}.
  *
+ * <p>Every {@link #SNAPSHOT_EVERY}-th seed runs with snapshots on: its collections hold documents
+ * before the mirror starts, the mirror copies them in small partitions while the source changes,
+ * and faults hit the copy (worker crash, heartbeat stall, PostgreSQL restart, killed connections,
+ * a pause, a partition that fails until its retries are spent, a catalog that fails recording a
+ * finished partition, a crash right after it recorded one); half of them add a collection to the
+ * running mirror.
+ *
  * <p>The normal build runs seeds 1..200 in {@link #LANES} lanes side by side. {@code -Dseed=N} reruns
  * one scenario alone; {@code -Dfaults.soak=N} runs seeds 1..N; {@code -Dfaults.lanes=N} sets the
- * lanes; {@code -Dfaults.noCrash}, {@code -Dfaults.noHeartbeat} and {@code -Dfaults.noCancel}
+ * lanes; {@code -Dfaults.snapshotEvery=N} runs every N-th seed with snapshots (1: all, 0: none),
+ * {@code -Dfaults.snapshotSeedsOnly} only those; {@code -Dfaults.times} prints each scenario's time;
+ * {@code -Dfaults.noCrash}, {@code -Dfaults.noHeartbeat} and {@code -Dfaults.noCancel}
  * leave a fault kind out; {@code -Dfaults.debug} prints the driver's looks and, on failure, the
  * workflow's histories.
  */
@@ -117,10 +138,10 @@ class FaultInjectionTest {
   private static final int LANES = Integer.getInteger("faults.lanes", 8);
   private static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(60);
   /**
-   * PullRecords' heartbeat timeout on the suite's worker (see {@link PullHeartbeatTimeout}): how
-   * long a crashed or stalled attempt is waited out, in real time.
+   * The heartbeat timeout of PullRecords and CopySnapshotPartition on the suite's worker (see
+   * {@link ShortHeartbeatTimeout}): how long a crashed or stalled attempt is waited out, in real time.
    */
-  private static final Duration PULL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(2);
+  private static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(2);
   /**
    * The workflow task timeout of the suite's mirrors: after a worker crash, the task the server
    * sent to the dead worker's sticky queue is given to the new worker after this long.
@@ -134,9 +155,34 @@ class FaultInjectionTest {
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(1);
   /** How long a batch failing during a cancelling pause waits for the server's cancellation request. */
   private static final Duration CANCEL_REQUEST_WAIT = Duration.ofSeconds(5);
+  /** How long a sleep on an idle test server is, to tell whether its clock still skips. */
+  private static final Duration STUCK_CLOCK_PROBE = Duration.ofMillis(200);
   private static final boolean HEARTBEAT_STALLS = !Boolean.getBoolean("faults.noHeartbeat");
   private static final boolean WORKER_CRASHES = !Boolean.getBoolean("faults.noCrash");
   private static final boolean CANCELLING_PAUSES = !Boolean.getBoolean("faults.noCancel");
+  /** Seeds divisible by this run with snapshots on (1: every seed; 0: none). */
+  static final int SNAPSHOT_EVERY = Integer.getInteger("faults.snapshotEvery", 4);
+  /** Attempts of a CopySnapshotPartition activity before the workflow sees it fail (CdcActivityOptions). */
+  private static final int COPY_ATTEMPTS = 5;
+  /** Runs only the seeds with snapshots on (a quicker check of the snapshot's faults). */
+  private static final boolean SNAPSHOT_SEEDS_ONLY = Boolean.getBoolean("faults.snapshotSeedsOnly");
+  /** The collection a snapshot scenario may add to its running mirror. */
+  static final String ADDED_COLLECTION = "items";
+  /**
+   * The faults of snapshot scenarios: over a run of the default 200 seeds, each fires in some
+   * seeds, or the run fails.
+   */
+  static final List<String> SNAPSHOT_FAULTS = List.of(
+      "fault: crash during snapshot copy",
+      "fault: crash after partition recorded done",
+      "fault: heartbeat stall during snapshot copy",
+      "fault: PostgreSQL restart during snapshot copy",
+      "fault: connections killed during snapshot copy",
+      "fault: partition done fails before storing",
+      "fault: partition done fails after storing",
+      "fault: copy fails until retries are spent",
+      "fault: pause during snapshot copy",
+      "fault: collection added, snapshot from checkpoint");
   private static final String SOURCE_PEER = FaultLane.SOURCE_PEER;
   private static final String DESTINATION_PEER = FaultLane.DESTINATION_PEER;
   /** Idle polls (1 s of the scripted clock each) in a row that end a batch. */
@@ -148,12 +194,15 @@ class FaultInjectionTest {
   private static final long QUIET_NANOS = Duration.ofMillis(5).toNanos();
 
   private static final boolean DEBUG = Boolean.getBoolean("faults.debug");
+  /** Prints every scenario's time, plan and counts as it ends. */
+  private static final boolean TIMES = Boolean.getBoolean("faults.times");
   private static final FaultCounters COUNTERS = new FaultCounters();
   private static final AtomicInteger MIRRORS = new AtomicInteger();
   private static final long STARTED = System.nanoTime();
   private static final Map<Long, Long> MILLIS_BY_SEED = new ConcurrentHashMap<>();
 
   private static PostgresCheckpointCatalog catalog;
+  private static PostgresSnapshotCatalog snapshotCatalog;
   private static ExecutorService lanes;
 
   @TestFactory
@@ -161,7 +210,8 @@ class FaultInjectionTest {
     String only = System.getProperty("seed");
     List<Long> seeds = (only != null && !only.isBlank()
         ? LongStream.of(Long.parseLong(only.trim()))
-        : LongStream.rangeClosed(1, Long.getLong("faults.soak", DEFAULT_SCENARIOS))).boxed().toList();
+        : LongStream.rangeClosed(1, Long.getLong("faults.soak", DEFAULT_SCENARIOS))).boxed()
+        .filter(seed -> !SNAPSHOT_SEEDS_ONLY || isSnapshotSeed(seed)).toList();
     Map<Long, CompletableFuture<Void>> outcomes = new ConcurrentHashMap<>();
     seeds.forEach(seed -> outcomes.put(seed, new CompletableFuture<>()));
     Queue<Long> queue = new ConcurrentLinkedQueue<>(seeds);
@@ -223,13 +273,35 @@ class FaultInjectionTest {
         millis[millis.length / 2], millis[(int) (millis.length * 0.9)], millis[millis.length - 1]);
     System.out.printf("fault suite: %d scenarios in %.1f s in %d lanes;%s slowest:%s%n%s", COUNTERS.get("scenarios"),
         (System.nanoTime() - STARTED) / 1e9, LANES, spread, slowest, COUNTERS);
+    // A full run must have hit the copy with every snapshot fault: a plan that no longer reaches
+    // one would otherwise go unnoticed. (Failed scenarios do not count theirs.)
+    boolean fullRun = System.getProperty("seed") == null && Long.getLong("faults.soak", DEFAULT_SCENARIOS) >= DEFAULT_SCENARIOS
+        && SNAPSHOT_EVERY == 4 && WORKER_CRASHES && HEARTBEAT_STALLS;
+    if (fullRun && COUNTERS.get("scenarios") == Long.getLong("faults.soak", DEFAULT_SCENARIOS)) {
+      List<String> never = SNAPSHOT_FAULTS.stream().filter(kind -> COUNTERS.get(kind) == 0).toList();
+      if (!never.isEmpty()) {
+        fail("snapshot faults that fired in no seed: " + never);
+      }
+    }
+  }
+
+  /** Whether the seed runs with snapshots on: chosen from the seed alone. */
+  static boolean isSnapshotSeed(long seed) {
+    return SNAPSHOT_EVERY > 0 && seed % SNAPSHOT_EVERY == 0;
+  }
+
+  /** Adds to the suite's counters (for a lane's own figures). */
+  static void count(String kind, long n) {
+    COUNTERS.add(kind, n);
   }
 
   private static synchronized PostgresCheckpointCatalog catalog() {
     if (catalog == null) {
       DataSource catalogData = EmbeddedPostgresSupport.newDatabase("faults_catalog");
       CatalogMigrator.migrate(catalogData);
-      catalog = new PostgresCheckpointCatalog(Catalog.open(catalogData));
+      Catalog open = Catalog.open(catalogData);
+      catalog = new PostgresCheckpointCatalog(open);
+      snapshotCatalog = new PostgresSnapshotCatalog(open);
     }
     return catalog;
   }
@@ -255,6 +327,9 @@ class FaultInjectionTest {
       scenario.stop();
       env.scenarios.remove(scenario.mirror.name());
       MILLIS_BY_SEED.put(seed, (System.nanoTime() - started) / 1_000_000);
+      if (TIMES) {
+        System.out.println("seed " + seed + ": " + MILLIS_BY_SEED.get(seed) + " ms; " + scenario.describe());
+      }
     }
   }
 
@@ -279,10 +354,21 @@ class FaultInjectionTest {
             // sees a failure and decides, rather than retrying a lost query for a minute.
             .setRpcRetryOptions(RpcRetryOptions.newBuilder().setExpiration(Duration.ofSeconds(5)).validateBuildWithDefaults())
             .build())
-        .interceptors(new PullHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT), attempts())
+        .interceptors(new ShortHeartbeatTimeout(HEARTBEAT_TIMEOUT), attempts())
         .start();
     final TestWorkflowEnvironment env = temporal.testServer;
     final WorkflowClient client = temporal.client;
+
+    /**
+     * Between scenarios, when nothing runs on it: whether the test server's clock no longer skips.
+     * An idle server moves its clock at once to the end of a sleep; one that holds a leaked
+     * time-skipping lock lets the sleep pass in real time.
+     */
+    boolean timeSkippingStuck() {
+      long began = System.nanoTime();
+      env.sleep(STUCK_CLOCK_PROBE);
+      return System.nanoTime() - began >= STUCK_CLOCK_PROBE.toNanos() * 3 / 4;
+    }
 
     /** Starts the scenario's worker, with new ports: new destination connections, the same source and catalog. */
     void startWorker(Scenario scenario) {
@@ -319,11 +405,28 @@ class FaultInjectionTest {
         Object request = input.getArguments()[0];
         return switch (context.getInfo().getActivityType()) {
           case ActivityNames.VALIDATE_MIRROR, ActivityNames.CREATE_DESTINATION_TABLES, ActivityNames.REGISTER_MIRROR,
-              ActivityNames.COMMITTED_BATCH_ID, ActivityNames.TAKE_STARTING_POINT ->
+              ActivityNames.COMMITTED_BATCH_ID, ActivityNames.TAKE_STARTING_POINT,
+              ActivityNames.LIST_SOURCE_COLLECTIONS ->
               of(((MirrorConfig) request).name()).attempt("setup", 0, context, proceed::get);
           case ActivityNames.PULL_RECORDS -> {
             PullRecordsRequest pull = (PullRecordsRequest) request;
-            yield of(pull.mirror().name()).attempt("pull", pull.batchId(), context, proceed::get);
+            Scenario scenario = of(pull.mirror().name());
+            scenario.watching(pull.mirror().collections());
+            yield scenario.attempt("pull", pull.batchId(), context, proceed::get);
+          }
+          case ActivityNames.PLAN_SNAPSHOT -> {
+            SnapshotPlanRequest plan = (SnapshotPlanRequest) request;
+            Scenario scenario = of(plan.mirror().name());
+            scenario.snapshotStarts(plan.collection(), SnapshotPosition.tokenOf(Checkpoints.toPosition(plan.position())));
+            yield scenario.attempt("plan", 0, context, () -> {
+              ActivityOutput out = proceed.get();
+              scenario.planned((SnapshotPlan) out.getResult());
+              return out;
+            });
+          }
+          case ActivityNames.COPY_SNAPSHOT_PARTITION -> {
+            SnapshotPartitionRequest copy = (SnapshotPartitionRequest) request;
+            yield of(copy.mirror().name()).attempt("copy", copy.partition(), context, proceed::get);
           }
           case ActivityNames.COMMIT_CHECKPOINT -> {
             CommitCheckpointRequest commit = (CommitCheckpointRequest) request;
@@ -353,25 +456,67 @@ class FaultInjectionTest {
     /** The attempt stops heartbeating until Temporal times it out; the retry runs beside it. */
     HEARTBEAT_STALL,
     /** {@code pause {"cancelInFlight": true}}: the batch in flight is cancelled. */
-    CANCELLING_PAUSE
+    CANCELLING_PAUSE,
+    /** {@code pause}: the copies running finish, no other starts; the driver resumes once status says PAUSED. */
+    PAUSE,
+    /** Not a fault: the source's documents change while a partition is copied (the driver moves the source on). */
+    SOURCE_CHANGES
+  }
+
+  /** Where a gate stops the mirror. */
+  enum GatePoint {
+    /** The change stream's reader, before it yields event number {@code at}. */
+    STREAM,
+    /** A partition's copy, at the {@code nth} document of the {@code open}-th open of {@code collection}. */
+    COPY,
+    /** A partition's copy, right after the {@code open}-th partition was recorded done in the catalog. */
+    RECORDED_DONE
   }
 
   /** One gate fault of the plan. */
   static final class PlannedGate {
     final GateFault kind;
+    final GatePoint point;
     final int at;
     final Gate gate;
+    final String collection;
+    final int open;
+    final int nth;
+    /** The thread that reached (or will reach) the gate, for gates in a copy. */
+    volatile Thread thread;
     boolean fired;
 
     PlannedGate(GateFault kind, int at, Gate gate) {
+      this(kind, GatePoint.STREAM, at, gate, null, 0, 0);
+    }
+
+    PlannedGate(GateFault kind, GatePoint point, int at, Gate gate, String collection, int open, int nth) {
       this.kind = kind;
+      this.point = point;
       this.at = at;
       this.gate = gate;
+      this.collection = collection;
+      this.open = open;
+      this.nth = nth;
+    }
+
+    @Override
+    public String toString() {
+      return switch (point) {
+        case STREAM -> kind + " at event " + at;
+        case COPY -> kind + " in open " + open + " of " + collection + " at document " + nth;
+        case RECORDED_DONE -> kind + " after partition done " + open;
+      };
     }
   }
 
-  /** An activity attempt running in this process. */
-  record Running(String type, long batchId, int attempt) {}
+  /**
+   * An activity attempt running in this process.
+   *
+   * @param activity the workflow run and activity id, the same for every attempt of one activity
+   * @param sequence the order attempts started in, over the scenario
+   */
+  record Running(String type, long batchId, String activity, int attempt, long sequence) {}
 
   // ---------------------------------------------------------------------------------------------
 
@@ -397,6 +542,33 @@ class FaultInjectionTest {
     boolean catalogFailAfterCommit;
     final Map<Integer, List<Object>> stormsAt = new HashMap<>();
     final Map<Integer, Map<String, Object>> editsAt = new HashMap<>();
+    /** The catalog commit during which the collection is added (-1: none). */
+    int addAt = -1;
+    /** The n-th partition recorded done fails, before or after it is stored (-1: none). */
+    int doneFailAt = -1;
+    boolean doneFailAfterStoring;
+    /** Where the source has moved on to when the SOURCE_CHANGES gate opens. */
+    ResumeToken sourceMovesTo;
+
+    // snapshots
+    /** Whether this seed runs with snapshots on (its collections hold documents before the start). */
+    final boolean snapshots;
+    /** Whether the scenario adds {@link #ADDED_COLLECTION} to the running mirror. */
+    final boolean addsCollection;
+    /** The source of a snapshot scenario (null otherwise). */
+    final SnapshotScenarioSource source;
+    /** Per collection, the position its snapshot started at (its copied rows carry it). */
+    final Map<String, ResumeToken> snapshotStarts = new ConcurrentHashMap<>();
+    /** Per partition recorded done (collection and range), the last attempt that had started then. */
+    final Map<String, Long> recordedDone = new ConcurrentHashMap<>();
+    /** The attempts that opened a cursor. */
+    final Set<Long> openedBy = ConcurrentHashMap.newKeySet();
+    final Set<String> plannedCollections = ConcurrentHashMap.newKeySet();
+    final AtomicInteger partitionsRecorded = new AtomicInteger();
+    final AtomicLong attemptSequence = new AtomicLong();
+    volatile boolean addSent;
+    /** A batch ran with the added collection in its change stream: it was copied. */
+    volatile boolean added;
 
     // observations
     final AtomicInteger sinkWrites = new AtomicInteger();
@@ -410,8 +582,8 @@ class FaultInjectionTest {
     final java.util.Set<String> startedHere = ConcurrentHashMap.newKeySet();
     /** The attempt whose heartbeat timeout the driver waits out (crashed or stalled), if any. */
     volatile Running timeoutExpected;
-    /** The activity thread of a stalled attempt: it runs on beside its retry. */
-    volatile Thread stuck;
+    /** The activity threads of stalled attempts: they run on beside their retries. */
+    final Set<Thread> stuck = ConcurrentHashMap.newKeySet();
     volatile long lastChange = System.nanoTime();
     /** When the scenario fails as timed out (System.nanoTime()). */
     volatile long deadline = Long.MAX_VALUE;
@@ -427,23 +599,56 @@ class FaultInjectionTest {
       this.random = new Random(seed);
       this.lane = lane;
       this.harness = harness;
+      // Chosen from the seed alone, so the seeds without snapshots play what they played before.
+      this.snapshots = isSnapshotSeed(seed);
       int events = 30 + random.nextInt(121);
       boolean withDrops = random.nextInt(3) == 0;
-      this.workload = new RandomWorkload(random, events, IDLE_TIMEOUT_SECONDS, withDrops);
+      if (snapshots) {
+        // Fewer events and few documents in small partitions: the copy and its faults take the time.
+        events = 30 + (events - 30) / 2;
+        this.addsCollection = random.nextBoolean();
+        List<RandomWorkload.CollectionPlan> collections = new ArrayList<>();
+        collections.add(new RandomWorkload.CollectionPlan(RandomWorkload.ORDERS, 8 + random.nextInt(23)));
+        if (addsCollection) {
+          collections.add(new RandomWorkload.CollectionPlan(ADDED_COLLECTION, 6 + random.nextInt(15)));
+        }
+        // No drops: a snapshot that read after a drop would rightly miss what the model keeps.
+        this.workload = new RandomWorkload(random, events, IDLE_TIMEOUT_SECONDS, false, collections);
+        this.source = new SnapshotScenarioSource(workload, lane.peers, seed, this::beforeOpen);
+      } else {
+        this.addsCollection = false;
+        this.workload = new RandomWorkload(random, events, IDLE_TIMEOUT_SECONDS, withDrops);
+        this.source = null;
+      }
       String policy = random.nextBoolean() ? "PAUSE" : "IGNORE";
+      SnapshotSettings snapshotSettings = snapshots
+          ? new SnapshotSettings(true, 3 + random.nextInt(6), 1 + random.nextInt(3), null)
+          : SnapshotSettings.off();
       MirrorSettings settings = new MirrorSettings(5 + random.nextInt(36), IDLE_TIMEOUT_SECONDS, 600,
           1 + random.nextInt(4), 1 + random.nextInt(10), List.of(), policy, 1 + random.nextInt(5), false,
-          SnapshotSettings.off(), null);
-      this.mirror = new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, "shop", List.of("orders"), name, settings);
-      this.table = TableNaming.qualified(name, TableNaming.tableName(RandomWorkload.NS));
+          snapshotSettings, null);
+      this.mirror = new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, RandomWorkload.DATABASE,
+          List.of(RandomWorkload.ORDERS), name, settings);
+      this.table = tableOf(RandomWorkload.ORDERS);
       plan.add("events=" + events + " transactions=" + workload.transactions + " idleGaps=" + workload.idleGaps
           + " (long " + workload.longIdleGaps + ") drops=" + workload.drops + " settings=" + settings);
+      if (snapshots) {
+        Map<String, Integer> existing = new LinkedHashMap<>();
+        workload.existing.forEach((c, docs) -> existing.put(c, docs.size()));
+        plan.add("snapshot: documents before the start " + existing
+            + (addsCollection ? ", " + ADDED_COLLECTION + " added to the running mirror" : ""));
+        count("snapshot scenarios", 1);
+        count("snapshot: documents before the start", existing.values().stream().mapToInt(Integer::intValue).sum());
+      }
       count("transactions", workload.transactions);
       count("idle gaps", workload.idleGaps);
       count("idle polls in gaps", workload.idlePolls);
       count("idle gaps ending a batch (>= idle timeout)", workload.longIdleGaps);
       count("collection drops, controlEventPolicy " + policy, workload.drops);
       planFaults(workload.events.size());
+      if (snapshots) {
+        planSnapshotFaults();
+      }
       this.tuning = new PullTuning(Duration.ofMillis(20), 3 + random.nextInt(18), 0, Duration.ofSeconds(10));
       plan.add("commitIntervalRecords=" + tuning.commitIntervalRecords());
     }
@@ -453,8 +658,18 @@ class FaultInjectionTest {
       InMemoryTableOwnership tables = new InMemoryTableOwnership();
       MirrorDestination destination = new FaultyDestination(
           new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults(), tables));
-      return new WorkerPorts(new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers), destination,
-          new FaultyCatalog(), new InMemorySnapshotCatalog(), tables);
+      if (!snapshots) {
+        return new WorkerPorts(new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers), destination,
+            new FaultyCatalog(), new InMemorySnapshotCatalog(), tables);
+      }
+      // The source and the snapshot catalog outlive the worker, as a database and the catalog do.
+      return new WorkerPorts(source, destination, new FaultyCatalog(), new FaultySnapshotCatalog(), tables);
+    }
+
+    /** The destination table of a collection of the source database. */
+    String tableOf(String collection) {
+      return TableNaming.qualified(mirror.destinationSchema(),
+          TableNaming.tableName(new Namespace(RandomWorkload.DATABASE, collection)));
     }
 
     private void count(String kind, long n) {
@@ -482,9 +697,12 @@ class FaultInjectionTest {
         plan.add("resume token not found at event " + at);
         count("fault: resume token not found", 1);
       }
+      GateFault[] kinds = {GateFault.KILL_CONNECTIONS, GateFault.RESTART_POSTGRES, GateFault.CRASH_WORKER,
+          GateFault.HEARTBEAT_STALL, GateFault.CANCELLING_PAUSE};
       int[] oneIn = {3, 10, 5, 6, 6};
-      for (GateFault kind : GateFault.values()) {
-        if (random.nextInt(oneIn[kind.ordinal()]) == 0 && (kind != GateFault.HEARTBEAT_STALL || HEARTBEAT_STALLS)
+      for (int k = 0; k < kinds.length; k++) {
+        GateFault kind = kinds[k];
+        if (random.nextInt(oneIn[k]) == 0 && (kind != GateFault.HEARTBEAT_STALL || HEARTBEAT_STALLS)
             && (kind != GateFault.CRASH_WORKER || WORKER_CRASHES)
             && (kind != GateFault.CANCELLING_PAUSE || CANCELLING_PAUSES)) {
           int at = indexes.get(next++);
@@ -534,6 +752,142 @@ class FaultInjectionTest {
       }
     }
 
+    /**
+     * The snapshot's faults: changes made after the starting point (before the copy, and while it
+     * runs), gates in partition copies (crash, heartbeat stall, PostgreSQL restart, killed
+     * connections, pause), a partition that fails until its retries are spent, a crash right after
+     * a partition is recorded done, a catalog that fails recording one, and the collection added
+     * to the running mirror.
+     */
+    private void planSnapshotFaults() {
+      int perPartition = mirror.settings().snapshot().documentsPerPartition();
+      int changes = workload.applied.size();
+      int before = random.nextInt(changes / 2 + 1);
+      if (before > 0) {
+        source.advanceTo(workload.applied.get(before - 1).token());
+      }
+      plan.add("snapshot: " + before + " changes made before the copy");
+      count("snapshot: changes made after the start, before the copy", before);
+      if (random.nextBoolean()) {
+        int to = before + random.nextInt(changes - before + 1);
+        if (to > before) {
+          sourceMovesTo = workload.applied.get(to - 1).token();
+          copyGate(GateFault.SOURCE_CHANGES, RandomWorkload.ORDERS, perPartition);
+          plan.add("snapshot: source moves on to change " + to + " during the copy");
+        }
+      }
+      GateFault[] kinds = {GateFault.CRASH_WORKER, GateFault.HEARTBEAT_STALL, GateFault.RESTART_POSTGRES,
+          GateFault.KILL_CONNECTIONS, GateFault.PAUSE};
+      int[] oneIn = {3, 4, 4, 5, 5};
+      for (int k = 0; k < kinds.length; k++) {
+        GateFault kind = kinds[k];
+        if (random.nextInt(oneIn[k]) == 0 && (kind != GateFault.HEARTBEAT_STALL || HEARTBEAT_STALLS)
+            && (kind != GateFault.CRASH_WORKER || WORKER_CRASHES)) {
+          String collection = addsCollection && random.nextInt(3) == 0 ? ADDED_COLLECTION : RandomWorkload.ORDERS;
+          copyGate(kind, collection, perPartition);
+        }
+      }
+      int partitions = partitionsOf(RandomWorkload.ORDERS, perPartition);
+      if (random.nextInt(6) == 0) {
+        // As many failures in a row as the copy's retry policy allows attempts
+        // (CdcActivityOptions.copySnapshotPartition): the workflow backs off, then copies the
+        // partitions not done.
+        int open = freeOpen(RandomWorkload.ORDERS, perPartition);
+        source.failRepeatedly(RandomWorkload.ORDERS, open, COPY_ATTEMPTS);
+        plan.add("the partition of open " + open + " of orders fails " + COPY_ATTEMPTS + " times");
+      }
+      int crashAfterDone = -1;
+      if (WORKER_CRASHES && random.nextInt(6) == 0) {
+        crashAfterDone = 1 + random.nextInt(partitions);
+        PlannedGate g = new PlannedGate(GateFault.CRASH_WORKER, GatePoint.RECORDED_DONE, 0, new Gate(), null,
+            crashAfterDone, 0);
+        gates.add(g);
+        plan.add(g.toString());
+      }
+      if (random.nextInt(4) == 0) {
+        doneFailAt = 1 + random.nextInt(partitions);
+        if (doneFailAt == crashAfterDone) {
+          doneFailAt++;
+        }
+        doneFailAfterStoring = random.nextBoolean();
+        plan.add("partition done " + doneFailAt + " fails " + (doneFailAfterStoring ? "after" : "before")
+            + " it is stored");
+      }
+      if (addsCollection) {
+        addAt = 1 + random.nextInt(3);
+        plan.add("add " + ADDED_COLLECTION + " at commit " + addAt);
+      }
+    }
+
+    /** An open of the collection's partitions that no gate of the plan has taken yet. */
+    private int freeOpen(String collection, int perPartition) {
+      Set<Integer> taken = new java.util.HashSet<>();
+      for (PlannedGate g : gates) {
+        if (g.point == GatePoint.COPY && collection.equals(g.collection)) {
+          taken.add(g.open);
+        }
+      }
+      int open = 1 + random.nextInt(partitionsOf(collection, perPartition));
+      while (taken.contains(open)) {
+        open++;
+      }
+      return open;
+    }
+
+    /** About how many partitions the plan of {@code collection} has. */
+    private int partitionsOf(String collection, int perPartition) {
+      return Math.max(1, (workload.existing.get(collection).size() + perPartition - 1) / perPartition);
+    }
+
+    /** A gate at a document of a partition's copy: of the k-th open of the collection, not taken yet. */
+    private void copyGate(GateFault kind, String collection, int perPartition) {
+      int open = freeOpen(collection, perPartition);
+      PlannedGate g = new PlannedGate(kind, GatePoint.COPY, 0, new Gate(), collection, open,
+          1 + random.nextInt(perPartition));
+      source.arm(collection, open, g);
+      gates.add(g);
+      plan.add(g.toString());
+    }
+
+    /** A batch runs with these collections: once the added one is among them, its snapshot is done. */
+    synchronized void watching(List<String> collections) {
+      if (!added && collections.contains(ADDED_COLLECTION)) {
+        added = true;
+        count("fault: collection added, snapshot from checkpoint", 1);
+      }
+    }
+
+    void snapshotStarts(String collection, ResumeToken start) {
+      ResumeToken before = snapshotStarts.putIfAbsent(collection, start);
+      if (before != null && !before.equals(start)) {
+        violations.add("the snapshot of " + collection + " was planned from " + before + " and from " + start);
+      }
+    }
+
+    void planned(SnapshotPlan plan) {
+      if (plannedCollections.add(plan.collection())) {
+        count("snapshot: partitions planned", plan.partitionsTotal());
+      }
+    }
+
+    /**
+     * Before a partition is opened: a partition recorded done is never read again by an attempt
+     * that started after it was recorded (one that started before may still be reading it).
+     */
+    private void beforeOpen(String collection, IdRange range) {
+      Running me = running.get(Thread.currentThread());
+      count("snapshot: partition reads", 1);
+      if (me == null) {
+        return;
+      }
+      openedBy.add(me.sequence());
+      Long done = recordedDone.get(collection + " " + range.toJson());
+      if (done != null && me.sequence() > done) {
+        violations.add("partition " + range.describe() + " of " + collection + " was read again by attempt "
+            + me.attempt() + " after it was recorded done");
+      }
+    }
+
     private Map<String, Object> randomEdit() {
       Map<String, Object> edit = new LinkedHashMap<>();
       edit.put("batchSize", 3 + random.nextInt(40));
@@ -554,8 +908,19 @@ class FaultInjectionTest {
      */
     <T> T attempt(String type, long batchId, ActivityExecutionContext context, Supplier<T> call) {
       int n = context.getInfo().getAttempt();
-      startedHere.add(context.getInfo().getActivityId() + "#" + n);
-      Running me = new Running(type, batchId, n);
+      String activity = context.getInfo().getRunId() + "/" + context.getInfo().getActivityId();
+      startedHere.add(activity + "#" + n);
+      Running me = new Running(type, batchId, activity, n, attemptSequence.incrementAndGet());
+      if (type.equals("copy") && n > 1) {
+        // A retry of a copy runs: the server is done with the earlier attempts, so it answers
+        // their heartbeats NOT_FOUND from now on; a stalled one then stops and rolls back.
+        tokens.forEach((earlier, token) -> {
+          if (earlier.activity().equals(activity) && earlier.attempt() < n) {
+            harness.partition.fence(token);
+            harness.partition.release(token);
+          }
+        });
+      }
       tokens.put(me, ByteString.copyFrom(context.getTaskToken()));
       if (type.equals("pull")) {
         latestPullAttempt.merge(batchId, n, Math::max);
@@ -576,10 +941,17 @@ class FaultInjectionTest {
       running.put(thread, me);
       lastChange = System.nanoTime();
       try {
-        return call.get();
+        T result = call.get();
+        if (type.equals("copy") && !openedBy.contains(me.sequence())) {
+          count("snapshot: copies answered from the catalog without reading", 1);
+        }
+        return result;
       } catch (ActivityCompletionException e) {
         // Cancelled, or told by a heartbeat that the attempt is gone: reported as such.
         count("activity attempts cancelled or timed out", 1);
+        if (type.equals("copy") && stuck.contains(thread)) {
+          count("stalled copies told NOT_FOUND (cursor closed, rolled back)", 1);
+        }
         throw e;
       } catch (RuntimeException e) {
         count("activity attempts failed", 1);
@@ -639,8 +1011,14 @@ class FaultInjectionTest {
           MirrorIds.workflowId(mirror.name()));
       ResumeToken last = workload.lastToken();
       deadline = System.nanoTime() + SCENARIO_TIMEOUT.toNanos();
-      while (stored == null || stored.compareTo(last) < 0 || pausePending) {
-        pump(workflow, "the committed checkpoint to reach the last event");
+      while (stored == null || stored.compareTo(last) < 0 || pausePending || (addsCollection && !added)) {
+        if (addsCollection && !addSent && stored != null && stored.compareTo(last) >= 0 && !pausePending) {
+          // Every event is delivered before the planned commit came: the collection is added now,
+          // and its snapshot then holds all of its changes.
+          addCollection(workflow);
+        }
+        pump(workflow, addsCollection && !added && stored != null && stored.compareTo(last) >= 0
+            ? "a batch with the added collection" : "the committed checkpoint to reach the last event");
       }
       ending = true;
       signal(() -> workflow.terminate(null));
@@ -650,6 +1028,9 @@ class FaultInjectionTest {
       }
       MirrorStatus status = stub.getResult(MirrorStatus.class);
       count("heartbeats of timed-out attempts answered NOT_FOUND", harness.partition.refused() - refusedBefore);
+      if (snapshots && source.failuresSpent()) {
+        count("fault: copy fails until retries are spent", 1);
+      }
       if (DEBUG) {
         dumpLatestHistories();
       }
@@ -741,12 +1122,11 @@ class FaultInjectionTest {
       LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
     }
 
-    /** Attempts running in this process, apart from a stalled one that runs on beside its retry. */
+    /** Attempts running in this process, apart from stalled ones that run on beside their retries. */
     private int runningHere() {
-      Thread s = stuck;
       int n = 0;
       for (Thread t : running.keySet()) {
-        if (t != s) {
+        if (!stuck.contains(t)) {
           n++;
         }
       }
@@ -755,7 +1135,7 @@ class FaultInjectionTest {
 
     private Map.Entry<Thread, Running> runningPull() {
       for (Map.Entry<Thread, Running> e : running.entrySet()) {
-        if (e.getValue().type().equals("pull") && e.getKey() != stuck) {
+        if (e.getValue().type().equals("pull") && !stuck.contains(e.getKey())) {
           return e;
         }
       }
@@ -763,6 +1143,10 @@ class FaultInjectionTest {
     }
 
     private void fire(PlannedGate g, CdcFlowWorkflow workflow) throws SQLException {
+      if (g.point != GatePoint.STREAM) {
+        fireInCopy(g, workflow);
+        return;
+      }
       switch (g.kind) {
         case KILL_CONNECTIONS -> {
           int terminated = killDestinationBackends();
@@ -792,7 +1176,7 @@ class FaultInjectionTest {
           }
           // The reader stays blocked at the gate and no heartbeat reaches the server until the
           // retry starts; the gate opens only when the scenario ends.
-          stuck = pull.getKey();
+          stuck.add(pull.getKey());
           timeoutExpected = pull.getValue();
           harness.partition.cut();
           count("fault: heartbeat stalled until the heartbeat timeout", 1);
@@ -807,6 +1191,65 @@ class FaultInjectionTest {
         }
         default -> throw new IllegalStateException(g.kind.name());
       }
+    }
+
+    /** A gate in a partition's copy, or right after a partition was recorded done, was reached. */
+    private void fireInCopy(PlannedGate g, CdcFlowWorkflow workflow) throws SQLException {
+      switch (g.kind) {
+        case PAUSE -> {
+          signal(() -> workflow.pause(null));
+          pausePending = true;
+          count("fault: pause during snapshot copy", 1);
+          g.gate.release();
+        }
+        case KILL_CONNECTIONS -> {
+          int terminated = killDestinationBackends();
+          count("fault: connections killed during snapshot copy", 1);
+          count("destination backends terminated", terminated);
+          g.gate.release();
+        }
+        case RESTART_POSTGRES -> {
+          lane.destination.restart();
+          count("fault: PostgreSQL restart during snapshot copy", 1);
+          g.gate.release();
+        }
+        case CRASH_WORKER -> {
+          // Every copy running goes down with the worker; the server retries each once its
+          // heartbeat timeout passes. After a crash right after the catalog recorded the
+          // partition done, the retry must answer from the catalog without reading it again.
+          harness.crashWorker(this);
+          count(g.point == GatePoint.RECORDED_DONE ? "fault: crash after partition recorded done"
+              : "fault: crash during snapshot copy", 1);
+          g.gate.release();
+        }
+        case HEARTBEAT_STALL -> {
+          Thread thread = g.thread;
+          Running attempt = thread == null ? null : running.get(thread);
+          ByteString token = attempt == null ? null : tokens.get(attempt);
+          if (token == null) {
+            g.gate.release();
+            return;
+          }
+          // Only this attempt's heartbeats are held; the partitions beside it go on. The copy
+          // stays at the gate until its retry starts: then its next heartbeat is answered
+          // NOT_FOUND, which must close its cursor, end the blocked read and roll it back.
+          stuck.add(thread);
+          harness.partition.hold(token);
+          count("fault: heartbeat stall during snapshot copy", 1);
+        }
+        case SOURCE_CHANGES -> {
+          int before = source.eventsApplied();
+          source.advanceTo(sourceMovesTo);
+          count("snapshot: changes made during the copy", source.eventsApplied() - before);
+          g.gate.release();
+        }
+        default -> throw new IllegalStateException(g.kind.name());
+      }
+    }
+
+    private void addCollection(CdcFlowWorkflow workflow) {
+      addSent = true;
+      signal(() -> workflow.requestEdit(Map.of("addCollections", List.of(ADDED_COLLECTION))));
     }
 
     /**
@@ -826,14 +1269,16 @@ class FaultInjectionTest {
             + " pending=" + d.getPendingActivitiesList());
       }
       if (d.getPendingActivitiesCount() > 0) {
-        PendingActivityInfo p = d.getPendingActivities(0);
-        // The test server reports an activity waiting for its retry as STARTED with the next
-        // attempt's number: it waits for a retry if that attempt has not started here.
-        if (p.getAttempt() > 1 && !startedHere.contains(p.getActivityId() + "#" + p.getAttempt())) {
-          // Waiting for a retry: move the clock in steps of the shortest back-off (1 s); the
-          // server stops its clock again once the retry is scheduled, so no step overshoots it.
-          skip(1000, "retry backoff seconds skipped");
-          return true;
+        String run = d.getWorkflowExecutionInfo().getExecution().getRunId();
+        for (PendingActivityInfo p : d.getPendingActivitiesList()) {
+          // The test server reports an activity waiting for its retry as STARTED with the next
+          // attempt's number: it waits for a retry if that attempt has not started here.
+          if (p.getAttempt() > 1 && !startedHere.contains(run + "/" + p.getActivityId() + "#" + p.getAttempt())) {
+            // Waiting for a retry: move the clock in steps of the shortest back-off (1 s); the
+            // server stops its clock again once the retry is scheduled, so no step overshoots it.
+            skip(1000, "retry backoff seconds skipped");
+            return true;
+          }
         }
         // A crashed attempt the server still thinks runs, or a stalled one, ends by its heartbeat
         // timeout, in real time: the test server's clock stands still while an activity is
@@ -844,7 +1289,11 @@ class FaultInjectionTest {
       if (status.state() == MirrorPhase.BACKING_OFF) {
         long due = status.lastErrorAtMillis() == null ? 0
             : status.lastErrorAtMillis() + workflowBackoffMillis(status.failedAttempts());
-        skip(due > now ? due - now + 20 : 1000, "workflow back-offs skipped");
+        // In steps of at most a second: the test server's clock stands still while an activity
+        // (the record of the state) or a task is outstanding, and a step taken then passes in
+        // real time; the steps after it are skipped at once.
+        long left = due > now ? due - now + 20 : 1000;
+        skip(left, "workflow back-offs skipped");
         return true;
       }
       if (status.state() == MirrorPhase.PAUSED && !ending) {
@@ -883,8 +1332,19 @@ class FaultInjectionTest {
     }
 
     private void skip(long millis, String kind) {
+      long began = System.nanoTime();
       harness.env.sleep(Duration.ofMillis(millis));
-      count(kind, 1);
+      long took = (System.nanoTime() - began) / 1_000_000;
+      if (millis >= 1000 && took >= millis * 3 / 4) {
+        // The server's clock did not jump: something held time skipping (see FaultLane#harness).
+        count("clock skips that passed in real time", 1);
+        if (TIMES) {
+          System.out.println("seed " + seed + ": skipping " + millis + " ms (" + kind + ") took " + took + " ms");
+        }
+      }
+      if (kind != null) {
+        count(kind, 1);
+      }
     }
 
     /** The workflow's wait after its {@code failures}-th failed batch: 30 s doubling, at most 10 min. */
@@ -926,6 +1386,7 @@ class FaultInjectionTest {
     void stop() {
       ending = true;
       harness.partition.heal();
+      harness.partition.releaseAll();
       gates.forEach(g -> g.gate.release());
       try {
         WorkflowStub stub = stub();
@@ -970,40 +1431,21 @@ class FaultInjectionTest {
       if (!(position instanceof StreamPosition.AfterToken after) || after.token().compareTo(last) < 0) {
         fail("the committed checkpoint " + position + " is before the last event " + last);
       }
-      Map<String, RandomWorkload.KeyState> expected = workload.stateAt(null);
-      TranscodingJsonRenderer documents = TranscodingJsonRenderer.relaxed();
       try (Connection c = lane.destinationData.getConnection()) {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("select count(*) from " + table)) {
-          rs.next();
-          if (rs.getInt(1) != expected.size()) {
-            fail("the destination has " + rs.getInt(1) + " rows, the source touched " + expected.size() + " keys");
+        if (!snapshots) {
+          checkTable(c, RandomWorkload.ORDERS, workload.stateAt(null));
+        } else {
+          // Per collection copied: the documents from before its snapshot's start, at the start's
+          // position, and every change after it.
+          if (!snapshotStarts.containsKey(RandomWorkload.ORDERS)) {
+            fail("the snapshot of " + RandomWorkload.ORDERS + " was never planned");
           }
-        }
-        try (PreparedStatement st = c.prepareStatement(
-            "select doc = ?::jsonb, \"_position\", \"_deleted\", doc::text from " + table + " where \"_id\" = ?")) {
-          for (Map.Entry<String, RandomWorkload.KeyState> e : expected.entrySet()) {
-            RandomWorkload.KeyState want = e.getValue();
-            st.setString(1, want.document() == null ? "null" : documents.render(want.document()));
-            st.setString(2, e.getKey());
-            try (ResultSet rs = st.executeQuery()) {
-              if (!rs.next()) {
-                if (want.deleted() && want.document() == null) {
-                  continue;
-                }
-                fail("row " + e.getKey() + " is missing");
-              }
-              if (!rs.getString(2).equals(want.token().data())) {
-                fail("row " + e.getKey() + " has position " + rs.getString(2) + ", its last event is "
-                    + want.token().data());
-              }
-              if (rs.getBoolean(3) != want.deleted()) {
-                fail("row " + e.getKey() + " deleted=" + rs.getBoolean(3) + ", the source says " + want.deleted());
-              }
-              if (!want.deleted() && !rs.getBoolean(1)) {
-                fail("row " + e.getKey() + " is " + rs.getString(4) + ", the source has "
-                    + documents.render(want.document()));
-              }
-            }
+          if (added != snapshotStarts.containsKey(ADDED_COLLECTION)) {
+            fail("a batch watched " + ADDED_COLLECTION + ": " + added + ", its snapshot was planned: "
+                + snapshotStarts.containsKey(ADDED_COLLECTION));
+          }
+          for (Map.Entry<String, ResumeToken> start : new java.util.TreeMap<>(snapshotStarts).entrySet()) {
+            checkTable(c, start.getKey(), workload.expectedRows(start.getKey(), start.getValue()));
           }
         }
         // Per _id, applied positions never went backwards (the trigger saw every update).
@@ -1027,34 +1469,103 @@ class FaultInjectionTest {
       if (!threads.isEmpty()) {
         fail("pipeline threads left alive: " + threads);
       }
+      if (snapshots && source.openCursors() != 0) {
+        fail(source.openCursors() + " snapshot cursors left open");
+      }
     }
 
-    /** At a catalog commit: every event the checkpoint covers is in the destination. */
+    /**
+     * The destination table of {@code collection} holds exactly the {@code expected} rows: per key
+     * the position, whether it is deleted, and the document.
+     */
+    private void checkTable(Connection c, String collection, Map<String, RandomWorkload.KeyState> expected)
+        throws SQLException {
+      String table = tableOf(collection);
+      TranscodingJsonRenderer documents = TranscodingJsonRenderer.relaxed();
+      String of = collection.equals(RandomWorkload.ORDERS) ? "" : " of " + collection;
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("select count(*) from " + table)) {
+        rs.next();
+        if (rs.getInt(1) != expected.size()) {
+          fail("the destination" + of + " has " + rs.getInt(1) + " rows, the source" + of + " has " + expected.size()
+              + (snapshots ? " keys (copied or written after the copy's start)" : " touched keys"));
+        }
+      }
+      try (PreparedStatement st = c.prepareStatement(
+          "select doc = ?::jsonb, \"_position\", \"_deleted\", doc::text from " + table + " where \"_id\" = ?")) {
+        for (Map.Entry<String, RandomWorkload.KeyState> e : expected.entrySet()) {
+          RandomWorkload.KeyState want = e.getValue();
+          st.setString(1, want.document() == null ? "null" : documents.render(want.document()));
+          st.setString(2, e.getKey());
+          try (ResultSet rs = st.executeQuery()) {
+            if (!rs.next()) {
+              if (!snapshots && want.deleted() && want.document() == null) {
+                continue;
+              }
+              fail("row " + e.getKey() + of + " is missing");
+            }
+            if (!rs.getString(2).equals(want.token().data())) {
+              fail("row " + e.getKey() + of + " has position " + rs.getString(2) + ", its last event is "
+                  + want.token().data());
+            }
+            if (rs.getBoolean(3) != want.deleted()) {
+              fail("row " + e.getKey() + of + " deleted=" + rs.getBoolean(3) + ", the source says " + want.deleted());
+            }
+            if (!want.deleted() && !rs.getBoolean(1)) {
+              fail("row " + e.getKey() + of + " is " + rs.getString(4) + ", the source has "
+                  + documents.render(want.document()));
+            }
+          }
+        }
+      }
+    }
+
+    /**
+     * At a catalog commit: every event the checkpoint covers is in the destination. With
+     * snapshots, per collection copied, the events after its snapshot's start (the copy holds
+     * those before it).
+     */
     private void checkDeliveredPrefix(StreamPosition checkpoint) {
       if (!(checkpoint instanceof StreamPosition.AfterToken after)) {
         return;
       }
-      Map<String, RandomWorkload.KeyState> expected = workload.stateAt(after.token());
+      if (!snapshots) {
+        if (checkDeliveredPrefix(RandomWorkload.ORDERS, workload.stateAt(after.token()), after.token())) {
+          count("prefix checks at commit", 1);
+        }
+        return;
+      }
+      for (Map.Entry<String, ResumeToken> start : snapshotStarts.entrySet()) {
+        if (!checkDeliveredPrefix(start.getKey(), workload.stateAt(start.getKey(), after.token(), start.getValue()),
+            after.token())) {
+          return;
+        }
+      }
+      count("prefix checks at commit", 1);
+    }
+
+    private boolean checkDeliveredPrefix(String collection, Map<String, RandomWorkload.KeyState> expected,
+        ResumeToken checkpoint) {
       Map<String, String> rows = new HashMap<>();
       try (Connection c = lane.destinationData.getConnection();
           Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery("select \"_id\", \"_position\" from " + table)) {
+          ResultSet rs = st.executeQuery("select \"_id\", \"_position\" from " + tableOf(collection))) {
         while (rs.next()) {
           rows.put(rs.getString(1), rs.getString(2));
         }
       } catch (SQLException e) {
         violations.add("cannot read the destination: " + e.getMessage());
-        return;
+        return false;
       }
       for (Map.Entry<String, RandomWorkload.KeyState> e : expected.entrySet()) {
         String at = rows.get(e.getKey());
         if (at == null || ResumeToken.of(at).compareTo(e.getValue().token()) < 0) {
-          violations.add("checkpoint " + after.token() + " covers event " + e.getValue().token() + " of key "
-              + e.getKey() + " but the destination has " + at);
-          return;
+          violations.add("checkpoint " + checkpoint + " covers event " + e.getValue().token() + " of key "
+              + e.getKey() + (collection.equals(RandomWorkload.ORDERS) ? "" : " of " + collection)
+              + " but the destination has " + at);
+          return false;
         }
       }
-      count("prefix checks at commit", 1);
+      return true;
     }
 
     // ---- ports with faults ----
@@ -1145,6 +1656,9 @@ class FaultInjectionTest {
           signal(() -> workflow.requestEdit(edit));
           count("fault: edit signal", 1);
         }
+        if (n == addAt && !addSent) {
+          addCollection(workflow);
+        }
         List<Object> storm = stormsAt.remove(n);
         if (storm != null) {
           count("fault: signal storm", 1);
@@ -1176,6 +1690,65 @@ class FaultInjectionTest {
       }
     }
 
+    /**
+     * The real snapshot catalog (one for the test JVM, each scenario under its own mirror name),
+     * with faults when a partition is recorded done: the record fails before or after it is stored
+     * (reply lost), or the worker crashes right after it is stored. It also tells the oracle which
+     * partitions are done, and since when.
+     */
+    final class FaultySnapshotCatalog implements SnapshotCatalog {
+      @Override
+      public Optional<SnapshotPlan> plan(String m, String collection, StreamPosition start) {
+        return snapshotCatalog.plan(m, collection, start);
+      }
+
+      @Override
+      public SnapshotPlan storePlan(String m, String collection, StreamPosition start, String filter,
+          long estimatedDocuments, List<String> idRanges) {
+        return snapshotCatalog.storePlan(m, collection, start, filter, estimatedDocuments, idRanges);
+      }
+
+      @Override
+      public PlannedPartition partition(String m, String collection, int partition) {
+        return snapshotCatalog.partition(m, collection, partition);
+      }
+
+      @Override
+      public void partitionStarted(String m, String collection, int partition) {
+        snapshotCatalog.partitionStarted(m, collection, partition);
+      }
+
+      @Override
+      public void partitionDone(String m, String collection, int partition, long documents, long bytes) {
+        int n = partitionsRecorded.incrementAndGet();
+        if (n == doneFailAt && !doneFailAfterStoring) {
+          count("fault: partition done fails before storing", 1);
+          throw new IllegalStateException("injected: the catalog connection was lost");
+        }
+        snapshotCatalog.partitionDone(m, collection, partition, documents, bytes);
+        // Attempts that start from now on find the partition done.
+        long startedBefore = attemptSequence.get();
+        String range = IdRange.fromJson(snapshotCatalog.partition(m, collection, partition).idRange()).toJson();
+        recordedDone.putIfAbsent(collection + " " + range, startedBefore);
+        if (n == doneFailAt) {
+          count("fault: partition done fails after storing", 1);
+          throw new IllegalStateException("injected: the catalog stored the partition, then its reply was lost");
+        }
+        for (PlannedGate g : gates) {
+          if (g.point == GatePoint.RECORDED_DONE && g.open == n) {
+            // The worker dies here, between the catalog's record and the report to Temporal.
+            g.thread = Thread.currentThread();
+            try {
+              g.gate.pass();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IllegalStateException("the worker stopped after the partition was recorded done", e);
+            }
+          }
+        }
+      }
+    }
+
     final class FaultyDestination implements MirrorDestination {
       private final MirrorDestination real;
 
@@ -1188,13 +1761,15 @@ class FaultInjectionTest {
         real.validate(m);
       }
 
-      /** Creates the tables, then the oracle's trigger on the destination table. */
+      /** Creates the tables, then the oracle's trigger on each destination table. */
       @Override
       public List<String> createTables(MirrorConfig m) {
         List<String> tables = real.createTables(m);
         try (Connection c = lane.destinationData.getConnection(); Statement st = c.createStatement()) {
-          st.execute("create or replace trigger faults_backwards before update on " + table
-              + " for each row execute function public.faults_backwards()");
+          for (String collection : m.collections()) {
+            st.execute("create or replace trigger faults_backwards before update on " + tableOf(collection)
+                + " for each row execute function public.faults_backwards()");
+          }
         } catch (SQLException e) {
           throw new IllegalStateException("cannot install the oracle's trigger", e);
         }

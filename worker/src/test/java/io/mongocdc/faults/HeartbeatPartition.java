@@ -11,6 +11,8 @@ import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.temporal.api.workflowservice.v1.RecordActivityTaskHeartbeatRequest;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -20,6 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Cuts the worker's heartbeat path to Temporal: while cut, every RecordActivityTaskHeartbeat call
  * blocks on a latch until {@link #heal()}, so the activity stops heartbeating without sleeping and
  * the server times it out. Other calls (polls, completions, signals) pass.
+ *
+ * <p>{@link #hold} cuts the heartbeats of one attempt only (its task token), until {@link
+ * #release}: a snapshot partition's copy stalls while the partitions beside it heartbeat on.
  *
  * <p>It also answers for the server where the test server is not faithful: a Temporal server
  * answers a heartbeat of an attempt it already timed out with NOT_FOUND (the task token names the
@@ -32,6 +37,7 @@ final class HeartbeatPartition implements ClientInterceptor {
   private final AtomicInteger held = new AtomicInteger();
   private final AtomicInteger refused = new AtomicInteger();
   private final Set<ByteString> fenced = ConcurrentHashMap.newKeySet();
+  private final Map<ByteString, CountDownLatch> holds = new ConcurrentHashMap<>();
 
   void cut() {
     healed = new CountDownLatch(1);
@@ -43,6 +49,24 @@ final class HeartbeatPartition implements ClientInterceptor {
     if (latch != null) {
       latch.countDown();
     }
+  }
+
+  /** Holds every heartbeat of the attempt with this task token until {@link #release}. */
+  void hold(ByteString taskToken) {
+    holds.putIfAbsent(taskToken, new CountDownLatch(1));
+  }
+
+  /** Lets the held heartbeats of this attempt go (after a {@link #fence}, they are answered NOT_FOUND). */
+  void release(ByteString taskToken) {
+    CountDownLatch latch = holds.remove(taskToken);
+    if (latch != null) {
+      latch.countDown();
+    }
+  }
+
+  /** Lets every held attempt's heartbeats go. */
+  void releaseAll() {
+    List.copyOf(holds.keySet()).forEach(this::release);
   }
 
   /** From now on, heartbeats with this task token are answered NOT_FOUND, as the server would. */
@@ -102,6 +126,17 @@ final class HeartbeatPartition implements ClientInterceptor {
 
     @Override
     public void sendMessage(Q message) {
+      if (message instanceof RecordActivityTaskHeartbeatRequest request) {
+        CountDownLatch hold = holds.get(request.getTaskToken());
+        if (hold != null) {
+          held.incrementAndGet();
+          try {
+            hold.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
       if (message instanceof RecordActivityTaskHeartbeatRequest request && fenced.contains(request.getTaskToken())) {
         refusedHere = true;
         refused.incrementAndGet();

@@ -8,19 +8,22 @@ import io.temporal.common.interceptors.WorkflowInboundCallsInterceptorBase;
 import io.temporal.common.interceptors.WorkflowOutboundCallsInterceptor;
 import io.temporal.common.interceptors.WorkflowOutboundCallsInterceptorBase;
 import java.time.Duration;
+import java.util.Set;
 
 /**
- * The fault suite's worker schedules PullRecords with a shorter heartbeat timeout than the
- * workflow asks for (30 s). The test server cannot skip time while an activity is outstanding, so
- * a lost or stalled attempt is waited out in real time; a short timeout keeps that wait short
- * while the rest of the workflow runs unchanged. Applied on every replay alike, so histories stay
- * deterministic.
+ * The fault suite's worker schedules the activities that heartbeat, PullRecords and
+ * CopySnapshotPartition, with a shorter heartbeat timeout than the workflow asks for (30 s). The
+ * test server cannot skip time while an activity is outstanding, so a lost or stalled attempt is
+ * waited out in real time; a short timeout keeps that wait short while the rest of the workflow
+ * runs unchanged. Applied on every replay alike, so histories stay deterministic.
  */
-final class PullHeartbeatTimeout extends WorkerInterceptorBase {
+final class ShortHeartbeatTimeout extends WorkerInterceptorBase {
+
+  private static final Set<String> HEARTBEATING = Set.of(ActivityNames.PULL_RECORDS, ActivityNames.COPY_SNAPSHOT_PARTITION);
 
   private final Duration timeout;
 
-  PullHeartbeatTimeout(Duration timeout) {
+  ShortHeartbeatTimeout(Duration timeout) {
     this.timeout = timeout;
   }
 
@@ -32,7 +35,7 @@ final class PullHeartbeatTimeout extends WorkerInterceptorBase {
         super.init(new WorkflowOutboundCallsInterceptorBase(outbound) {
           @Override
           public <R> ActivityOutput<R> executeActivity(ActivityInput<R> input) {
-            if (!ActivityNames.PULL_RECORDS.equals(input.getActivityName())) {
+            if (!HEARTBEATING.contains(input.getActivityName())) {
               return super.executeActivity(input);
             }
             ActivityOptions shorter = ActivityOptions.newBuilder(input.getOptions()).setHeartbeatTimeout(timeout).build();
