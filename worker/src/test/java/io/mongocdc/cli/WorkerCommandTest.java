@@ -112,6 +112,34 @@ class WorkerCommandTest {
   }
 
   @Test
+  void concurrencyAndIdentityThatCannotWorkAreRejected() {
+    StringWriter err = new StringWriter();
+    assertEquals(ExitCodes.INVALID, run(new StringWriter(), err, "worker", "--catalog-url",
+        "jdbc:postgresql://catalog-db/mongo_cdc", "--max-concurrent-activities", "0"));
+    assertEquals("mongo-cdc: --max-concurrent-activities must be at least 1, got 0\n", err.toString());
+    StringWriter blank = new StringWriter();
+    assertEquals(ExitCodes.INVALID, run(new StringWriter(), blank, "worker", "--catalog-url",
+        "jdbc:postgresql://catalog-db/mongo_cdc", "--identity", " "));
+    assertEquals("mongo-cdc: --identity must not be blank\n", blank.toString());
+    assertEquals(1, workerStarted.getCount(), "the worker never started");
+  }
+
+  @Test
+  void aWorkerNamesItselfAndSaysWhenItsWorkflowsAreNotSticky() throws Exception {
+    StringWriter workerOut = new StringWriter();
+    StringWriter workerErr = new StringWriter();
+    CompletableFuture<Integer> worker = CompletableFuture.supplyAsync(() -> run(workerOut, workerErr, "worker",
+        "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc", "--identity", "worker-7", "--no-sticky-workflows",
+        "--max-concurrent-activities", "3"));
+    assertTrue(workerStarted.await(20, TimeUnit.SECONDS), () -> "worker did not start: " + workerErr);
+    assertTrue(workerOut.toString().startsWith("worker worker-7 polling task queue mongo-cdc in namespace default"),
+        workerOut.toString());
+    assertTrue(workerOut.toString().contains("; workflows not sticky"), workerOut.toString());
+    stopWorker.countDown();
+    assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
+  }
+
+  @Test
   void anUnreadablePeersFileIsAOneLineError() {
     StringWriter err = new StringWriter();
     int code = run(new StringWriter(), err, "worker", "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc",
