@@ -32,11 +32,15 @@ final class ConcurrencyOptions {
           + " decodeWorkers caps its own share (env MONGO_CDC_DECODE_THREADS; default: the number of processors).")
   Integer decodeThreads;
 
-  /** @throws CliException if a limit is below 1 */
-  WorkerOptions workerOptions() {
+  /**
+   * The worker's options with these limits; see {@link WorkerWiring#workerOptions(String, boolean, int, int)}.
+   *
+   * @throws CliException if a limit is below 1
+   */
+  WorkerOptions workerOptions(String identity, boolean stickyWorkflows) {
     requireAtLeastOne("--max-concurrent-activities", maxConcurrentActivities);
     requireAtLeastOne("--max-concurrent-workflow-tasks", maxConcurrentWorkflowTasks);
-    return WorkerWiring.workerOptions(maxConcurrentActivities, maxConcurrentWorkflowTasks);
+    return WorkerWiring.workerOptions(identity, stickyWorkflows, maxConcurrentActivities, maxConcurrentWorkflowTasks);
   }
 
   /** {@code tuning} with these decode threads. @throws CliException if below 1 */

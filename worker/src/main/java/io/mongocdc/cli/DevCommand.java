@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.dev.DevClusterHost;
 import io.mongocdc.dev.DevReport;
 import io.mongocdc.dev.DevRun;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -20,7 +21,10 @@ import picocli.CommandLine.Spec;
     description = {"Run everything in one process on embedded defaults: the standalone Temporal server, an embedded "
         + "PostgreSQL (catalog and destination), a worker and one mirror named 'dev'.",
         "The mirror streams from --mongo-uri when given, otherwise from a built-in load generator of realistic "
-            + "change events. Stops after --events delivered events, or on Ctrl-C, with a summary."})
+            + "change events. Stops after --events delivered events, or on Ctrl-C, with a summary.",
+        "With --workers 0 it is a cluster host: the server and the database only, a peers file with a generator "
+            + "peer, --mirrors mirrors, and the 'mongo-cdc worker' command to start workers in other processes; it "
+            + "checks every mirror once all events are delivered (see docs/operations.md, Running a cluster)."})
 final class DevCommand implements Callable<Integer> {
 
   private final CliContext context;
@@ -66,6 +70,21 @@ final class DevCommand implements Callable<Integer> {
           + "otherwise (default: ${DEFAULT-VALUE}).")
   int poisonEvents;
 
+  @Option(names = "--workers", defaultValue = "1", paramLabel = "N",
+      description = "Workers in this process: 1 (everything in one process), or 0 for a cluster host whose workers are"
+          + " 'mongo-cdc worker' processes (default: ${DEFAULT-VALUE}).")
+  int workers;
+
+  @Option(names = "--mirrors", defaultValue = "1", paramLabel = "M",
+      description = "With --workers 0: mirrors to create, dev-1 ... dev-M, each from the generator into its own schema"
+          + " (dev_1 ...) (default: ${DEFAULT-VALUE}).")
+  int mirrors;
+
+  @Option(names = "--peers-file", paramLabel = "FILE",
+      description = "With --workers 0: where to write the workers' peers file (default: a new file in the temporary"
+          + " directory).")
+  Path peersFile;
+
   @Option(names = "--report", paramLabel = "FILE", description = "Write the run's figures as JSON to FILE.")
   Path report;
 
@@ -94,10 +113,40 @@ final class DevCommand implements Callable<Integer> {
     if (mongoUri != null && collections.isEmpty()) {
       throw new CliException("with --mongo-uri, name at least one --collection", ExitCodes.INVALID);
     }
+    if (workers != 0 && workers != 1) {
+      throw new CliException("--workers must be 1 (a worker in this process) or 0 (a cluster host for worker"
+          + " processes), got " + workers, ExitCodes.INVALID);
+    }
+    if (workers == 1 && (mirrors != 1 || peersFile != null)) {
+      throw new CliException("--mirrors and --peers-file are for a cluster host (--workers 0)", ExitCodes.INVALID);
+    }
+    if (workers == 0) {
+      if (mongoUri != null || poisonEvents > 0) {
+        throw new CliException("a cluster host (--workers 0) feeds its mirrors from the generator: --mongo-uri and"
+            + " --poison-events are for one process", ExitCodes.INVALID);
+      }
+      if (mirrors < 1 || mirrors > 100) {
+        throw new CliException("--mirrors must be from 1 to 100, got " + mirrors, ExitCodes.INVALID);
+      }
+      if (initialDocuments > 10_000) {
+        throw new CliException("--initial-documents must be at most 10000 (the generator's key space), got "
+            + initialDocuments, ExitCodes.INVALID);
+      }
+    }
     MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? "QUARANTINE" : "FAIL"));
     PrintWriter out = spec.commandLine().getOut();
-    DevRun run = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections, events, rate,
-        seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents), out);
+    Run run = workers == 0
+        ? stop -> {
+          DevClusterHost.ClusterReport result = new DevClusterHost(new DevClusterHost.Options(temporalPort, mirrors,
+              events, rate, seed, initialDocuments, peersFile, report, headless, chosen, workerCommand()), out).run(stop);
+          return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
+        }
+        : stop -> {
+          DevReport result = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections,
+              events, rate, seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents), out)
+              .run(stop);
+          return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
+        };
 
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);
@@ -119,12 +168,30 @@ final class DevCommand implements Callable<Integer> {
     signalWaiter.setDaemon(true);
     signalWaiter.start();
     try {
-      DevReport result = run.run(stop);
-      return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
+      return run.run(stop);
     } finally {
       finished.countDown();
       signalWaiter.interrupt();
     }
+  }
+
+  /** One dev session until done or stopped; returns the exit code. */
+  @FunctionalInterface
+  private interface Run {
+    int run(CountDownLatch stop) throws Exception;
+  }
+
+  /** How to start this program's worker: {@code java -jar <this jar>} when run from it. */
+  private static String workerCommand() {
+    try {
+      Path location = Path.of(DevCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (location.getFileName().toString().endsWith(".jar")) {
+        return "java -jar " + location.toAbsolutePath().normalize();
+      }
+    } catch (Exception e) {
+      // Not from a jar: the installed command's name.
+    }
+    return "mongo-cdc";
   }
 
   /** Small batches and snapshot partitions, so a short run shows several of each. */

@@ -8,6 +8,8 @@ import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.source.SourcesByPeerScheme;
+import io.mongocdc.source.generator.GeneratorMirrorSourceFactory;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.destination.PostgresUrls;
 import io.mongocdc.secrets.Redaction;
@@ -16,8 +18,9 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * The worker's ports on real systems: MongoDB change streams as the source, PostgreSQL as the
- * destination, and the PostgreSQL catalog (migrated at start).
+ * The worker's ports on real systems: MongoDB change streams as the source (or the load generator
+ * for a source peer whose URI is {@code generator:...}), PostgreSQL as the destination, and the
+ * PostgreSQL catalog (migrated at start).
  */
 public final class ProductionPorts implements PortsFactory {
 
@@ -34,7 +37,7 @@ public final class ProductionPorts implements PortsFactory {
     Catalog catalog = Catalog.open(catalogSource);
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     return new WorkerPorts(
-        new MongoMirrorSourceFactory(peers),
+        new SourcesByPeerScheme(peers, new MongoMirrorSourceFactory(peers), new GeneratorMirrorSourceFactory(peers)),
         new PostgresMirrorDestination(peers, destination, tables),
         new PostgresCheckpointCatalog(catalog),
         new PostgresSnapshotCatalog(catalog),

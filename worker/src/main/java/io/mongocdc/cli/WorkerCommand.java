@@ -8,10 +8,14 @@ import io.mongocdc.activities.PullTuning;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
 import io.mongocdc.secrets.Redaction;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -24,6 +28,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "worker", mixinStandardHelpOptions = true,
     description = "Run a worker: the mirror workflows and their activities, until stopped (SIGTERM or Ctrl-C).")
 final class WorkerCommand implements Callable<Integer> {
+
+  /** How long a starting worker waits for the Temporal frontend to answer. */
+  static final Duration TEMPORAL_WAIT = Duration.ofSeconds(60);
 
   private final CliContext context;
 
@@ -48,6 +55,19 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Mixin ConcurrencyOptions concurrency;
 
+  @Option(names = "--identity", paramLabel = "NAME", defaultValue = "${env:MONGO_CDC_WORKER_IDENTITY}",
+      description = "How this worker names itself to Temporal: the worker identity in workflow histories and in a"
+          + " pending activity's last worker (env MONGO_CDC_WORKER_IDENTITY; default: <pid>@<host>).")
+  String identity;
+
+  @Option(names = "--sticky-workflows", negatable = true, defaultValue = "${env:MONGO_CDC_STICKY_WORKFLOWS:-true}",
+      fallbackValue = "true",
+      description = "Send a mirror's workflow tasks to the worker that ran it last, which keeps it cached (Temporal's"
+          + " sticky execution; env MONGO_CDC_STICKY_WORKFLOWS; default: ${DEFAULT-VALUE}). Give"
+          + " --no-sticky-workflows with the standalone server of 'mongo-cdc dev': unlike a Temporal server, it never"
+          + " moves a stopped worker's tasks to the others, so a mirror that worker ran last would wait for ever.")
+  boolean stickyWorkflows = true;
+
   @Option(names = "--max-decoded-bytes-in-flight", paramLabel = "BYTES",
       defaultValue = "${env:MONGO_CDC_MAX_DECODED_BYTES_IN_FLIGHT}",
       description = "Decoded bytes all the worker's batches may hold at once; decoding waits while they do"
@@ -66,18 +86,20 @@ final class WorkerCommand implements Callable<Integer> {
       throw new CliException("the catalog is required: give --catalog-url or set MONGO_CDC_CATALOG_URL", ExitCodes.INVALID);
     }
     PullTuning tuning = concurrency.tuning(pullTuning());
-    WorkerOptions workerOptions = concurrency.workerOptions();
+    WorkerOptions workerOptions = workerOptions();
     PeerRegistry peers = ConfiguredPeerRegistry.load(peersFile, context.environment());
     WorkerPorts ports = context.ports().create(catalogUrl, peers, apply.sinkOptions());
     WorkflowClient client = context.clients().connect(temporal);
+    awaitTemporal(client);
     WorkerFactory factory = WorkerFactory.newInstance(client);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PrometheusEndpoint metrics = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "0.0.0.0", metricsPort);
     WorkerWiring.register(factory.newWorker(temporal.taskQueue(), workerOptions), peers, ports,
         tuning, new PipelineMetrics(registry));
     factory.start();
-    spec.commandLine().getOut().printf("worker polling task queue %s in namespace %s at %s; catalog %s%n",
-        temporal.taskQueue(), temporal.namespace(), temporal.address(), Redaction.redact(catalogUrl));
+    spec.commandLine().getOut().printf("worker%s polling task queue %s in namespace %s at %s; catalog %s%s%n",
+        identity == null ? "" : " " + identity, temporal.taskQueue(), temporal.namespace(), temporal.address(),
+        Redaction.redact(catalogUrl), stickyWorkflows ? "" : "; workflows not sticky");
     spec.commandLine().getOut().flush();
     context.shutdown().runUntilStopped(() -> {
       // Activities in flight get the time to notice and stop; their batches resume elsewhere.
@@ -93,6 +115,43 @@ final class WorkerCommand implements Callable<Integer> {
       }
     });
     return ExitCodes.OK;
+  }
+
+  /** The Temporal worker's options from the command line. @throws CliException for a value that cannot work */
+  WorkerOptions workerOptions() {
+    if (identity != null && identity.isBlank()) {
+      throw new CliException("--identity must not be blank", ExitCodes.INVALID);
+    }
+    return concurrency.workerOptions(identity, stickyWorkflows);
+  }
+
+  /**
+   * Waits until the Temporal frontend answers for the namespace: a worker may start before its
+   * server, or on a machine so busy that the first connection takes seconds, and then starts
+   * once it can instead of failing at once. Gives up after {@link #TEMPORAL_WAIT}, and at once
+   * for an answer that waiting cannot change (an unknown namespace, no permission).
+   */
+  private void awaitTemporal(WorkflowClient client) throws InterruptedException {
+    long deadline = System.nanoTime() + TEMPORAL_WAIT.toNanos();
+    boolean told = false;
+    while (true) {
+      try {
+        client.getWorkflowServiceStubs().blockingStub().withDeadlineAfter(10, TimeUnit.SECONDS)
+            .describeNamespace(DescribeNamespaceRequest.newBuilder().setNamespace(temporal.namespace()).build());
+        return;
+      } catch (StatusRuntimeException e) {
+        Status.Code code = e.getStatus().getCode();
+        if (code != Status.Code.UNAVAILABLE && code != Status.Code.DEADLINE_EXCEEDED || System.nanoTime() > deadline) {
+          throw e;
+        }
+        if (!told) {
+          spec.commandLine().getOut().printf("waiting for Temporal at %s (%s)...%n", temporal.address(), code);
+          spec.commandLine().getOut().flush();
+          told = true;
+        }
+        Thread.sleep(1_000);
+      }
+    }
   }
 
   /** @throws CliException if a value cannot work */

@@ -39,16 +39,38 @@ public final class WorkerWiring {
   private WorkerWiring() {}
 
   public static WorkerOptions workerOptions() {
-    return workerOptions(DEFAULT_MAX_CONCURRENT_ACTIVITIES, DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS);
+    return workerOptions(null, true, DEFAULT_MAX_CONCURRENT_ACTIVITIES, DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS);
   }
 
-  /** The worker's options with these limits on the work it takes at once. */
-  public static WorkerOptions workerOptions(int maxConcurrentActivities, int maxConcurrentWorkflowTasks) {
-    return WorkerOptions.newBuilder()
+  /**
+   * The worker's options.
+   *
+   * @param identity how the worker names itself to Temporal (in an activity's or workflow task's
+   *     history and a pending activity's last worker); null for the SDK's {@code <pid>@<host>}
+   * @param stickyWorkflows whether a workflow's tasks go to the worker that ran it last, which
+   *     keeps it cached (Temporal's sticky execution). A Temporal server hands the tasks of a
+   *     worker that stopped polling to the others after a few seconds; the standalone test server
+   *     ({@code mongo-cdc dev}) never does, so there a mirror last run by a killed worker would
+   *     wait for ever: off, every workflow task goes to the task queue and carries the history
+   * @param maxConcurrentActivities activities (batches, commits, snapshot partitions, set-up steps)
+   *     the worker runs at once, at most; a worker with all its slots busy stops polling, so the
+   *     others take the next ones
+   * @param maxConcurrentWorkflowTasks workflow tasks the worker runs at once, at most
+   */
+  public static WorkerOptions workerOptions(String identity, boolean stickyWorkflows, int maxConcurrentActivities,
+      int maxConcurrentWorkflowTasks) {
+    WorkerOptions.Builder options = WorkerOptions.newBuilder()
         .setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE_INTERVAL)
         .setMaxConcurrentActivityExecutionSize(maxConcurrentActivities)
-        .setMaxConcurrentWorkflowTaskExecutionSize(maxConcurrentWorkflowTasks)
-        .build();
+        .setMaxConcurrentWorkflowTaskExecutionSize(maxConcurrentWorkflowTasks);
+    if (identity != null) {
+      options.setIdentity(identity);
+    }
+    if (!stickyWorkflows) {
+      // A zero schedule-to-start timeout: the worker asks for no sticky queue when it completes a task.
+      options.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
+    }
+    return options.build();
   }
 
   /** Registers the workflow and activities; the activities publish batch metrics to {@code metrics}. */

@@ -15,16 +15,17 @@ import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
 
 /**
- * Compares the destination tables with a model of the source's final state, inside PostgreSQL:
+ * Compares the destination tables with a model of the source's final state (what {@code dev} and
+ * the cluster test check a generator-fed mirror against), inside PostgreSQL:
  * the expected rows are loaded into a temporary table and joined, so documents compare as
  * jsonb values (key order and spacing do not matter, values do).
  */
-final class DestinationComparison {
+public final class DestinationComparison {
 
   private DestinationComparison() {}
 
   /** Rows that differ, are missing, or are live in the destination but not in the model. */
-  static long mismatches(Connection connection, String schema, Map<Namespace, Map<BsonValue, BsonDocument>> expected)
+  public static long mismatches(Connection connection, String schema, Map<Namespace, Map<BsonValue, BsonDocument>> expected)
       throws SQLException {
     IdKeyRenderer keys = new IdKeyRenderer();
     TranscodingJsonRenderer documents = TranscodingJsonRenderer.relaxed();
@@ -62,7 +63,7 @@ final class DestinationComparison {
   }
 
   /** Live rows in the destination tables of these collections. */
-  static long liveRows(Connection connection, String schema, Iterable<Namespace> collections) throws SQLException {
+  public static long liveRows(Connection connection, String schema, Iterable<Namespace> collections) throws SQLException {
     long rows = 0;
     for (Namespace collection : collections) {
       String table = TableNaming.qualified(schema, TableNaming.instance().tableFor(collection));

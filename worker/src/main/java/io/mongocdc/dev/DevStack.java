@@ -40,7 +40,8 @@ import javax.sql.DataSource;
 /**
  * Everything {@code mongo-cdc dev} runs in one process: an embedded PostgreSQL (catalog and
  * destination), the standalone Temporal server on a port the Temporal CLI can use, a worker on
- * it, and a Prometheus endpoint. Closing it stops them in reverse order.
+ * it, and a Prometheus endpoint; or, as a cluster host ({@link #startHost}), the database and
+ * the server alone, for workers in other processes. Closing it stops them in reverse order.
  */
 final class DevStack implements AutoCloseable {
 
@@ -131,6 +132,35 @@ final class DevStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts the embedded PostgreSQL (its catalog migrated) and the standalone Temporal server on
+   * {@code temporalPort}, and no worker: {@code mongo-cdc worker} processes connect to them.
+   */
+  static DevStack startHost(int temporalPort) throws IOException {
+    EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
+    HikariDataSource dataSource = null;
+    TestServer.PortBoundTestServer temporal = null;
+    try {
+      String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
+      dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(), ProductionPorts.CATALOG_CONNECTIONS);
+      CatalogMigrator.migrate(dataSource);
+      temporal = TestServer.createPortBoundServer(temporalPort, true);
+      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+          WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
+      WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null);
+    } catch (RuntimeException e) {
+      if (temporal != null) {
+        temporal.close();
+      }
+      if (dataSource != null) {
+        dataSource.close();
+      }
+      postgres.close();
+      throw e;
+    }
+  }
+
   DataSource dataSource() {
     return catalogPool;
   }
@@ -140,8 +170,10 @@ final class DevStack implements AutoCloseable {
     if (metricsEndpoint != null) {
       metricsEndpoint.close();
     }
-    workers.shutdownNow();
-    workers.awaitTermination(10, TimeUnit.SECONDS);
+    if (workers != null) {
+      workers.shutdownNow();
+      workers.awaitTermination(10, TimeUnit.SECONDS);
+    }
     service.shutdownNow();
     service.awaitTermination(10, TimeUnit.SECONDS);
     temporal.close();

@@ -114,10 +114,34 @@ class WorkerCommandTest {
   }
 
   @Test
+  void aBlankIdentityIsRejected() {
+    StringWriter blank = new StringWriter();
+    assertEquals(ExitCodes.INVALID, run(new StringWriter(), blank, "worker", "--catalog-url",
+        "jdbc:postgresql://catalog-db/mongo_cdc", "--identity", " "));
+    assertEquals("mongo-cdc: --identity must not be blank\n", blank.toString());
+    assertEquals(1, workerStarted.getCount(), "the worker never started");
+  }
+
+  @Test
+  void aWorkerNamesItselfAndSaysWhenItsWorkflowsAreNotSticky() throws Exception {
+    StringWriter workerOut = new StringWriter();
+    StringWriter workerErr = new StringWriter();
+    CompletableFuture<Integer> worker = CompletableFuture.supplyAsync(() -> run(workerOut, workerErr, "worker",
+        "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc", "--identity", "worker-7", "--no-sticky-workflows",
+        "--max-concurrent-activities", "3"));
+    assertTrue(workerStarted.await(20, TimeUnit.SECONDS), () -> "worker did not start: " + workerErr);
+    assertTrue(workerOut.toString().startsWith("worker worker-7 polling task queue mongo-cdc in namespace default"),
+        workerOut.toString());
+    assertTrue(workerOut.toString().contains("; workflows not sticky"), workerOut.toString());
+    stopWorker.countDown();
+    assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
+  }
+
+  @Test
   void theConcurrencyLimitsReachTheWorkerAndTheBatches() {
     WorkerCommand worker = parsedWorker("--max-concurrent-activities", "3", "--max-concurrent-workflow-tasks", "5",
         "--decode-threads", "1");
-    WorkerOptions options = worker.concurrency.workerOptions();
+    WorkerOptions options = worker.workerOptions();
     assertEquals(3, options.getMaxConcurrentActivityExecutionSize());
     assertEquals(5, options.getMaxConcurrentWorkflowTaskExecutionSize());
     assertEquals(WorkerWiring.MAX_HEARTBEAT_THROTTLE_INTERVAL, options.getMaxHeartbeatThrottleInterval());
@@ -125,7 +149,7 @@ class WorkerCommandTest {
 
     WorkerCommand defaults = parsedWorker();
     assertEquals(WorkerWiring.DEFAULT_MAX_CONCURRENT_ACTIVITIES,
-        defaults.concurrency.workerOptions().getMaxConcurrentActivityExecutionSize());
+        defaults.workerOptions().getMaxConcurrentActivityExecutionSize());
     assertEquals(Runtime.getRuntime().availableProcessors(),
         defaults.concurrency.tuning(PullTuning.defaults()).decodeThreads());
   }

@@ -14,18 +14,35 @@ import org.bson.RawBsonDocument;
 final class EventSlabs {
 
   // Just under 16 MB, so that the array with its header fills whole G1 regions.
-  private static final int SLAB_SIZE = 16 * 1024 * 1024 - 64;
+  static final int LARGE_SLABS = 16 * 1024 * 1024 - 64;
   // Room kept for one event (the largest generated ones are ~30 KB), so that none spans two slabs.
   private static final int EVENT_ROOM = 128 * 1024;
 
+  private final int slabSize;
   private byte[] slab;
   private int used;
   private int start;
 
+  /** Slabs of {@link #LARGE_SLABS} bytes: for a generator that keeps a large window at full speed. */
+  EventSlabs() {
+    this(LARGE_SLABS);
+  }
+
+  /**
+   * Slabs of {@code slabSize} bytes (at least twice the room one event is given): smaller ones
+   * suit a generator that keeps a small window in a small heap, such as one per mirror on a worker.
+   */
+  EventSlabs(int slabSize) {
+    if (slabSize < 2 * EVENT_ROOM) {
+      throw new IllegalArgumentException("a slab must hold at least " + 2 * EVENT_ROOM + " bytes, got " + slabSize);
+    }
+    this.slabSize = slabSize;
+  }
+
   /** Points {@code out} at the free part of the current slab, where the next event goes. */
   void startEvent(BsonBytes out) {
     if (slab == null || slab.length - used < EVENT_ROOM) {
-      slab = new byte[SLAB_SIZE];
+      slab = new byte[slabSize];
       used = 0;
     }
     out.writeInto(slab, used);

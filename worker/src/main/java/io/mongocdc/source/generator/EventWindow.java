@@ -89,6 +89,16 @@ final class EventWindow {
     return low;
   }
 
+  /** The cluster time of the last event added; only after one was. */
+  long lastClusterTime() {
+    return clusterTimes[slot(end - 1)];
+  }
+
+  /** Whether the last event added comes after (for an operation time: at or after) the position; only after one was. */
+  boolean lastFollows(StreamPosition position) {
+    return follows(events[slot(end - 1)], clusterTimes[slot(end - 1)], position);
+  }
+
   /** The token of the last event added, or null before the first. */
   ResumeToken lastToken() {
     RawBsonDocument last = end > start ? events[slot(end - 1)] : lastDropped;

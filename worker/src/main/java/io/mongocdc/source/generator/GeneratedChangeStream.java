@@ -31,11 +31,15 @@ import org.bson.RawBsonDocument;
  * A change stream of realistic, generated events: documents of several shapes and sizes, a mix
  * of inserts, updates, replaces and deletes, occasional multi-document transactions, at a set
  * rate. It keeps a model of every collection's final state, which is what a destination fed
- * from it must hold. The same profile gives the same events (their times follow the clock).
+ * from it must hold. The same profile gives the same events; their times (and so their resume
+ * tokens) follow the clock, or, for a {@link #replayable} stream, only their place in the stream.
  *
- * <p>Used by {@code mongo-cdc dev} when no MongoDB is given. Past events are kept up to
+ * <p>Used by {@code mongo-cdc dev} when no MongoDB is given, and by workers for a mirror whose
+ * source peer is a {@code generator:} URI (see {@link GeneratorUri}). Past events are kept up to
  * {@link LoadProfile#retainedEvents()}, like an oplog window, so the pipeline can reopen the
- * stream at its checkpoint after a failure.
+ * stream at its checkpoint after a failure. Events are made when a cursor asks for them, at the
+ * profile's rate; opening the stream at a position not reached yet makes the events up to it at
+ * once, so a cursor's first event is always the one right after its position.
  *
  * <p>It shares the JVM with the pipeline it feeds, so it must cost far less per event than the
  * pipeline does: events are written straight as BSON bytes, an update's post-image is a patched
@@ -45,6 +49,8 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
 
   private final LoadProfile profile;
   private static final int POISON_ID_LENGTH = 3_000;
+  // 1 MiB: a small window's events in few, small arrays.
+  private static final int SMALL_SLABS = 1 << 20;
 
   private final Random random;
   // Session ids come from their own sequence, so the operations do not depend on transactions' ids.
@@ -53,20 +59,41 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   private final Duration maxAwaitTime;
   private final List<Namespace> namespaces;
   private final CollectionModel[] models;
-  private final ChangeEventWriter writer = new ChangeEventWriter(new EventSlabs());
+  private final ChangeEventWriter writer;
   private final EventWindow window;
   private final Deque<PendingEvent> pendingTransaction = new ArrayDeque<>();
   private long generated;
   private long startNanos = -1;
+  // The events made before the rate's clock started: made at once, to reach a cursor's position.
+  private long rateOrigin;
   private long txnNumber;
   private int poisonMade;
   private boolean stopped;
 
+  /** A stream whose event times follow {@code clock}: what one {@code mongo-cdc dev} process feeds its mirror. */
   public GeneratedChangeStream(LoadProfile profile, InstantSource clock, Duration maxAwaitTime) {
+    this(profile, ClusterClock.following(clock), new EventSlabs(), maxAwaitTime);
+  }
+
+  /**
+   * A stream whose events, cluster times and resume tokens are a function of the profile and of
+   * each event's place in the stream alone: event {@code n} has cluster time {@code startMillis + n}
+   * milliseconds (counting the ticks of transactions and idle post-batch tokens do not take),
+   * whatever the wall clock, the rate, or when and where the stream is opened. Any process that
+   * makes it from the same profile serves the same stream, so a mirror can move between workers.
+   * Its events are kept in small slabs, for a small window in a small heap.
+   */
+  public static GeneratedChangeStream replayable(LoadProfile profile, long startMillis, Duration maxAwaitTime) {
+    return new GeneratedChangeStream(profile, ClusterClock.simulated(startMillis), new EventSlabs(SMALL_SLABS),
+        maxAwaitTime);
+  }
+
+  private GeneratedChangeStream(LoadProfile profile, ClusterClock clock, EventSlabs slabs, Duration maxAwaitTime) {
     this.profile = profile;
     this.random = new Random(profile.seed());
     this.sessions = new Random(~profile.seed());
-    this.clock = new ClusterClock(clock);
+    this.clock = clock;
+    this.writer = new ChangeEventWriter(slabs);
     this.maxAwaitTime = maxAwaitTime;
     this.namespaces = profile.collections();
     this.models = new CollectionModel[namespaces.size()];
@@ -127,6 +154,15 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     stopped = true;
   }
 
+  /**
+   * Starts the rate's clock again at the next event due: the events made from then on come at
+   * the profile's rate from that moment, however long the stream was idle before (a stream kept
+   * between batches would otherwise catch up on the time it was not read, in a burst).
+   */
+  synchronized void restartRate() {
+    startNanos = -1;
+  }
+
   /** The documents each collection holds after every event generated so far. */
   public synchronized Map<Namespace, Map<BsonValue, BsonDocument>> expectedState() {
     Map<Namespace, Map<BsonValue, BsonDocument>> state = new LinkedHashMap<>();
@@ -136,9 +172,44 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     return state;
   }
 
+  /**
+   * Makes every event of a bounded profile now, without a cursor: then {@link #expectedState()}
+   * is the final state a mirror of the stream ends in, and {@link #lastEventToken()} the last
+   * position it reaches.
+   *
+   * @throws IllegalStateException if the profile has no end
+   */
+  public synchronized void generateAll() {
+    if (profile.totalEvents() == 0) {
+      throw new IllegalStateException("an endless stream has no final state");
+    }
+    while (generate() != null) {
+      // on to the end
+    }
+  }
+
+  /**
+   * A cursor whose first event is the first one after (for an operation time: at) the position.
+   * When no event generated so far is, the events up to the first one that is are made now.
+   *
+   * @throws io.mongocdc.source.ChangeStreamHistoryLostException if events after the position
+   *     fell out of the window
+   */
   @Override
   public synchronized ChangeStreamCursor open(StreamPosition position) {
-    return new Cursor(window.firstAfter(position));
+    long first = window.firstAfter(position);
+    if (first == window.end()) {
+      long positionTime = position.clusterTimeOrZero().getValue();
+      for (RawBsonDocument made = generate(); made != null; made = generate()) {
+        // An event of an earlier cluster time is before the position: no need to read its token.
+        if (Long.compareUnsigned(window.lastClusterTime(), positionTime) >= 0 && window.lastFollows(position)) {
+          return new Cursor(window.end() - 1);
+        }
+      }
+      // The end came first: the position is at or after the last event.
+      first = window.end();
+    }
+    return new Cursor(first);
   }
 
   private boolean endReached() {
@@ -270,8 +341,9 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     synchronized (this) {
       if (startNanos < 0) {
         startNanos = System.nanoTime();
+        rateOrigin = generated;
       }
-      due = startNanos + (long) (generated * 1e9 / profile.eventsPerSecond());
+      due = startNanos + (long) ((generated - rateOrigin) * 1e9 / profile.eventsPerSecond());
     }
     long wait = due - System.nanoTime();
     if (wait > maxAwaitTime.toNanos()) {
@@ -296,8 +368,7 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     if (!pendingTransaction.isEmpty()) {
       return null;
     }
-    clock.tick();
-    return ResumeTokens.highWaterMark(new BsonTimestamp(clock.clusterTime()));
+    return ResumeTokens.highWaterMark(new BsonTimestamp(clock.highWaterMark()));
   }
 
   private record PendingEvent(RawBsonDocument event, long clusterTime) {}

@@ -7,9 +7,7 @@ import static io.mongocdc.source.generator.BsonBytes.utf8;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Date;
 import org.bson.types.Decimal128;
-import org.bson.types.ObjectId;
 
 /**
  * The documents of {@link SampleDocuments}, written straight as BSON with a given {@code _id}:
@@ -72,9 +70,8 @@ final class SampleDocumentBytes {
   private static final byte[] TOTAL_AMOUNT = decimal128(new BigDecimal("149.94"));
   // The fields of a line item or a variant after its sku do not depend on the document number.
   private static final byte[][] ITEM_TAILS = new byte[9][];
-  // ObjectId(date, counter) mixes in this JVM's random process value; only the counter (the
-  // last three bytes, big-endian) varies.
-  private static final byte[] CUSTOMER_ID = new ObjectId(new Date(1_600_000_000_000L), 0).toByteArray();
+  // Only the counter (the last three bytes, big-endian) varies; the rest is the same in every process.
+  private static final byte[] CUSTOMER_ID = SampleDocuments.objectId(1_600_000_000_000L, 0).toByteArray();
 
   private static final byte[] USER_NAME = utf8("Zoë ");
   private static final byte[] USER_EMAIL = utf8("user");

@@ -1,7 +1,6 @@
 package io.mongocdc.source.generator;
 
 import java.math.BigDecimal;
-import java.util.Date;
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
 import org.bson.BsonDateTime;
@@ -16,10 +15,32 @@ import org.bson.BsonString;
 import org.bson.types.Decimal128;
 import org.bson.types.ObjectId;
 
-/** Realistic documents for benchmarks and the load generator, deterministic for a given index. */
+/**
+ * Realistic documents for benchmarks and the load generator, deterministic for a given index:
+ * the same in every process (their ObjectIds too, see {@link #objectId}).
+ */
 public final class SampleDocuments {
 
+  // What an ObjectId holds between its time and its counter: the driver's ObjectId(date, counter)
+  // puts this process's random value there, which would make documents differ between processes.
+  private static final byte[] FIXED_RANDOM_VALUE = {0x6D, 0x63, 0x64, 0x63, 0x00};
+
   private SampleDocuments() {}
+
+  /** An ObjectId of this time (whole seconds) and counter (its low 24 bits), the same in every process. */
+  static ObjectId objectId(long epochMillis, int counter) {
+    byte[] bytes = new byte[12];
+    int seconds = (int) (epochMillis / 1000);
+    bytes[0] = (byte) (seconds >> 24);
+    bytes[1] = (byte) (seconds >> 16);
+    bytes[2] = (byte) (seconds >> 8);
+    bytes[3] = (byte) seconds;
+    System.arraycopy(FIXED_RANDOM_VALUE, 0, bytes, 4, 5);
+    bytes[9] = (byte) (counter >> 16);
+    bytes[10] = (byte) (counter >> 8);
+    bytes[11] = (byte) counter;
+    return new ObjectId(bytes);
+  }
 
   /**
    * About 2 KB: an order with a nested customer, an array of line items, ObjectIds, dates,
@@ -36,12 +57,12 @@ public final class SampleDocuments {
           .append("tags", new BsonArray(java.util.List.of(new BsonString("promo"), new BsonString("été")))));
     }
     return new BsonDocument()
-        .append("_id", new BsonObjectId(new ObjectId(new Date(1_700_000_000_000L + i * 1000L), i & 0xFFFFFF)))
+        .append("_id", new BsonObjectId(objectId(1_700_000_000_000L + i * 1000L, i & 0xFFFFFF)))
         .append("orderNumber", new BsonInt64(1_000_000L + i))
         .append("status", new BsonString(i % 3 == 0 ? "shipped" : "pending"))
         .append("createdAt", new BsonDateTime(1_700_000_000_000L + i * 1000L))
         .append("customer", new BsonDocument()
-            .append("id", new BsonObjectId(new ObjectId(new Date(1_600_000_000_000L), i % 5000)))
+            .append("id", new BsonObjectId(objectId(1_600_000_000_000L, i % 5000)))
             .append("name", new BsonString("Zoë Ångström-" + i))
             .append("email", new BsonString("customer" + i + "@example.com"))
             .append("address", new BsonDocument()
