@@ -66,11 +66,15 @@ public final class DevClusterHost {
   /**
    * What {@code --report} writes in this mode.
    *
+   * @param streamingSeconds from the first batch that delivered records starting to the last one
+   *     ending, over all mirrors (the catalog's batch history); 0 if none delivered
+   * @param eventsPerSecond records all mirrors delivered over {@code streamingSeconds}: the
+   *     cluster's throughput; 0 if none delivered
    * @param destinationMatchesSource every mirror delivered every event and its destination equals
    *     the generator's final state; null for an endless generator or a run stopped before
    */
   public record ClusterReport(String generatorUri, int mirrors, long eventsPerMirror, List<MirrorResult> results,
-      Boolean destinationMatchesSource) {}
+      double streamingSeconds, long eventsPerSecond, Boolean destinationMatchesSource) {}
 
   private final Options options;
   private final PrintWriter out;
@@ -281,10 +285,18 @@ public final class DevClusterHost {
       GeneratorUri.FinalState finalState) throws SQLException {
     List<MirrorResult> results = new ArrayList<>();
     boolean allMatch = true;
+    Instant firstStart = null;
+    Instant lastEnd = null;
+    long delivered = 0;
     try (Connection connection = stack.dataSource().getConnection()) {
       for (String mirror : mirrors) {
         String schema = schemaOf(mirror);
         BatchStatistics batches = BatchStatistics.of(connection, mirror);
+        delivered += batches.records();
+        if (batches.phaseStart() != null) {
+          firstStart = firstStart == null || batches.phaseStart().isBefore(firstStart) ? batches.phaseStart() : firstStart;
+          lastEnd = lastEnd == null || batches.phaseEnd().isAfter(lastEnd) ? batches.phaseEnd() : lastEnd;
+        }
         long rows = tablesExist(connection, schema) ? DestinationComparison.liveRows(connection, schema, uri.namespaces()) : 0;
         Boolean matches = null;
         long mismatched = 0;
@@ -299,7 +311,9 @@ public final class DevClusterHost {
             mismatched, matches));
       }
     }
-    return new ClusterReport(uri.toUri(), mirrors.size(), options.events(), results, finalState == null ? null : allMatch);
+    double seconds = firstStart == null ? 0 : Duration.between(firstStart, lastEnd).toMillis() / 1000.0;
+    return new ClusterReport(uri.toUri(), mirrors.size(), options.events(), results, seconds,
+        seconds > 0 ? Math.round(delivered / seconds) : 0, finalState == null ? null : allMatch);
   }
 
   private static boolean tablesExist(Connection connection, String schema) throws SQLException {
@@ -319,6 +333,10 @@ public final class DevClusterHost {
           result.schema(), result.deliveredRecords(), result.batches(), result.destinationRows(),
           result.matches() == null ? ""
               : result.matches() ? "; matches the generator" : "; " + result.mismatchedRows() + " rows DIFFER");
+    }
+    if (report.streamingSeconds() > 0) {
+      out.printf("streaming: %,d events/s over all mirrors (first batch start to last batch end, %.1f s)%n",
+          report.eventsPerSecond(), report.streamingSeconds());
     }
     out.printf("summary: %d mirrors, %,d events each; %s%n", report.mirrors(), report.eventsPerMirror(),
         report.destinationMatchesSource() == null

@@ -92,6 +92,10 @@ class DevClusterHostTest {
     JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
     assertTrue(figures.get("destinationMatchesSource").asBoolean(), figures.toString());
     assertEquals(2, figures.get("results").size());
+    assertTrue(figures.get("streamingSeconds").asDouble() > 0, figures.toString());
+    assertEquals(Math.round(3_000 / figures.get("streamingSeconds").asDouble()), figures.get("eventsPerSecond").asLong(),
+        figures.toString());
+    assertTrue(out.contains("streaming: "), out);
     assertTrue(workerOut.toString().startsWith("worker worker-1 polling task queue mongo-cdc"), workerOut.toString());
   }
 
