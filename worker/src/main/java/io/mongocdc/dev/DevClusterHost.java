@@ -32,8 +32,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * {@code mongo-cdc dev --workers 0}: a cluster host. It runs the standalone Temporal server and
@@ -176,14 +174,7 @@ public final class DevClusterHost {
   private boolean awaitMirrors(DevStack stack, CountDownLatch stop, List<String> mirrors,
       CompletableFuture<GeneratorUri.FinalState> finalState) throws Exception {
     long total = options.events() * mirrors.size();
-    ProgressBar bar = options.headless() ? null : new ProgressBarBuilder()
-        .setTaskName(mirrors.size() + " mirrors")
-        .setInitialMax(total > 0 ? total : -1)
-        .setStyle(ProgressBarStyle.ASCII)
-        .setUpdateIntervalMillis(500)
-        .setUnit(" records", 1)
-        .continuousUpdate()
-        .build();
+    ProgressBar bar = options.headless() ? null : RecordsProgressBar.start(mirrors.size() + " mirrors", total);
     try {
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
         try (Connection connection = stack.dataSource().getConnection()) {

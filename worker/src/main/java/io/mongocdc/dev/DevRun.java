@@ -8,15 +8,15 @@ import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.generator.GeneratedChangeStream;
+import io.mongocdc.source.generator.InMemorySnapshotSource;
 import io.mongocdc.source.generator.LoadProfile;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
-import io.mongocdc.source.generator.InMemorySnapshotSource;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
-import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -34,8 +34,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * One {@code mongo-cdc dev} session: starts the stack, creates the mirror, shows progress until
@@ -173,14 +171,7 @@ public final class DevRun {
   /** Shows progress until done, stopped or failed; returns true if the mirror failed. */
   private boolean showProgress(DevStack stack, CountDownLatch stop, BooleanSupplier done, BooleanSupplier failed)
       throws Exception {
-    ProgressBar bar = options.headless() ? null : new ProgressBarBuilder()
-        .setTaskName("mirror " + MIRROR)
-        .setInitialMax(options.events() > 0 ? options.events() : -1)
-        .setStyle(ProgressBarStyle.ASCII)
-        .setUpdateIntervalMillis(500)
-        .setUnit(" records", 1)
-        .continuousUpdate()
-        .build();
+    ProgressBar bar = options.headless() ? null : RecordsProgressBar.start("mirror " + MIRROR, options.events());
     try {
       long lastRecords = 0;
       long lastAt = System.nanoTime();

@@ -2,7 +2,7 @@ package io.mongocdc.cli;
 
 import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.ForwardingChangeStreamCursor;
 import io.mongocdc.source.StreamPosition;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -24,11 +24,10 @@ final class AwaitingStream implements ChangeStreamOpener {
 
   @Override
   public ChangeStreamCursor open(StreamPosition position) {
-    ChangeStreamCursor cursor = delegate.open(position);
-    return new ChangeStreamCursor() {
+    return new ForwardingChangeStreamCursor(delegate.open(position)) {
       @Override
       public RawBsonDocument tryNext() throws InterruptedException {
-        RawBsonDocument event = cursor.tryNext();
+        RawBsonDocument event = super.tryNext();
         if (event == null) {
           LockSupport.parkNanos(AWAIT.toNanos()); // the server's await time, not an ordering wait
           if (Thread.interrupted()) {
@@ -36,16 +35,6 @@ final class AwaitingStream implements ChangeStreamOpener {
           }
         }
         return event;
-      }
-
-      @Override
-      public ResumeToken postBatchResumeToken() {
-        return cursor.postBatchResumeToken();
-      }
-
-      @Override
-      public void close() {
-        cursor.close();
       }
     };
   }

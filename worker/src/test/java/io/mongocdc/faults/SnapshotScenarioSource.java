@@ -8,6 +8,7 @@ import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.ForwardingChangeStreamCursor;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
@@ -208,19 +209,18 @@ final class SnapshotScenarioSource implements MirrorSourceFactory {
    * A cursor of the script that yields only events of the watched collections, as the server's
    * filter does; its post-batch token moves past the others, as the server's does.
    */
-  private final class Watching implements ChangeStreamCursor {
-    private final ChangeStreamCursor cursor;
+  private final class Watching extends ForwardingChangeStreamCursor {
     private final Set<String> watched;
 
     Watching(ChangeStreamCursor cursor, Set<String> watched) {
-      this.cursor = cursor;
+      super(cursor);
       this.watched = watched;
     }
 
     @Override
     public RawBsonDocument tryNext() throws InterruptedException {
       while (true) {
-        RawBsonDocument event = cursor.tryNext();
+        RawBsonDocument event = delegate.tryNext();
         if (event == null) {
           return null;
         }
@@ -230,16 +230,6 @@ final class SnapshotScenarioSource implements MirrorSourceFactory {
           return event;
         }
       }
-    }
-
-    @Override
-    public ResumeToken postBatchResumeToken() {
-      return cursor.postBatchResumeToken();
-    }
-
-    @Override
-    public void close() {
-      cursor.close();
     }
   }
 }

@@ -7,7 +7,7 @@ import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.ForwardingChangeStreamCursor;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.time.Duration;
@@ -17,7 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.bson.BsonTimestamp;
-import org.bson.RawBsonDocument;
 
 /**
  * The source port of a worker for mirrors whose source peer is a {@link GeneratorUri}: the load
@@ -135,29 +134,18 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
     }
 
     /** Keeps the generator for the next batch once the cursor is closed. */
-    private final class ParkingCursor implements ChangeStreamCursor {
-      private final ChangeStreamCursor cursor;
+    private final class ParkingCursor extends ForwardingChangeStreamCursor {
       private final GeneratedChangeStream generator;
       private final AtomicBoolean closed = new AtomicBoolean();
 
       ParkingCursor(ChangeStreamCursor cursor, GeneratedChangeStream generator) {
-        this.cursor = cursor;
+        super(cursor);
         this.generator = generator;
       }
 
       @Override
-      public RawBsonDocument tryNext() throws InterruptedException {
-        return cursor.tryNext();
-      }
-
-      @Override
-      public ResumeToken postBatchResumeToken() {
-        return cursor.postBatchResumeToken();
-      }
-
-      @Override
       public void close() {
-        cursor.close();
+        super.close();
         // Once: a cursor closed twice must not hand its generator to two later cursors.
         if (closed.compareAndSet(false, true)) {
           idle.set(generator);
