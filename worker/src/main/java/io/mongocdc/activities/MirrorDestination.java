@@ -59,6 +59,15 @@ public interface MirrorDestination {
   /** Connects to the destination peer once, so an operation can fail before it changes anything. */
   void checkReachable(String destinationPeer);
 
+  /**
+   * Reads the mirror's tables for verify, without changing them.
+   *
+   * @throws InvalidMirrorConfigurationException if this destination cannot be read so
+   */
+  default DestinationRows rows(MirrorConfig mirror) {
+    throw new InvalidMirrorConfigurationException("this destination cannot be read for verify");
+  }
+
   /** Drops these tables if they exist (on an operator's explicit request only). */
   void dropTables(List<MirrorTable> tables);
 }

@@ -1,6 +1,7 @@
 package io.mongocdc.destination;
 
 import io.mongocdc.activities.BatchSink;
+import io.mongocdc.activities.DestinationRows;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.MirrorTable;
@@ -95,6 +96,11 @@ public final class PostgresMirrorDestination implements MirrorDestination {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
     }
+  }
+
+  @Override
+  public DestinationRows rows(MirrorConfig mirror) {
+    return new PostgresDestinationRows(dataSource(mirror.destinationPeer()));
   }
 
   @Override

@@ -94,6 +94,19 @@ public final class CdcActivityOptions {
   }
 
   /**
+   * VerifyRange: heartbeats as it reads and while it waits for the mirror to pass its reads, so
+   * a lost worker is noticed in 30 s and another judges the range again.
+   */
+  public static ActivityOptions verifyRange() {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(SNAPSHOT_PARTITION_TIMEOUT)
+        .setHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)
+        .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
+        .setRetryOptions(retry(PULL_MAX_ATTEMPTS))
+        .build();
+  }
+
+  /**
    * RecordMirrorState: one catalog update. The workflow does not wait for the catalog longer than
    * this; a state it could not record is recorded with the next change.
    */
