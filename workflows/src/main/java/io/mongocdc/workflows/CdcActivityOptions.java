@@ -85,12 +85,7 @@ public final class CdcActivityOptions {
    * long the partition takes; cancellation waits until the copy stopped writing.
    */
   public static ActivityOptions copySnapshotPartition() {
-    return ActivityOptions.newBuilder()
-        .setStartToCloseTimeout(SNAPSHOT_PARTITION_TIMEOUT)
-        .setHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)
-        .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
-        .setRetryOptions(retry(PULL_MAX_ATTEMPTS))
-        .build();
+    return longAndHeartbeating();
   }
 
   /**
@@ -98,6 +93,11 @@ public final class CdcActivityOptions {
    * a lost worker is noticed in 30 s and another judges the range again.
    */
   public static ActivityOptions verifyRange() {
+    return longAndHeartbeating();
+  }
+
+  /** Up to 6 h, heartbeating, retried 5 times; a cancellation waits until the activity stopped. */
+  private static ActivityOptions longAndHeartbeating() {
     return ActivityOptions.newBuilder()
         .setStartToCloseTimeout(SNAPSHOT_PARTITION_TIMEOUT)
         .setHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)
