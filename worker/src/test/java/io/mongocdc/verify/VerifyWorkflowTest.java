@@ -14,6 +14,8 @@ import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.catalog.VerifyStore;
+import io.mongocdc.cli.CliContext;
+import io.mongocdc.cli.MongoCdc;
 import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
@@ -46,6 +48,8 @@ import io.mongocdc.workflows.model.VerifyResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -74,6 +78,7 @@ import org.bson.types.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * Verify and repair end to end: the real mirror and verify workflows and activities, the
@@ -163,8 +168,19 @@ class VerifyWorkflowTest {
     VerifyResult repaired = startVerify(mirror, true).getResult(VerifyResult.class);
     assertEquals(7, repaired.mismatches(), repaired.toString());
     assertEquals(7, repaired.repaired(), repaired.toString());
-    VerifyResult clean = startVerify(mirror, false).getResult(VerifyResult.class);
-    assertEquals(0, clean.mismatches(), clean.toString());
+    // The command line runs the same workflow and prints the result as a table.
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = cli(world).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute("mirror", "verify", mirror.name(), "--no-progress");
+    assertEquals(0, exit, err.toString());
+    assertTrue(out.toString().contains("the destination matches the source"), out.toString());
+    assertTrue(out.toString().lines().anyMatch(line -> line.startsWith("orders ") && line.matches(
+        "orders +\\d+ +\\d+ +\\d+ +0 +0 +0 +0 +0")), out.toString());
+    int refused = cli(world).setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
+        .execute("mirror", "verify", mirror.name(), "--documents-per-second", "0");
+    assertEquals(2, refused, err.toString());
+    assertTrue(err.toString().contains("documentsPerSecond must be between 1 and"), err.toString());
     flow.terminate(new StopRequest(false));
     world.assertDestinationEqualsSource(mirror);
   }
@@ -215,6 +231,11 @@ class VerifyWorkflowTest {
             .setTaskQueue(WorkerEnvironment.TASK_QUEUE).build());
     WorkflowClient.start(workflow::run, new VerifyRequest(mirror, repair, 1_000_000, parallel));
     return WorkflowStub.fromTyped(workflow);
+  }
+
+  private CommandLine cli(World world) {
+    return MongoCdc.commandLine(new CliContext(options -> temporal.client,
+        (catalogUrl, registry, sinkOptions) -> world.ports(), Map.of(), stop -> stop.run()));
   }
 
   private static Set<String> sampleIds(long runId) throws SQLException {

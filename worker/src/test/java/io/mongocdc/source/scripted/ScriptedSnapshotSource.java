@@ -27,8 +27,6 @@ import org.bson.RawBsonDocument;
  */
 public final class ScriptedSnapshotSource implements SnapshotSource {
 
-  private final AtomicInteger idReads = new AtomicInteger();
-
   private final InMemorySnapshotSource documents;
   private final Map<String, Long> estimatedCountOverrides = new ConcurrentHashMap<>();
   private final Map<String, Map<IdRange, AtomicInteger>> opens = new ConcurrentHashMap<>();
@@ -186,16 +184,9 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
     return cursor;
   }
 
-  /** Counted per call, so a test can see how often verify re-read single documents. */
   @Override
   public List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
-    idReads.incrementAndGet();
     return documents.findByIds(collection, ids);
-  }
-
-  /** How many times {@link #findByIds} was called. */
-  public int idReads() {
-    return idReads.get();
   }
 
   @Override
