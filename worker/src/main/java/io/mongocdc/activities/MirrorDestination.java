@@ -1,6 +1,9 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.source.ResumeToken;
+import java.time.Instant;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.List;
@@ -66,6 +69,18 @@ public interface MirrorDestination {
    */
   default DestinationRows rows(MirrorConfig mirror) {
     throw new InvalidMirrorConfigurationException("this destination cannot be read for verify");
+  }
+
+  /**
+   * Deletes, as delete events at {@code position} would, the live rows of {@code table} whose
+   * position is older than {@code position}: after a resync's copy, the rows it did not see.
+   *
+   * @return rows deleted
+   * @throws InvalidMirrorConfigurationException if this destination cannot
+   */
+  default long deleteRowsOlderThan(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
+      Instant commitTime) {
+    throw new InvalidMirrorConfigurationException("this destination cannot sweep rows a resync did not see");
   }
 
   /** Drops these tables if they exist (on an operator's explicit request only). */

@@ -9,6 +9,7 @@ import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -91,6 +92,23 @@ final class PostgresDestinationRows implements DestinationRows {
       }
     }
     return found;
+  }
+
+  /** The keys of the live rows whose position is older than {@code position}. */
+  List<String> liveKeysOlderThan(MirrorConfig mirror, String table, String position) throws SQLException {
+    List<String> keys = new ArrayList<>();
+    try (Connection connection = data.getConnection();
+        PreparedStatement statement = connection.prepareStatement("select \"_id\" from "
+            + TableNaming.qualified(mirror.destinationSchema(), table)
+            + " where not \"_deleted\" and \"_position\" < ?")) {
+      statement.setString(1, position);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          keys.add(rows.getString(1));
+        }
+      }
+    }
+    return keys;
   }
 
   /** A condition that every row of the range meets (more may), with its parameters added to {@code bounds}. */

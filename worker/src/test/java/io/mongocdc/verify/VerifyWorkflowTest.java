@@ -27,6 +27,7 @@ import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.RevealedChangeStream;
 import io.mongocdc.snapshot.SnapshotSource;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
@@ -39,6 +40,7 @@ import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
+import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotSettings;
@@ -214,6 +216,47 @@ class VerifyWorkflowTest {
     assertEquals(result.ranges(), verifyOpens.size());
   }
 
+  @Test
+  void aResyncAfterLostHistoryCopiesAgainDeletesWhatTheGapDeletedAndStreamsOn() throws Exception {
+    World world = new World(new Random(8));
+    world.prefill(90);
+    world.change(20);
+    world.applyToSource(0, 20);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror();
+    CdcFlowWorkflow flow = startMirror(world, mirror);
+    awaitStatus(flow, s -> world.delivered(s, 19));
+
+    // The history is lost; meanwhile 30 changes happen that the mirror never sees.
+    world.historyLost = true;
+    MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
+    assertTrue(failed.lastError().contains("history"), failed.lastError());
+    world.change(30);
+    world.applyToSource(20, 50);
+    Set<String> deletedInTheGap = world.deletedBetween(20, 50);
+    assertTrue(!deletedInTheGap.isEmpty(), "the gap deletes documents");
+    world.startAfter(49);
+    world.historyLost = false;
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = cli(world).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute("mirror", "resync", mirror.name());
+    assertEquals(0, exit, err.toString());
+    assertTrue(out.toString().contains("resync started"), out.toString());
+
+    // Changes after the new starting point stream as usual.
+    world.change(10);
+    world.stream.reveal(60);
+    world.applyToSource(50, 60);
+    CdcFlowWorkflow resynced = temporal.client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+    MirrorStatus running = awaitStatus(resynced, s -> world.delivered(s, 59));
+    assertTrue(running.committedBatchId() > failed.committedBatchId(), "batch numbers go on: " + running);
+    resynced.terminate(new StopRequest(false));
+    world.assertDestinationEqualsSource(mirror);
+    assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
+  }
+
   // ---- the system under test ----
 
   private CdcFlowWorkflow startMirror(World world, MirrorConfig mirror) {
@@ -273,6 +316,10 @@ class VerifyWorkflowTest {
     volatile RevealedChangeStream stream;
     volatile int applied;
     volatile CountDownLatch idReads = new CountDownLatch(0);
+    /** The source has lost the history the mirror needs: opening the stream fails with code 286. */
+    volatile boolean historyLost;
+    /** Where a new mirror (or a resync) starts: the source's operation time. */
+    volatile StreamPosition start = StreamPosition.atOperationTime(START);
     String name;
     private int documentNumber;
     private final Map<BsonValue, BsonDocument> sourceState = new HashMap<>();
@@ -379,6 +426,38 @@ class VerifyWorkflowTest {
           && ResumeToken.of(status.committedCheckpoint().resumeToken()).compareTo(stream.tokenOf(eventIndex)) >= 0;
     }
 
+    /** Keys of the documents changes [from, to) deleted and nothing after them brought back. */
+    Set<String> deletedBetween(int from, int to) {
+      IdKeyRenderer keys = new IdKeyRenderer();
+      Set<String> deleted = new HashSet<>();
+      for (int i = from; i < to; i++) {
+        String key = keys.render((BsonValue) effects.get(i)[0]);
+        if (effects.get(i)[1] == null) {
+          deleted.add(key);
+        } else {
+          deleted.remove(key);
+        }
+      }
+      return deleted;
+    }
+
+    /** The source's time moves just past change {@code index}: a new starting point there. */
+    void startAfter(int index) {
+      BsonTimestamp at = stream.tokenOf(index).clusterTime();
+      start = StreamPosition.atOperationTime(new BsonTimestamp(at.getTime(), at.getInc() + 1));
+    }
+
+    Set<String> liveKeys(MirrorConfig mirror) throws SQLException {
+      Set<String> keys = new HashSet<>();
+      try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("select \"_id\" from " + table(mirror) + " where not \"_deleted\"")) {
+        while (rs.next()) {
+          keys.add(rs.getString(1));
+        }
+      }
+      return keys;
+    }
+
     Set<String> tamperUpdate(MirrorConfig mirror, List<BsonValue> ids) throws SQLException {
       return tamper(mirror, ids, "update " + table(mirror) + " set doc = doc || '{\"tampered\": true}' where \"_id\" = ?");
     }
@@ -433,6 +512,11 @@ class VerifyWorkflowTest {
 
         @Override
         public ChangeStreamOpener openerFor(MirrorConfig mirror) {
+          if (historyLost) {
+            return position -> {
+              throw new ChangeStreamHistoryLostException("resume point may no longer be in the oplog", 286, null);
+            };
+          }
           return stream.watching(Set.copyOf(mirror.collections()));
         }
 
@@ -443,7 +527,7 @@ class VerifyWorkflowTest {
 
         @Override
         public StreamPosition currentPosition(MirrorConfig mirror) {
-          return StreamPosition.atOperationTime(START);
+          return start;
         }
 
         /** Where the source is: after the last change applied to its documents. */

@@ -88,6 +88,14 @@ public final class CdcActivityOptions {
     return longAndHeartbeating();
   }
 
+  /** SweepUnseenRows: one pass over a table, possibly large; idempotent, so retried like setup. */
+  public static ActivityOptions sweepUnseenRows() {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(SNAPSHOT_PARTITION_TIMEOUT)
+        .setRetryOptions(retry(SETUP_MAX_ATTEMPTS))
+        .build();
+  }
+
   /**
    * VerifyRange: heartbeats as it reads and while it waits for the mirror to pass its reads, so
    * a lost worker is noticed in 30 s and another judges the range again.

@@ -50,6 +50,8 @@ final class FlowState {
   int run;
   /** Every collection's snapshot, in the order they were asked for; done ones stay for status. */
   final List<SnapshotProgress> snapshots = new ArrayList<>();
+  /** A resync's collections whose unseen rows are still to be deleted, in order. */
+  final List<String> sweepPending = new ArrayList<>();
 
   // This run only.
   MirrorPhase phase = MirrorPhase.SETTING_UP;
@@ -81,12 +83,13 @@ final class FlowState {
     snapshots.addAll(carried.snapshots());
     lastFailureType = carried.lastFailureType();
     stateChanges = carried.stateChanges();
+    sweepPending.addAll(carried.sweepPending());
   }
 
   CarriedState carry() {
     return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals,
         paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis,
-        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges);
+        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges, sweepPending);
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */
