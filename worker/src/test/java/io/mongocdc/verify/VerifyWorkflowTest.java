@@ -227,16 +227,15 @@ class VerifyWorkflowTest {
     CdcFlowWorkflow flow = startMirror(world, mirror);
     awaitStatus(flow, s -> world.delivered(s, 19));
 
-    // The history is lost; meanwhile 30 changes happen that the mirror never sees.
-    world.historyLost = true;
-    MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
-    assertTrue(failed.lastError().contains("history"), failed.lastError());
+    // 30 changes happen that the mirror never sees: the history up to now is lost.
     world.change(30);
     world.applyToSource(20, 50);
+    world.startAfter(49);
+    world.historyLost = true;
+    MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
+    assertTrue(failed.lastError().contains("ChangeStreamHistoryLost"), failed.lastError());
     Set<String> deletedInTheGap = world.deletedBetween(20, 50);
     assertTrue(!deletedInTheGap.isEmpty(), "the gap deletes documents");
-    world.startAfter(49);
-    world.historyLost = false;
 
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -253,6 +252,35 @@ class VerifyWorkflowTest {
     MirrorStatus running = awaitStatus(resynced, s -> world.delivered(s, 59));
     assertTrue(running.committedBatchId() > failed.committedBatchId(), "batch numbers go on: " + running);
     resynced.terminate(new StopRequest(false));
+    world.assertDestinationEqualsSource(mirror);
+    assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
+  }
+
+  @Test
+  void withAutoResyncTheMirrorResynchronisesByItselfAndNothingStaleRemains() throws Exception {
+    World world = new World(new Random(9));
+    world.prefill(90);
+    world.change(20);
+    world.applyToSource(0, 20);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror(true);
+    CdcFlowWorkflow flow = startMirror(world, mirror);
+    awaitStatus(flow, s -> world.delivered(s, 19));
+
+    world.change(40);
+    world.applyToSource(20, 60);
+    Set<String> deletedInTheGap = world.deletedBetween(20, 50);
+    world.startAfter(49);
+    world.stream.reveal(60);
+    world.historyLost = true;
+    MirrorStatus running = awaitStatus(flow, s -> world.delivered(s, 59));
+    flow.terminate(new StopRequest(false));
+
+    assertEquals(MirrorPhase.RUNNING, running.state(), running.toString());
+    assertEquals(1, running.snapshots().size(), "the resync's snapshot replaced the first: " + running.snapshots());
+    assertEquals(world.start.clusterTime().getTime(), running.snapshots().get(0).position().clusterTimeSeconds());
+    assertEquals(world.start.clusterTime().getInc(), running.snapshots().get(0).position().clusterTimeIncrement(),
+        "copied from the new starting point");
     world.assertDestinationEqualsSource(mirror);
     assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
   }
@@ -316,7 +344,7 @@ class VerifyWorkflowTest {
     volatile RevealedChangeStream stream;
     volatile int applied;
     volatile CountDownLatch idReads = new CountDownLatch(0);
-    /** The source has lost the history the mirror needs: opening the stream fails with code 286. */
+    /** The source has lost the history before {@link #start}: opening the stream there fails with code 286. */
     volatile boolean historyLost;
     /** Where a new mirror (or a resync) starts: the source's operation time. */
     volatile StreamPosition start = StreamPosition.atOperationTime(START);
@@ -411,10 +439,14 @@ class VerifyWorkflowTest {
     }
 
     MirrorConfig mirror() {
+      return mirror(false);
+    }
+
+    MirrorConfig mirror(boolean autoResync) {
       name = "verify" + MIRRORS.incrementAndGet();
       return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, List.of(ORDERS), name,
           new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
-              new SnapshotSettings(true, 30, 2, null), null));
+              new SnapshotSettings(true, 30, 2, null), null, autoResync));
     }
 
     String table(MirrorConfig mirror) {
@@ -512,12 +544,12 @@ class VerifyWorkflowTest {
 
         @Override
         public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-          if (historyLost) {
-            return position -> {
+          return position -> {
+            if (historyLost && position.clusterTime().compareTo(start.clusterTime()) < 0) {
               throw new ChangeStreamHistoryLostException("resume point may no longer be in the oplog", 286, null);
-            };
-          }
-          return stream.watching(Set.copyOf(mirror.collections()));
+            }
+            return stream.watching(Set.copyOf(mirror.collections())).open(position);
+          };
         }
 
         @Override

@@ -169,7 +169,9 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** Applies pending edits, then copies snapshot partitions if any are left, else runs a batch. */
   private void nextStep() {
     applyPendingEdits();
-    if (state.snapshotPending()) {
+    if (state.resyncNeeded) {
+      resyncFromNow();
+    } else if (state.snapshotPending()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
       copySnapshots();
@@ -182,6 +184,21 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       recordState();
       runBatch();
     }
+  }
+
+  /** autoResync: a new starting point, every collection copied again, then swept (see {@link #sweepUnseenRows}). */
+  private void resyncFromNow() {
+    state.phase = MirrorPhase.SNAPSHOTTING;
+    recordState();
+    Checkpoint start = activities.takeStartingPoint(state.config);
+    List<String> collections = state.config.collections().isEmpty()
+        ? activities.listSourceCollections(state.config)
+        : state.config.collections();
+    state.checkpoint = start;
+    state.resyncFromCheckpoint(collections);
+    state.autoResyncedAtMillis = Workflow.currentTimeMillis();
+    state.resyncNeeded = false;
+    log.info("mirror {}: resynchronising {} from {}", state.config.name(), collections, start.describe());
   }
 
   /**
@@ -324,8 +341,15 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
             state.config.name(), state.checkpoint == null ? "the start" : state.checkpoint.describe());
         return;
       }
-      boolean needsOperator = Failures.needsOperator(e);
       String error = Failures.describe(e);
+      if (state.config.settings().autoResync() && FailureTypes.HISTORY_LOST.equals(Failures.type(e))
+          && state.mayAutoResync()) {
+        // Opt-in: what an operator would do with mirror resync, without one. Once per loss.
+        log.warn("mirror {}: {}; resynchronising (autoResync)", state.config.name(), error);
+        state.resyncNeeded = true;
+        return;
+      }
+      boolean needsOperator = Failures.needsOperator(e);
       state.failed(error, Failures.type(e), Workflow.currentTimeMillis(), needsOperator);
       log.warn("mirror {}: {} (attempt {}, {})", state.config.name(), error, state.failedAttempts,
           needsOperator ? "waiting for the operator" : "backing off");

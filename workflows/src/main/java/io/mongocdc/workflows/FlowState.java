@@ -52,6 +52,9 @@ final class FlowState {
   final List<SnapshotProgress> snapshots = new ArrayList<>();
   /** A resync's collections whose unseen rows are still to be deleted, in order. */
   final List<String> sweepPending = new ArrayList<>();
+  /** autoResync found the history lost: the next step resynchronises. */
+  boolean resyncNeeded;
+  Long autoResyncedAtMillis;
 
   // This run only.
   MirrorPhase phase = MirrorPhase.SETTING_UP;
@@ -84,12 +87,15 @@ final class FlowState {
     lastFailureType = carried.lastFailureType();
     stateChanges = carried.stateChanges();
     sweepPending.addAll(carried.sweepPending());
+    resyncNeeded = carried.resyncNeeded();
+    autoResyncedAtMillis = carried.autoResyncedAtMillis();
   }
 
   CarriedState carry() {
     return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals,
         paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis,
-        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges, sweepPending);
+        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges, sweepPending, resyncNeeded,
+        autoResyncedAtMillis);
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */
@@ -218,6 +224,22 @@ final class FlowState {
     pendingEdits.clear();
     pendingEdits.addAll(kept);
     reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
+  }
+
+  /**
+   * A resync from the current checkpoint: the collections are copied again (their earlier
+   * snapshots are replaced) and their unseen rows swept afterwards.
+   */
+  void resyncFromCheckpoint(List<String> collections) {
+    snapshots.removeIf(s -> collections.contains(s.collection()));
+    startSnapshots(collections);
+    sweepPending.clear();
+    sweepPending.addAll(collections);
+  }
+
+  /** True if {@code autoResync} may act now: never yet, or a batch committed since it last did. */
+  boolean mayAutoResync() {
+    return autoResyncedAtMillis == null || (committedAtMillis != null && committedAtMillis > autoResyncedAtMillis);
   }
 
   /** Snapshots of {@code collections} start from the current checkpoint. */

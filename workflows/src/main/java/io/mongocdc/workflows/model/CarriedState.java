@@ -27,6 +27,9 @@ import java.util.List;
  * @param stateChanges how many phase changes the workflow recorded in the catalog, over all runs
  * @param sweepPending collections of a resync whose rows the copy did not see are still to be
  *     deleted, once every snapshot is done; empty (and absent in older histories) otherwise
+ * @param resyncNeeded {@code autoResync} found the history lost: the next step resynchronises
+ *     (null in older histories: no)
+ * @param autoResyncedAtMillis when {@code autoResync} last resynchronised; null if never
  */
 public record CarriedState(
     MirrorConfig config,
@@ -47,7 +50,9 @@ public record CarriedState(
     List<SnapshotProgress> snapshots,
     String lastFailureType,
     long stateChanges,
-    List<String> sweepPending) {
+    List<String> sweepPending,
+    Boolean resyncNeeded,
+    Long autoResyncedAtMillis) {
 
   public CarriedState {
     pendingEdits = pendingEdits == null ? List.of() : List.copyOf(pendingEdits);
@@ -55,11 +60,12 @@ public record CarriedState(
     totals = totals == null ? MirrorTotals.ZERO : totals;
     snapshots = snapshots == null ? List.of() : List.copyOf(snapshots);
     sweepPending = sweepPending == null ? List.of() : List.copyOf(sweepPending);
+    resyncNeeded = Boolean.TRUE.equals(resyncNeeded);
   }
 
   /** The state of a mirror that has not been set up yet. */
   public static CarriedState initial(MirrorConfig config) {
     return new CarriedState(config, false, null, 0, null, MirrorTotals.ZERO, false, false, null,
-        List.of(), List.of(), null, null, 0, 0, List.of(), null, 0, List.of());
+        List.of(), List.of(), null, null, 0, 0, List.of(), null, 0, List.of(), false, null);
   }
 }
