@@ -13,6 +13,10 @@ package io.mongocdc.workflows.model;
  */
 public record CdcFlowInput(MirrorConfig config, CarriedState carried, Boolean resync) {
 
+  public CdcFlowInput {
+    resync = Boolean.TRUE.equals(resync);
+  }
+
   public CdcFlowInput(MirrorConfig config, CarriedState carried) {
     this(config, carried, null);
   }
