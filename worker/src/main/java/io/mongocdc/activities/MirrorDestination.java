@@ -1,6 +1,9 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.source.ResumeToken;
+import java.time.Instant;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.List;
@@ -58,6 +61,27 @@ public interface MirrorDestination {
 
   /** Connects to the destination peer once, so an operation can fail before it changes anything. */
   void checkReachable(String destinationPeer);
+
+  /**
+   * Reads the mirror's tables for verify, without changing them.
+   *
+   * @throws InvalidMirrorConfigurationException if this destination cannot be read so
+   */
+  default DestinationRows rows(MirrorConfig mirror) {
+    throw new InvalidMirrorConfigurationException("this destination cannot be read for verify");
+  }
+
+  /**
+   * Deletes, as delete events at {@code position} would, the live rows of {@code table} whose
+   * position is older than {@code position}: after a resync's copy, the rows it did not see.
+   *
+   * @return rows deleted
+   * @throws InvalidMirrorConfigurationException if this destination cannot
+   */
+  default long deleteRowsOlderThan(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
+      Instant commitTime) {
+    throw new InvalidMirrorConfigurationException("this destination cannot sweep rows a resync did not see");
+  }
 
   /** Drops these tables if they exist (on an operator's explicit request only). */
   void dropTables(List<MirrorTable> tables);

@@ -43,4 +43,14 @@ public interface MirrorSourceFactory {
 
   /** The source's current operation time: where a new mirror starts reading. */
   StreamPosition currentPosition(MirrorConfig mirror);
+
+  /**
+   * The source's position now, for verify: a read made after this call sees at least every
+   * change up to it, and the mirror has applied them once its checkpoint is at or past it. The
+   * same as {@link #currentPosition} for a real source; a generator whose new mirrors start
+   * before its first event says how far its stream has got.
+   */
+  default StreamPosition readPosition(MirrorConfig mirror) {
+    return currentPosition(mirror);
+  }
 }

@@ -20,6 +20,7 @@ import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.mongocdc.workflows.model.SweepRequest;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
@@ -170,6 +171,21 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
           failure.getType(), failure.getOriginalMessage());
       throw failure;
     }
+  }
+
+  @Override
+  public long sweepUnseenRows(SweepRequest request) {
+    return FailureClassifier.classified(ActivityNames.SWEEP_UNSEEN_ROWS, () -> {
+      MirrorConfig mirror = request.mirror();
+      Namespace namespace = new Namespace(mirror.sourceDatabase(), request.collection());
+      StreamPosition start = Checkpoints.toPosition(request.position());
+      long deleted = destination.deleteRowsOlderThan(mirror, namespace,
+          destination.tableResolver(mirror).tableFor(namespace), SnapshotPosition.tokenOf(start),
+          SnapshotPosition.commitTimeOf(start));
+      log.info("mirror {}: {} rows of {} the copy from {} did not see were deleted", mirror.name(), deleted,
+          request.collection(), start);
+      return deleted;
+    });
   }
 
   /** What a running copy heartbeats: shown as the activity's progress in the Temporal UI. */

@@ -70,6 +70,19 @@ final class DevCommand implements Callable<Integer> {
           + "otherwise (default: ${DEFAULT-VALUE}).")
   int poisonEvents;
 
+  @Option(names = "--verify",
+      description = "At the end, verify the destination against the source as 'mongo-cdc mirror verify' does, and "
+          + "report what differs.")
+  boolean verify;
+
+  @Option(names = "--tamper", defaultValue = "0", paramLabel = "N",
+      description = "Before verifying, alter N destination rows behind the mirror's back (in turn a document changed,"
+          + " a row deleted, a row added); implies --verify (default: ${DEFAULT-VALUE}).")
+  int tamper;
+
+  @Option(names = "--repair", description = "Verify with repair: re-copy what differs (implies --verify).")
+  boolean repair;
+
   @Option(names = "--workers", defaultValue = "1", paramLabel = "N",
       description = "Workers in this process: 1 (everything in one process), or 0 for a cluster host whose workers are"
           + " 'mongo-cdc worker' processes (default: ${DEFAULT-VALUE}).")
@@ -103,9 +116,14 @@ final class DevCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (events < 0 || rate < 0 || initialDocuments < 0 || poisonEvents < 0) {
-      throw new CliException("--events, --rate, --initial-documents and --poison-events must not be negative",
+    if (events < 0 || rate < 0 || initialDocuments < 0 || poisonEvents < 0 || tamper < 0) {
+      throw new CliException("--events, --rate, --initial-documents, --poison-events and --tamper must not be negative",
           ExitCodes.INVALID);
+    }
+    boolean verifying = verify || tamper > 0 || repair;
+    if (workers == 0 && verifying) {
+      throw new CliException("--verify, --tamper and --repair are for one process (--workers 1); on a cluster host"
+          + " run 'mongo-cdc mirror verify' per mirror", ExitCodes.INVALID);
     }
     if (poisonEvents > 0 && mongoUri != null) {
       throw new CliException("--poison-events feeds the generator; it cannot be used with --mongo-uri", ExitCodes.INVALID);
@@ -143,7 +161,8 @@ final class DevCommand implements Callable<Integer> {
         }
         : stop -> {
           DevReport result = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections,
-              events, rate, seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents), out)
+              events, rate, seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents,
+              verifying, tamper, repair), out)
               .run(stop);
           return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
         };

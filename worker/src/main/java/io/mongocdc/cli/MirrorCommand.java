@@ -7,5 +7,5 @@ import picocli.CommandLine.Command;
     subcommands = {
         MirrorCreateCommand.class, MirrorPauseCommand.class, MirrorResumeCommand.class,
         MirrorEditCommand.class, MirrorStatusCommand.class, MirrorDropCommand.class,
-        MirrorReplayQuarantineCommand.class})
+        MirrorReplayQuarantineCommand.class, MirrorVerifyCommand.class, MirrorResyncCommand.class})
 final class MirrorCommand {}

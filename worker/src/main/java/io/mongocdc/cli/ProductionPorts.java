@@ -6,6 +6,7 @@ import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
+import io.mongocdc.catalog.VerifyStore;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.source.SourcesByPeerScheme;
@@ -41,7 +42,8 @@ public final class ProductionPorts implements PortsFactory {
         new PostgresMirrorDestination(peers, destination, tables),
         new PostgresCheckpointCatalog(catalog),
         new PostgresSnapshotCatalog(catalog),
-        tables);
+        tables,
+        new VerifyStore(catalog));
   }
 
   /**

@@ -45,6 +45,11 @@ public final class SettingsOptions {
           + "(MongoDB 6.0.9+); without it such an event fails the batch (error 10334).")
   Boolean splitLargeEvents;
 
+  @Option(names = "--auto-resync", negatable = true,
+      description = "When the source has lost the history from the checkpoint, resynchronise without an operator "
+          + "(as 'mirror resync' does) instead of failing (default: off).")
+  Boolean autoResync;
+
   @Option(names = "--snapshot", negatable = true,
       description = "Copy the documents that already exist before replicating changes (default: on).")
   Boolean snapshot;
@@ -70,7 +75,7 @@ public final class SettingsOptions {
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations == null ? null : excludedOperations.stream().filter(s -> !s.isBlank()).toList(),
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy);
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync);
   }
 
   /** The defaults with the options given applied. */

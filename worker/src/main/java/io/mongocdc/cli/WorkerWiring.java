@@ -7,7 +7,9 @@ import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.activities.SnapshotActivityImpl;
+import io.mongocdc.activities.VerifyActivityImpl;
 import io.mongocdc.workflows.CdcFlowWorkflowImpl;
+import io.mongocdc.workflows.VerifyMirrorWorkflowImpl;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerOptions;
@@ -85,7 +87,7 @@ public final class WorkerWiring {
    */
   public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
       LongSupplier nanoClock, PipelineMetrics metrics) {
-    worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class, VerifyMirrorWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
@@ -93,6 +95,7 @@ public final class WorkerWiring {
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,
-            ports.catalog()::setAside));
+            ports.catalog()::setAside),
+        new VerifyActivityImpl(ports.source(), ports.destination(), ports.catalog(), ports.verifications()));
   }
 }

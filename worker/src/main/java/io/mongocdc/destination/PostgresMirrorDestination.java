@@ -1,12 +1,18 @@
 package io.mongocdc.destination;
 
 import io.mongocdc.activities.BatchSink;
+import io.mongocdc.activities.DestinationRows;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.TableOwnership;
+import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.source.ResumeToken;
+import java.time.Instant;
+import java.util.ArrayList;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.secrets.Redaction;
@@ -35,6 +41,8 @@ public final class PostgresMirrorDestination implements MirrorDestination {
    * up to 30 s, then fails and is retried.
    */
   static final int POOL_CONNECTIONS = 32;
+  /** Delete records handed to the sink at once by a sweep. */
+  static final int SWEEP_CHUNK = 10_000;
 
   private final PeerRegistry peers;
   private final PostgresSinkOptions options;
@@ -95,6 +103,44 @@ public final class PostgresMirrorDestination implements MirrorDestination {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
     }
+  }
+
+  @Override
+  public DestinationRows rows(MirrorConfig mirror) {
+    return new PostgresDestinationRows(dataSource(mirror.destinationPeer()));
+  }
+
+  /** Keys read in one statement, deletes written through a sink in chunks, committed once. */
+  @Override
+  public long deleteRowsOlderThan(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
+      Instant commitTime) {
+    List<String> keys;
+    try {
+      keys = new PostgresDestinationRows(dataSource(mirror.destinationPeer()))
+          .liveKeysOlderThan(mirror, table, position.data());
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the rows of " + table + ": " + Redaction.redact(e.getMessage()), e);
+    }
+    if (keys.isEmpty()) {
+      return 0;
+    }
+    try (BatchSink sink = openSink(mirror, 0)) {
+      try {
+        for (int from = 0; from < keys.size(); from += SWEEP_CHUNK) {
+          List<ChangeRecord> deletes = new ArrayList<>();
+          for (String key : keys.subList(from, Math.min(keys.size(), from + SWEEP_CHUNK))) {
+            deletes.add(new ChangeRecord(Operation.DELETE, source, table, key, null, position, commitTime, 0));
+          }
+          sink.write(deletes);
+        }
+        sink.commit();
+      } catch (Exception e) {
+        sink.abort(e);
+        throw new IllegalStateException("cannot delete the unseen rows of " + table + ": "
+            + Redaction.redact(String.valueOf(e.getMessage())), e);
+      }
+    }
+    return keys.size();
   }
 
   @Override

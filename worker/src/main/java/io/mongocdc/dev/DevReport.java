@@ -28,6 +28,7 @@ package io.mongocdc.dev;
  * @param quarantinedEvents events the mirror set aside in {@code quarantined_events} and not
  *     replayed; with the generator, every poison event it made ({@code --poison-events}) must be
  *     there for the destination to match
+ * @param verify what {@code --verify} found (null without it)
  */
 public record DevReport(
     String source,
@@ -44,4 +45,19 @@ public record DevReport(
     Double cpuCoresBusy,
     long batchLatencyP50Ms,
     long batchLatencyP99Ms,
-    long quarantinedEvents) {}
+    long quarantinedEvents,
+    Verify verify) {
+
+  /**
+   * The figures of {@code dev --verify} (with {@code --tamper N} and {@code --repair}).
+   *
+   * @param tampered destination rows altered behind the mirror's back before verifying
+   * @param ranges {@code _id} ranges compared
+   * @param documentsCompared source documents read and compared
+   * @param mismatches {@code _id}s found to differ
+   * @param repaired of those, how many were repaired
+   * @param seconds the verify run's duration
+   */
+  public record Verify(int tampered, int ranges, long documentsCompared, long mismatches, long repaired,
+      double seconds) {}
+}

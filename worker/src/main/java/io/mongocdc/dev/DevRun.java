@@ -12,6 +12,10 @@ import io.mongocdc.source.generator.InMemorySnapshotSource;
 import io.mongocdc.source.generator.LoadProfile;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.VerifyMirrorWorkflow;
+import io.mongocdc.workflows.model.MirrorIds;
+import io.mongocdc.workflows.model.VerifyRequest;
+import io.mongocdc.workflows.model.VerifyResult;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -64,7 +68,10 @@ public final class DevRun {
       boolean headless,
       MirrorSettings settings,
       PostgresSinkOptions destination,
-      int poisonEvents) {}
+      int poisonEvents,
+      boolean verify,
+      int tamper,
+      boolean repair) {}
 
   private final Options options;
   private final PrintWriter out;
@@ -128,10 +135,14 @@ public final class DevRun {
         }
       }
 
+      DevReport.Verify verified = null;
+      if (options.verify() && !mirrorFailed) {
+        verified = verify(stack, mirror, generated ? generator : null, existing);
+      }
       // What was to be delivered is; a batch still in flight has nothing more and is cancelled.
       workflow.terminate(new StopRequest(true));
       awaitClosed(stack);
-      DevReport report = report(stack, generated, generator, collections, database);
+      DevReport report = report(stack, generated, generator, collections, database, verified);
       printSummary(report);
       if (options.report() != null) {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.report().toFile(), report);
@@ -269,8 +280,38 @@ public final class DevRun {
     }
   }
 
+  /**
+   * Tampers with the destination if asked, then runs the VerifyMirror workflow (repairing if
+   * asked) against the source as it is now: for the generator, its final state.
+   */
+  private DevReport.Verify verify(DevStack stack, MirrorConfig mirror, GeneratedChangeStream generator,
+      InMemorySnapshotSource existing) throws Exception {
+    if (generator != null) {
+      generator.expectedState().forEach((ns, documents) -> existing.replaceAll(ns.collection(), documents.values()));
+    }
+    DevTamper.Tampered tampered = new DevTamper.Tampered(0, 0, 0);
+    if (options.tamper() > 0) {
+      try (Connection connection = stack.dataSource().getConnection()) {
+        tampered = DevTamper.tamper(connection, SCHEMA, mirror.collections().stream()
+            .map(c -> new Namespace(mirror.sourceDatabase(), c)).toList(), options.tamper());
+      }
+      out.printf("tampered with %d destination rows behind the mirror's back: %d changed, %d deleted, %d added%n",
+          tampered.total(), tampered.updated(), tampered.deleted(), tampered.added());
+    }
+    out.printf("verifying the destination against the source%s...%n", options.repair() ? ", repairing" : "");
+    out.flush();
+    VerifyMirrorWorkflow verify = stack.client.newWorkflowStub(VerifyMirrorWorkflow.class, WorkflowOptions.newBuilder()
+        .setWorkflowId(MirrorIds.verifyWorkflowId(MIRROR)).setTaskQueue(DevStack.TASK_QUEUE).build());
+    VerifyResult result = verify.run(new VerifyRequest(mirror, options.repair(), null, null));
+    out.printf("verify: %,d documents compared in %d ranges in %.1f s; %d _ids differ%s%n", result.documentsCompared(),
+        result.ranges(), result.seconds(), result.mismatches(),
+        options.repair() ? ", " + result.repaired() + " repaired" : "");
+    return new DevReport.Verify(tampered.total(), result.ranges(), result.documentsCompared(), result.mismatches(),
+        result.repaired(), result.seconds());
+  }
+
   private DevReport report(DevStack stack, boolean generated, GeneratedChangeStream generator,
-      List<String> collections, String database) throws SQLException {
+      List<String> collections, String database, DevReport.Verify verified) throws SQLException {
     cpu.sample();
     try (Connection connection = stack.dataSource().getConnection()) {
       BatchStatistics batches = BatchStatistics.of(connection, MIRROR);
@@ -295,7 +336,7 @@ public final class DevRun {
           batches.records(), rows, matches,
           mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
           Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
-          batches.p99Millis(), quarantined);
+          batches.p99Millis(), quarantined, verified);
     }
   }
 

@@ -11,6 +11,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.catalog.VerifyStore;
 import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.cli.ProductionPorts;
 import io.mongocdc.cli.WorkerPorts;
@@ -109,7 +110,8 @@ final class DevStack implements AutoCloseable {
       PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
       WorkerPorts ports = new WorkerPorts(sources.apply(peers),
           new PostgresMirrorDestination(peers, destination, tables),
-          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
+          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables,
+          new VerifyStore(catalog));
 
       TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -3,6 +3,7 @@ package io.mongocdc.dev;
 import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.generator.GeneratedChangeStream;
 import io.mongocdc.source.generator.InMemorySnapshotSource;
@@ -41,5 +42,12 @@ final class GeneratorSourceFactory implements MirrorSourceFactory {
   public StreamPosition currentPosition(MirrorConfig mirror) {
     // Every generated event is newer than this: the mirror sees the generator's whole history.
     return StreamPosition.atOperationTime(new BsonTimestamp(0, 0));
+  }
+
+  /** As far as the generator has got: its last event (verify judges reads against it). */
+  @Override
+  public StreamPosition readPosition(MirrorConfig mirror) {
+    ResumeToken last = stream.lastEventToken();
+    return last == null ? currentPosition(mirror) : StreamPosition.after(last);
   }
 }

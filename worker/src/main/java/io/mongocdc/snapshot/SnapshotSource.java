@@ -1,8 +1,10 @@
 package io.mongocdc.snapshot;
 
+import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import java.util.List;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
 
 /**
  * The MongoDB side of an initial snapshot: what a database's collections hold, and reading one
@@ -27,6 +29,17 @@ public interface SnapshotSource extends AutoCloseable {
    * {@code filter} (an empty document matches all), read as raw BSON.
    */
   DocumentCursor open(String collection, IdRange range, BsonDocument filter, int batchSize);
+
+  /**
+   * The documents with these {@code _id}s that exist now, read as raw BSON, in no particular
+   * order: what verify re-reads to judge and repair single documents.
+   *
+   * @throws InvalidMirrorConfigurationException if this source cannot
+   */
+  default List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
+    throw new InvalidMirrorConfigurationException(
+        "this source cannot read documents by _id, so it cannot be verified");
+  }
 
   /** Releases what the source holds. Never throws. */
   @Override

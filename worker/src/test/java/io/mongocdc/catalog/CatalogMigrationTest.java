@@ -41,8 +41,9 @@ class CatalogMigrationTest {
       rs.next();
       // peers, mirrors, checkpoints, batches, table_counters, settings, mirror_status, flyway
       // history (V1); snapshot_collections, snapshot_partitions, snapshot_progress (V2);
-      // batch_attempts, without settings (V4); mirror_tables (V6); quarantined_events (V7)
-      assertEquals(13, rs.getInt(1));
+      // batch_attempts, without settings (V4); mirror_tables (V6); quarantined_events (V7);
+      // verify_runs, verify_ranges (V9)
+      assertEquals(15, rs.getInt(1));
     }
   }
 

@@ -88,6 +88,28 @@ class DevCommandTest {
   }
 
   @Test
+  void tamperedRowsAreFoundByVerifyAndRepairedSoTheDestinationMatchesAgain() throws Exception {
+    Path report = directory.resolve("report.json");
+    StringWriter out = new StringWriter();
+
+    int exit = cli(new CountDownLatch(1), out).execute("dev", "--headless", "--events", "3000", "--rate", "0",
+        "--tamper", "9", "--repair", "--report", report.toString(), "--temporal-port", String.valueOf(freePort()),
+        "--metrics-port", "-1");
+
+    assertEquals(0, exit, out.toString());
+    JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
+    JsonNode verify = figures.get("verify");
+    assertEquals(9, verify.get("tampered").asInt(), figures.toString());
+    assertEquals(9, verify.get("mismatches").asLong(), "exactly the tampered rows differ: " + figures);
+    assertEquals(9, verify.get("repaired").asLong(), figures.toString());
+    assertEquals(figures.get("snapshotDocuments").asLong() > 0, verify.get("documentsCompared").asLong() > 0);
+    assertTrue(verify.get("ranges").asInt() >= 3, "one or more ranges per collection: " + figures);
+    assertTrue(verify.get("seconds").asDouble() >= 0, figures.toString());
+    assertTrue(figures.get("destinationMatchesSource").asBoolean(), "repaired: " + figures);
+    assertTrue(out.toString().contains("3 changed, 3 deleted, 3 added"), out.toString());
+  }
+
+  @Test
   void pauseEditAndResumeThroughATemporalClientWhileItRuns() throws Exception {
     int port = freePort();
     int metricsPort = freePort();

@@ -18,6 +18,10 @@ public final class ActivityNames {
   public static final String PLAN_SNAPSHOT = "PlanSnapshot";
   public static final String COPY_SNAPSHOT_PARTITION = "CopySnapshotPartition";
   public static final String RECORD_MIRROR_STATE = "RecordMirrorState";
+  public static final String SWEEP_UNSEEN_ROWS = "SweepUnseenRows";
+  public static final String START_VERIFY = "StartVerify";
+  public static final String VERIFY_RANGE = "VerifyRange";
+  public static final String FINISH_VERIFY = "FinishVerify";
 
   private ActivityNames() {}
 }

@@ -11,6 +11,7 @@ import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.mongocdc.workflows.model.SweepRequest;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
@@ -67,6 +68,10 @@ final class CdcActivities {
   Promise<SnapshotPartitionCopied> copySnapshotPartition(SnapshotPartitionRequest request) {
     SnapshotActivity snapshot = stub(SnapshotActivity.class, CdcActivityOptions.copySnapshotPartition());
     return Async.function(snapshot::copySnapshotPartition, request);
+  }
+
+  long sweepUnseenRows(SweepRequest request) {
+    return stub(SnapshotActivity.class, CdcActivityOptions.sweepUnseenRows()).sweepUnseenRows(request);
   }
 
   void recordMirrorState(MirrorStateChange change) {

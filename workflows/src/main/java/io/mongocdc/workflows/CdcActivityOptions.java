@@ -85,6 +85,27 @@ public final class CdcActivityOptions {
    * long the partition takes; cancellation waits until the copy stopped writing.
    */
   public static ActivityOptions copySnapshotPartition() {
+    return longAndHeartbeating();
+  }
+
+  /** SweepUnseenRows: one pass over a table, possibly large; idempotent, so retried like setup. */
+  public static ActivityOptions sweepUnseenRows() {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(SNAPSHOT_PARTITION_TIMEOUT)
+        .setRetryOptions(retry(SETUP_MAX_ATTEMPTS))
+        .build();
+  }
+
+  /**
+   * VerifyRange: heartbeats as it reads and while it waits for the mirror to pass its reads, so
+   * a lost worker is noticed in 30 s and another judges the range again.
+   */
+  public static ActivityOptions verifyRange() {
+    return longAndHeartbeating();
+  }
+
+  /** Up to 6 h, heartbeating, retried 5 times; a cancellation waits until the activity stopped. */
+  private static ActivityOptions longAndHeartbeating() {
     return ActivityOptions.newBuilder()
         .setStartToCloseTimeout(SNAPSHOT_PARTITION_TIMEOUT)
         .setHeartbeatTimeout(PULL_HEARTBEAT_TIMEOUT)

@@ -20,6 +20,7 @@ import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.SweepRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -63,6 +64,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private final CdcActivities activities = new CdcActivities();
   private final FlowState state;
+  /** This run was started by {@code mirror resync}: set up from a new starting point. */
+  private final boolean resync;
   /** The scope of the PullRecords call in flight, so a signal can cancel it. */
   private CancellationScope inFlight;
   private boolean inFlightCancelledByOperator;
@@ -87,6 +90,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
           FailureTypes.INVALID_CONFIGURATION);
     }
     this.state = new FlowState(carried);
+    this.resync = flow.isResync();
   }
 
   private static CdcFlowInput readInput(Object input) {
@@ -140,14 +144,23 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       // would never move.
       state.lastBatchId = Math.max(state.lastBatchId, activities.committedBatchId(state.config));
     }
+    if (resync) {
+      // The stored checkpoint's history is gone: start again from now, over the existing rows.
+      stored = null;
+    }
     state.checkpoint = stored != null ? stored : activities.takeStartingPoint(state.config);
     // Only a mirror without a committed checkpoint is new; one with a checkpoint has its rows.
+    // A resync copies whatever the snapshot setting says: its rows would otherwise miss the gap.
     if (stored == null
-        && state.config.settings().snapshot().enabled()
+        && (resync || state.config.settings().snapshot().enabled())
         && Workflow.getVersion(SNAPSHOT_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
-      state.startSnapshots(state.config.collections().isEmpty()
+      List<String> collections = state.config.collections().isEmpty()
           ? activities.listSourceCollections(state.config)
-          : state.config.collections());
+          : state.config.collections();
+      state.startSnapshots(collections);
+      if (resync) {
+        state.sweepPending.addAll(collections);
+      }
     }
     state.setUp = true;
     log.info("mirror {} set up: tables {}, starting {}", state.config.name(), tables, state.checkpoint.describe());
@@ -156,14 +169,50 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** Applies pending edits, then copies snapshot partitions if any are left, else runs a batch. */
   private void nextStep() {
     applyPendingEdits();
-    if (state.snapshotPending()) {
+    if (state.resyncNeeded) {
+      resyncFromNow();
+    } else if (state.snapshotPending()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
       copySnapshots();
+    } else if (!state.sweepPending.isEmpty()) {
+      state.phase = MirrorPhase.SNAPSHOTTING;
+      recordState();
+      sweepUnseenRows();
     } else {
       state.phase = MirrorPhase.RUNNING;
       recordState();
       runBatch();
+    }
+  }
+
+  /** autoResync: a new starting point, every collection copied again, then swept (see {@link #sweepUnseenRows}). */
+  private void resyncFromNow() {
+    state.phase = MirrorPhase.SNAPSHOTTING;
+    recordState();
+    Checkpoint start = activities.takeStartingPoint(state.config);
+    List<String> collections = state.config.collections().isEmpty()
+        ? activities.listSourceCollections(state.config)
+        : state.config.collections();
+    state.checkpoint = start;
+    state.resyncFromCheckpoint(collections);
+    state.autoResyncedAtMillis = Workflow.currentTimeMillis();
+    state.resyncNeeded = false;
+    log.info("mirror {}: resynchronising {} from {}", state.config.name(), collections, start.describe());
+  }
+
+  /**
+   * After a resync's copy, before any batch: every row the copy saw carries the starting point's
+   * position, every newer change comes later, so a row with an older position is one the copy
+   * did not see (its document was deleted while the history was lost) and is deleted.
+   */
+  private void sweepUnseenRows() {
+    while (!state.sweepPending.isEmpty()) {
+      String collection = state.sweepPending.get(0);
+      long deleted = activities.sweepUnseenRows(new SweepRequest(state.config, collection, state.checkpoint));
+      log.info("mirror {}: {} rows of {} the resync's copy did not see deleted", state.config.name(), deleted,
+          collection);
+      state.sweepPending.remove(0);
     }
   }
 
@@ -292,8 +341,15 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
             state.config.name(), state.checkpoint == null ? "the start" : state.checkpoint.describe());
         return;
       }
-      boolean needsOperator = Failures.needsOperator(e);
       String error = Failures.describe(e);
+      if (state.config.settings().autoResync() && FailureTypes.HISTORY_LOST.equals(Failures.type(e))
+          && state.mayAutoResync()) {
+        // Opt-in: what an operator would do with mirror resync, without one. Once per loss.
+        log.warn("mirror {}: {}; resynchronising (autoResync)", state.config.name(), error);
+        state.resyncNeeded = true;
+        return;
+      }
+      boolean needsOperator = Failures.needsOperator(e);
       state.failed(error, Failures.type(e), Workflow.currentTimeMillis(), needsOperator);
       log.warn("mirror {}: {} (attempt {}, {})", state.config.name(), error, state.failedAttempts,
           needsOperator ? "waiting for the operator" : "backing off");

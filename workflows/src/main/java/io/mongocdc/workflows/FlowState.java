@@ -50,6 +50,11 @@ final class FlowState {
   int run;
   /** Every collection's snapshot, in the order they were asked for; done ones stay for status. */
   final List<SnapshotProgress> snapshots = new ArrayList<>();
+  /** A resync's collections whose unseen rows are still to be deleted, in order. */
+  final List<String> sweepPending = new ArrayList<>();
+  /** autoResync found the history lost: the next step resynchronises. */
+  boolean resyncNeeded;
+  Long autoResyncedAtMillis;
 
   // This run only.
   MirrorPhase phase = MirrorPhase.SETTING_UP;
@@ -81,12 +86,16 @@ final class FlowState {
     snapshots.addAll(carried.snapshots());
     lastFailureType = carried.lastFailureType();
     stateChanges = carried.stateChanges();
+    sweepPending.addAll(carried.sweepPending());
+    resyncNeeded = carried.resyncNeeded();
+    autoResyncedAtMillis = carried.autoResyncedAtMillis();
   }
 
   CarriedState carry() {
     return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals,
         paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis,
-        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges);
+        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges, sweepPending, resyncNeeded,
+        autoResyncedAtMillis);
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */
@@ -215,6 +224,22 @@ final class FlowState {
     pendingEdits.clear();
     pendingEdits.addAll(kept);
     reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
+  }
+
+  /**
+   * A resync from the current checkpoint: the collections are copied again (their earlier
+   * snapshots are replaced) and their unseen rows swept afterwards.
+   */
+  void resyncFromCheckpoint(List<String> collections) {
+    snapshots.removeIf(s -> collections.contains(s.collection()));
+    startSnapshots(collections);
+    sweepPending.clear();
+    sweepPending.addAll(collections);
+  }
+
+  /** True if {@code autoResync} may act now: never yet, or a batch committed since it last did. */
+  boolean mayAutoResync() {
+    return autoResyncedAtMillis == null || (committedAtMillis != null && committedAtMillis > autoResyncedAtMillis);
   }
 
   /** Snapshots of {@code collections} start from the current checkpoint. */

@@ -5,6 +5,7 @@ import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.mongocdc.workflows.model.SweepRequest;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 import java.util.List;
@@ -27,4 +28,11 @@ public interface SnapshotActivity {
    */
   @ActivityMethod(name = ActivityNames.COPY_SNAPSHOT_PARTITION)
   SnapshotPartitionCopied copySnapshotPartition(SnapshotPartitionRequest request);
+
+  /**
+   * After a resync's copy of the collection: deletes the rows whose position is older than the
+   * copy's, which the copy did not see. @return rows deleted
+   */
+  @ActivityMethod(name = ActivityNames.SWEEP_UNSEEN_ROWS)
+  long sweepUnseenRows(SweepRequest request);
 }

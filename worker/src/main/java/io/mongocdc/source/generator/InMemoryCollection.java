@@ -31,6 +31,10 @@ final class InMemoryCollection {
     return documents.remove(id) != null;
   }
 
+  synchronized RawBsonDocument get(BsonValue id) {
+    return documents.get(id);
+  }
+
   synchronized List<RawBsonDocument> all() {
     return new ArrayList<>(documents.values());
   }

@@ -3,6 +3,8 @@ package io.mongocdc.source.generator;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +108,31 @@ public final class InMemorySnapshotSource implements SnapshotSource {
     DocumentFilter parsed = DocumentFilter.parse(filter);
     return new InMemoryDocumentCursor(collections.get(collection), range, parsed,
         batchSize == 0 ? DEFAULT_BATCH_SIZE : batchSize);
+  }
+
+  /** The documents with these {@code _id}s (1, 1L and 1.0 find the same one), in the order asked. */
+  @Override
+  public List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
+    InMemoryCollection c = collections.get(collection);
+    if (c == null) {
+      return List.of();
+    }
+    List<RawBsonDocument> found = new ArrayList<>(ids.size());
+    for (BsonValue id : ids) {
+      RawBsonDocument document = c.get(id);
+      if (document != null) {
+        found.add(document);
+      }
+    }
+    return found;
+  }
+
+  /** Replaces the collection's documents with these: the state a generator's stream has made. */
+  public InMemorySnapshotSource replaceAll(String collection, Collection<? extends BsonDocument> documents) {
+    InMemoryCollection replaced = new InMemoryCollection();
+    documents.forEach(d -> replaced.put(raw(d)));
+    collections.put(collection, replaced);
+    return this;
   }
 
   @Override

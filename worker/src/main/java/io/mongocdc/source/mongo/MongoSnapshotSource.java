@@ -105,6 +105,24 @@ public final class MongoSnapshotSource implements SnapshotSource {
     }
   }
 
+  /** One {@code $in} query, read like a partition: majority read concern, simple collation. */
+  @Override
+  public List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    MongoCollection<RawBsonDocument> source = database.getCollection(collection, RawBsonDocument.class)
+        .withReadConcern(ReadConcern.MAJORITY);
+    try {
+      List<RawBsonDocument> found = new ArrayList<>(ids.size());
+      source.find(new BsonDocument("_id", new BsonDocument("$in", new BsonArray(ids)))).collation(SIMPLE)
+          .forEach(found::add);
+      return found;
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
   /** The range's filter ANDed with the mirror's; {@code $and} keeps a filter on {@code _id} from replacing the range's. */
   static BsonDocument query(IdRange range, BsonDocument filter) {
     BsonDocument byRange = range.toFilter();

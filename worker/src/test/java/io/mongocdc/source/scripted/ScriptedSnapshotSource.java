@@ -185,5 +185,10 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
   }
 
   @Override
+  public List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
+    return documents.findByIds(collection, ids);
+  }
+
+  @Override
   public void close() {}
 }

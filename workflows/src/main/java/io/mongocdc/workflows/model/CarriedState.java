@@ -25,6 +25,11 @@ import java.util.List;
  * @param lastFailureType the type of the last failure (see {@code FailureTypes}); null if none
  *     or in histories from before it was carried
  * @param stateChanges how many phase changes the workflow recorded in the catalog, over all runs
+ * @param sweepPending collections of a resync whose rows the copy did not see are still to be
+ *     deleted, once every snapshot is done; empty (and absent in older histories) otherwise
+ * @param resyncNeeded {@code autoResync} found the history lost: the next step resynchronises
+ *     (null in older histories: no)
+ * @param autoResyncedAtMillis when {@code autoResync} last resynchronised; null if never
  */
 public record CarriedState(
     MirrorConfig config,
@@ -44,18 +49,23 @@ public record CarriedState(
     int run,
     List<SnapshotProgress> snapshots,
     String lastFailureType,
-    long stateChanges) {
+    long stateChanges,
+    List<String> sweepPending,
+    Boolean resyncNeeded,
+    Long autoResyncedAtMillis) {
 
   public CarriedState {
     pendingEdits = pendingEdits == null ? List.of() : List.copyOf(pendingEdits);
     rejectedEdits = rejectedEdits == null ? List.of() : List.copyOf(rejectedEdits);
     totals = totals == null ? MirrorTotals.ZERO : totals;
     snapshots = snapshots == null ? List.of() : List.copyOf(snapshots);
+    sweepPending = sweepPending == null ? List.of() : List.copyOf(sweepPending);
+    resyncNeeded = Boolean.TRUE.equals(resyncNeeded);
   }
 
   /** The state of a mirror that has not been set up yet. */
   public static CarriedState initial(MirrorConfig config) {
     return new CarriedState(config, false, null, 0, null, MirrorTotals.ZERO, false, false, null,
-        List.of(), List.of(), null, null, 0, 0, List.of(), null, 0);
+        List.of(), List.of(), null, null, 0, 0, List.of(), null, 0, List.of(), false, null);
   }
 }

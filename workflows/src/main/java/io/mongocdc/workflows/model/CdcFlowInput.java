@@ -6,15 +6,36 @@ package io.mongocdc.workflows.model;
  *
  * @param config the mirror, for a new mirror; ignored when {@code carried} is present
  * @param carried the state of the previous run, or null for a new mirror
+ * @param resync for a mirror whose change history is lost ({@code mongo-cdc mirror resync}):
+ *     take a new starting point even though the catalog holds a checkpoint, copy every
+ *     collection again into its existing tables, and delete the rows the copy did not see before
+ *     streaming from there; null (older inputs) means no
  */
-public record CdcFlowInput(MirrorConfig config, CarriedState carried) {
+public record CdcFlowInput(MirrorConfig config, CarriedState carried, Boolean resync) {
+
+  public CdcFlowInput {
+    resync = Boolean.TRUE.equals(resync);
+  }
+
+  public CdcFlowInput(MirrorConfig config, CarriedState carried) {
+    this(config, carried, null);
+  }
 
   public static CdcFlowInput newMirror(MirrorConfig config) {
     return new CdcFlowInput(config, null);
   }
 
+  /** A mirror started again from a new starting point after its history was lost. */
+  public static CdcFlowInput resynced(MirrorConfig config) {
+    return new CdcFlowInput(config, null, true);
+  }
+
   public static CdcFlowInput continued(CarriedState carried) {
     return new CdcFlowInput(null, carried);
+  }
+
+  public boolean isResync() {
+    return carried == null && Boolean.TRUE.equals(resync);
   }
 
   /**

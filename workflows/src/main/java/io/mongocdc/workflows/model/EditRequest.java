@@ -34,7 +34,8 @@ public record EditRequest(
     Integer snapshotParallelPartitions,
     Map<String, String> snapshotFilters,
     List<String> addCollections,
-    String poisonEventPolicy) {
+    String poisonEventPolicy,
+    Boolean autoResync) {
 
   /**
    * Each field's JSON name and value, in the order they are documented: the one list of the
@@ -55,6 +56,7 @@ public record EditRequest(
       new JsonField("snapshotDocumentsPerPartition", EditRequest::snapshotDocumentsPerPartition),
       new JsonField("snapshotParallelPartitions", EditRequest::snapshotParallelPartitions),
       new JsonField("snapshotFilters", EditRequest::snapshotFilters),
+      new JsonField("autoResync", EditRequest::autoResync),
       new JsonField("addCollections", EditRequest::addCollections));
 
   /** The fields an edit may set, in the order they are documented. */
@@ -67,11 +69,23 @@ public record EditRequest(
     addCollections = addCollections == null ? null : List.copyOf(addCollections);
   }
 
+  /** An edit without {@code autoResync}. */
+  public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
+      Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
+      Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
+      Integer snapshotDocumentsPerPartition, Integer snapshotParallelPartitions, Map<String, String> snapshotFilters,
+      List<String> addCollections, String poisonEventPolicy) {
+    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null);
+  }
+
   /** An edit that changes only the settings this one changes (no collections added). */
   public EditRequest settingsOnly() {
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy);
+        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy,
+        autoResync);
   }
 
   /**
@@ -113,7 +127,8 @@ public record EditRequest(
         integer(body, "snapshotParallelPartitions", problems),
         filters(body, "snapshotFilters", problems),
         strings(body, "addCollections", problems),
-        string(body, "poisonEventPolicy", problems));
+        string(body, "poisonEventPolicy", problems),
+        bool(body, "autoResync", problems));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }

@@ -31,6 +31,11 @@ import java.util.Set;
  *     cannot read (see {@code docs/operations.md}): {@code FAIL} (the default; the mirror fails,
  *     not retried, naming the event) or {@code QUARANTINE} (the event is kept in the catalog's
  *     {@code quarantined_events} and the batch goes on); null in JSON means {@code FAIL}
+ * @param autoResync when the source has lost the history from the checkpoint, resynchronise
+ *     without an operator, as {@code mongo-cdc mirror resync} does (copy every collection again
+ *     from a new starting point, delete the rows the copy did not see); off (the default, and
+ *     null in JSON) the mirror fails and waits for the operator. Once per loss: history lost
+ *     again before a batch committed after the resync fails the mirror
  */
 public record MirrorSettings(
     int batchSize,
@@ -43,7 +48,8 @@ public record MirrorSettings(
     int continueAsNewEveryBatches,
     boolean splitLargeEvents,
     SnapshotSettings snapshot,
-    String poisonEventPolicy) {
+    String poisonEventPolicy,
+    Boolean autoResync) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
@@ -60,6 +66,15 @@ public record MirrorSettings(
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
     snapshot = snapshot == null ? SnapshotSettings.defaults() : snapshot;
     poisonEventPolicy = poisonEventPolicy == null ? "FAIL" : poisonEventPolicy;
+    autoResync = Boolean.TRUE.equals(autoResync);
+  }
+
+  /** Settings without {@code autoResync} (off). */
+  public MirrorSettings(int batchSize, int idleTimeoutSeconds, int maxBatchDurationSeconds, int decodeWorkers,
+      int chunkSize, List<String> excludedOperations, String controlEventPolicy, int continueAsNewEveryBatches,
+      boolean splitLargeEvents, SnapshotSettings snapshot, String poisonEventPolicy) {
+    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null);
   }
 
   public static MirrorSettings defaults() {
@@ -71,7 +86,7 @@ public record MirrorSettings(
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
-        poisonEventPolicy);
+        poisonEventPolicy, autoResync);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -117,7 +132,8 @@ public record MirrorSettings(
         edit.continueAsNewEveryBatches() != null ? edit.continueAsNewEveryBatches() : continueAsNewEveryBatches,
         edit.splitLargeEvents() != null ? edit.splitLargeEvents() : splitLargeEvents,
         snapshot.apply(edit),
-        edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy);
+        edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy,
+        edit.autoResync() != null ? edit.autoResync() : autoResync);
   }
 
   private static String quoted(String value) {

@@ -30,13 +30,13 @@ class CdcFlowInputTest {
   void anUnknownSettingIsNamedWithTheFieldsSettingsTake() {
     assertEquals("config.settings has an unknown field \"batchSise\" (known fields: batchSize, idleTimeoutSeconds, "
             + "maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations, controlEventPolicy, "
-            + "continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy)",
+            + "continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, autoResync)",
         problem(settings -> settings.put("batchSise", settings.remove("batchSize"))));
   }
 
   @Test
   void anUnknownTopLevelFieldIsNamed() {
-    assertEquals("the input has an unknown field \"mirror\" (known fields: config, carried)",
+    assertEquals("the input has an unknown field \"mirror\" (known fields: config, carried, resync)",
         CdcFlowInputTest.problemOf(Map.of("mirror", Map.of())));
   }
 

@@ -1,0 +1,649 @@
+package io.mongocdc.verify;
+
+import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.catalog.Catalog;
+import io.mongocdc.catalog.CatalogMigrator;
+import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.catalog.PostgresTableOwnership;
+import io.mongocdc.catalog.VerifyStore;
+import io.mongocdc.cli.CliContext;
+import io.mongocdc.cli.MongoCdc;
+import io.mongocdc.cli.WorkerPorts;
+import io.mongocdc.decode.IdKeyRenderer;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.destination.PostgresMirrorDestination;
+import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.destination.TableNaming;
+import io.mongocdc.snapshot.DocumentCursor;
+import io.mongocdc.snapshot.IdRange;
+import io.mongocdc.snapshot.RevealedChangeStream;
+import io.mongocdc.snapshot.SnapshotSource;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.source.ChangeStreamOpener;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.ChangeEvents;
+import io.mongocdc.source.scripted.Gate;
+import io.mongocdc.source.scripted.ScriptedSnapshotSource;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.VerifyMirrorWorkflow;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorIds;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotSettings;
+import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.VerifyRequest;
+import io.mongocdc.workflows.model.VerifyResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * Verify and repair end to end: the real mirror and verify workflows and activities, the
+ * PostgreSQL destination and catalog, a scripted source whose documents keep changing. The
+ * destination is tampered with behind the mirror's back (rows changed, deleted, added); verify
+ * must find exactly those, not the changes still in flight, and repair must leave the
+ * destination equal to the source.
+ */
+class VerifyWorkflowTest {
+
+  private static final String SOURCE_PEER = "verify-mongo";
+  private static final String DESTINATION_PEER = "verify-pg";
+  private static final String DATABASE = "shop";
+  private static final String ORDERS = "orders";
+  private static final BsonTimestamp START = new BsonTimestamp(1_700_000_000, 0);
+  private static final AtomicInteger MIRRORS = new AtomicInteger();
+
+  private static DataSource catalogData;
+  private static DataSource destinationData;
+  private static PeerRegistry peers;
+
+  private WorkerEnvironment temporal;
+
+  @BeforeAll
+  static void databases() throws SQLException {
+    catalogData = EmbeddedPostgresSupport.newDatabase("verify_catalog");
+    CatalogMigrator.migrate(catalogData);
+    destinationData = EmbeddedPostgresSupport.newDatabase("verify_dest");
+    String database;
+    try (Connection c = destinationData.getConnection()) {
+      database = c.getCatalog();
+    }
+    String url = EmbeddedPostgresSupport.postgres().getJdbcUrl("postgres", database);
+    peers = new ConfiguredPeerRegistry(Map.of(SOURCE_PEER, Fixtures.SOURCE_URI, DESTINATION_PEER, url), Map.of());
+  }
+
+  @AfterEach
+  void stop() {
+    if (temporal != null) {
+      temporal.close();
+    }
+  }
+
+  @Test
+  void everyKindOfDivergenceIsFoundNotTheChangesInFlightAndRepairLeavesNothingToFind() throws Exception {
+    World world = new World(new Random(3));
+    world.prefill(120);
+    world.change(60);
+    world.applyToSource(0, 20);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror();
+    CdcFlowWorkflow flow = startMirror(world, mirror);
+    awaitStatus(flow, s -> world.delivered(s, 19));
+
+    // Behind the mirror's back, on documents no later change touches.
+    List<BsonValue> untouched = world.untouchedFrom(20);
+    Set<String> changed = world.tamperUpdate(mirror, untouched.subList(0, 3));
+    Set<String> deleted = world.tamperDelete(mirror, untouched.subList(3, 5));
+    Set<String> extra = world.tamperInsert(mirror, 2);
+
+    // Writes go on: the source has 40 more changes the mirror has not seen when verify reads it.
+    // They are revealed to the stream only once verify is judging, so the mirror is behind then.
+    world.applyToSource(20, 60);
+    world.idReads = new CountDownLatch(1);
+    WorkflowStub verify = startVerify(mirror, false);
+    assertTrue(world.idReads.await(60, TimeUnit.SECONDS), "verify never narrowed down to _ids");
+    world.stream.reveal(60);
+    VerifyResult found = verify.getResult(VerifyResult.class);
+
+    VerifyResult.Collection orders = found.collections().get(0);
+    assertEquals(3, orders.different(), found.toString());
+    assertEquals(2, orders.missing(), found.toString());
+    assertEquals(2, orders.extra(), found.toString());
+    assertEquals(0, orders.unsettled(), found.toString());
+    assertEquals(0, orders.repaired(), found.toString());
+    assertEquals(world.snapshot.documents(ORDERS).size(), orders.sourceDocuments());
+    assertTrue(found.ranges() >= 4, "120 documents in ranges of 30: " + found);
+    Set<String> expected = new HashSet<>(changed);
+    expected.addAll(deleted);
+    expected.addAll(extra);
+    assertEquals(expected, sampleIds(found.runId()), "the _ids recorded are the tampered ones");
+
+    // More writes during the repair run, then a verify that repairs, then one that finds nothing.
+    world.change(20);
+    world.applyToSource(60, 80);
+    world.stream.reveal(80);
+    VerifyResult repaired = startVerify(mirror, true).getResult(VerifyResult.class);
+    assertEquals(7, repaired.mismatches(), repaired.toString());
+    assertEquals(7, repaired.repaired(), repaired.toString());
+    // The command line runs the same workflow and prints the result as a table.
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = cli(world).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute("mirror", "verify", mirror.name(), "--no-progress");
+    assertEquals(0, exit, err.toString());
+    assertTrue(out.toString().contains("the destination matches the source"), out.toString());
+    assertTrue(out.toString().lines().anyMatch(line -> line.startsWith("orders ") && line.matches(
+        "orders +\\d+ +\\d+ +\\d+ +0 +0 +0 +0 +0")), out.toString());
+    int refused = cli(world).setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
+        .execute("mirror", "verify", mirror.name(), "--documents-per-second", "0");
+    assertEquals(2, refused, err.toString());
+    assertTrue(err.toString().contains("documentsPerSecond must be between 1 and"), err.toString());
+    flow.terminate(new StopRequest(false));
+    world.assertDestinationEqualsSource(mirror);
+  }
+
+  @Test
+  void aVerifyWhoseRangeDiesHalfWayResumesAndReadsNoJudgedRangeAgain() throws Exception {
+    World world = new World(new Random(5));
+    world.prefill(150);
+    world.change(10);
+    world.applyToSource(0, 10);
+    world.stream.reveal(10);
+    MirrorConfig mirror = world.mirror();
+    CdcFlowWorkflow flow = startMirror(world, mirror);
+    awaitStatus(flow, s -> world.delivered(s, 9));
+    world.tamperUpdate(mirror, world.untouchedFrom(10).subList(0, 2));
+    Map<IdRange, Integer> snapshotOpens = Map.copyOf(world.snapshot.openCounts(ORDERS));
+
+    // The third range verify opens dies half-way, as with a lost worker; the range is judged again.
+    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
+    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
+    world.snapshot.failAt(ORDERS, null, 10, new IllegalStateException("worker lost mid-range (simulated)"));
+    VerifyResult result = startVerify(mirror, false, 1).getResult(VerifyResult.class);
+    flow.terminate(new StopRequest(false));
+
+    assertEquals(2, result.mismatches(), result.toString());
+    Map<IdRange, Integer> verifyOpens = new HashMap<>();
+    world.snapshot.openCounts(ORDERS).forEach((range, n) -> verifyOpens.put(range, n - snapshotOpens.getOrDefault(range, 0)));
+    assertEquals(1, verifyOpens.values().stream().filter(n -> n == 2).count(),
+        "only the range the worker died in is read again: " + verifyOpens);
+    assertTrue(verifyOpens.values().stream().allMatch(n -> n == 1 || n == 2), verifyOpens.toString());
+    assertEquals(result.ranges(), verifyOpens.size());
+  }
+
+  @Test
+  void aResyncAfterLostHistoryCopiesAgainDeletesWhatTheGapDeletedAndStreamsOn() throws Exception {
+    World world = new World(new Random(8));
+    world.prefill(90);
+    world.change(20);
+    world.applyToSource(0, 20);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror();
+    CdcFlowWorkflow flow = startMirror(world, mirror);
+    awaitStatus(flow, s -> world.delivered(s, 19));
+
+    // 30 changes happen that the mirror never sees: the history up to now is lost.
+    world.change(30);
+    world.applyToSource(20, 50);
+    world.startAfter(49);
+    world.historyLost = true;
+    MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
+    assertTrue(failed.lastError().contains("ChangeStreamHistoryLost"), failed.lastError());
+    Set<String> deletedInTheGap = world.deletedBetween(20, 50);
+    assertTrue(!deletedInTheGap.isEmpty(), "the gap deletes documents");
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = cli(world).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute("mirror", "resync", mirror.name());
+    assertEquals(0, exit, err.toString());
+    assertTrue(out.toString().contains("resync started"), out.toString());
+
+    // Changes after the new starting point stream as usual.
+    world.change(10);
+    world.stream.reveal(60);
+    world.applyToSource(50, 60);
+    CdcFlowWorkflow resynced = temporal.client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+    MirrorStatus running = awaitStatus(resynced, s -> world.delivered(s, 59));
+    assertTrue(running.committedBatchId() > failed.committedBatchId(), "batch numbers go on: " + running);
+    resynced.terminate(new StopRequest(false));
+    world.assertDestinationEqualsSource(mirror);
+    assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
+  }
+
+  @Test
+  void withAutoResyncTheMirrorResynchronisesByItselfAndNothingStaleRemains() throws Exception {
+    World world = new World(new Random(9));
+    world.prefill(90);
+    world.change(20);
+    world.applyToSource(0, 20);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror(true);
+    CdcFlowWorkflow flow = startMirror(world, mirror);
+    awaitStatus(flow, s -> world.delivered(s, 19));
+
+    world.change(40);
+    world.applyToSource(20, 60);
+    Set<String> deletedInTheGap = world.deletedBetween(20, 50);
+    world.startAfter(49);
+    world.stream.reveal(60);
+    world.historyLost = true;
+    MirrorStatus running = awaitStatus(flow, s -> world.delivered(s, 59));
+    flow.terminate(new StopRequest(false));
+
+    assertEquals(MirrorPhase.RUNNING, running.state(), running.toString());
+    assertEquals(1, running.snapshots().size(), "the resync's snapshot replaced the first: " + running.snapshots());
+    assertEquals(world.start.clusterTime().getTime(), running.snapshots().get(0).position().clusterTimeSeconds());
+    assertEquals(world.start.clusterTime().getInc(), running.snapshots().get(0).position().clusterTimeIncrement(),
+        "copied from the new starting point");
+    world.assertDestinationEqualsSource(mirror);
+    assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
+  }
+
+  // ---- the system under test ----
+
+  private CdcFlowWorkflow startMirror(World world, MirrorConfig mirror) {
+    temporal = WorkerEnvironment.start().startWorker(peers, world.ports());
+    return temporal.start(mirror);
+  }
+
+  private WorkflowStub startVerify(MirrorConfig mirror, boolean repair) {
+    return startVerify(mirror, repair, 2);
+  }
+
+  private WorkflowStub startVerify(MirrorConfig mirror, boolean repair, int parallel) {
+    VerifyMirrorWorkflow workflow = temporal.client.newWorkflowStub(VerifyMirrorWorkflow.class,
+        WorkflowOptions.newBuilder().setWorkflowId(MirrorIds.verifyWorkflowId(mirror.name()))
+            .setTaskQueue(WorkerEnvironment.TASK_QUEUE).build());
+    WorkflowClient.start(workflow::run, new VerifyRequest(mirror, repair, 1_000_000, parallel));
+    return WorkflowStub.fromTyped(workflow);
+  }
+
+  private CommandLine cli(World world) {
+    return MongoCdc.commandLine(new CliContext(options -> temporal.client,
+        (catalogUrl, registry, sinkOptions) -> world.ports(), Map.of(), stop -> stop.run()));
+  }
+
+  private static Set<String> sampleIds(long runId) throws SQLException {
+    Set<String> ids = new HashSet<>();
+    try (Connection c = catalogData.getConnection();
+        PreparedStatement st = c.prepareStatement(
+            "select j from mongo_cdc.verify_ranges, jsonb_array_elements_text(sample_ids::jsonb) j where run_id = ?")) {
+      st.setLong(1, runId);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getString(1));
+        }
+      }
+    }
+    return ids;
+  }
+
+  private static Gate passThrough() {
+    Gate gate = new Gate();
+    gate.release();
+    return gate;
+  }
+
+  // ---- the world: source model, stream, snapshot source ----
+
+  private static final class World {
+    final Random random;
+    final ChangeEvents events = new ChangeEvents(1_700_000_000);
+    final ScriptedSnapshotSource snapshot = new ScriptedSnapshotSource(3);
+    final Map<BsonValue, BsonDocument> model = new LinkedHashMap<>();
+    /** Per change event: the id and the document after it (null: deleted). */
+    final List<Object[]> effects = new ArrayList<>();
+    final List<RawBsonDocument> changeEvents = new ArrayList<>();
+    final Namespace ns = new Namespace(DATABASE, ORDERS);
+    volatile RevealedChangeStream stream;
+    volatile int applied;
+    volatile CountDownLatch idReads = new CountDownLatch(0);
+    /** The source has lost the history before {@link #start}: opening the stream there fails with code 286. */
+    volatile boolean historyLost;
+    /** Where a new mirror (or a resync) starts: the source's operation time. */
+    volatile StreamPosition start = StreamPosition.atOperationTime(START);
+    String name;
+    private int documentNumber;
+    private final Map<BsonValue, BsonDocument> sourceState = new HashMap<>();
+
+    World(Random random) {
+      this.random = random;
+      snapshot.createCollection(ORDERS);
+    }
+
+    void prefill(int documents) {
+      for (int i = 0; i < documents; i++) {
+        BsonDocument doc = newDocument(newId());
+        model.put(doc.get("_id"), doc);
+        snapshot.put(ORDERS, doc);
+      }
+    }
+
+    /** Appends changes to the script (not yet applied to the source nor revealed). */
+    void change(int count) {
+      Map<BsonValue, BsonDocument> docs = new LinkedHashMap<>(model);
+      for (Object[] effect : effects) {
+        if (effect[1] == null) {
+          docs.remove(effect[0]);
+        } else {
+          docs.put((BsonValue) effect[0], (BsonDocument) effect[1]);
+        }
+      }
+      for (int i = 0; i < count; i++) {
+        List<BsonValue> ids = new ArrayList<>(docs.keySet());
+        int op = random.nextInt(10);
+        BsonValue id;
+        BsonDocument after;
+        RawBsonDocument event;
+        if (op < 3) {
+          after = newDocument(newId());
+          id = after.get("_id");
+          event = events.insert(ns, after);
+        } else if (op < 8) {
+          id = ids.get(random.nextInt(ids.size()));
+          after = docs.get(id).clone();
+          BsonDocument changed = new BsonDocument("version", new BsonInt32(random.nextInt(1_000_000)));
+          after.putAll(changed);
+          event = events.update(ns, id, after, changed);
+        } else {
+          id = ids.get(random.nextInt(ids.size()));
+          after = null;
+          event = events.delete(ns, id);
+        }
+        if (after == null) {
+          docs.remove(id);
+        } else {
+          docs.put(id, after);
+        }
+        effects.add(new Object[] {id, after == null ? null : after.clone()});
+        changeEvents.add(event);
+      }
+      stream = new RevealedChangeStream(changeEvents);
+    }
+
+    /** Applies changes [from, to) to the source's documents, as the server would, in order. */
+    void applyToSource(int from, int to) {
+      for (int i = from; i < to; i++) {
+        Object[] effect = effects.get(i);
+        if (effect[1] == null) {
+          snapshot.delete(ORDERS, (BsonValue) effect[0]);
+        } else {
+          snapshot.put(ORDERS, (BsonDocument) effect[1]);
+        }
+        applied = i + 1;
+      }
+    }
+
+    /** Ids of documents that exist and that no change from {@code index} on touches. */
+    List<BsonValue> untouchedFrom(int index) {
+      Set<String> touched = new HashSet<>();
+      IdKeyRenderer keys = new IdKeyRenderer();
+      for (int i = 0; i < effects.size(); i++) {
+        if (i >= index) {
+          touched.add(keys.render((BsonValue) effects.get(i)[0]));
+        }
+      }
+      List<BsonValue> ids = new ArrayList<>();
+      for (RawBsonDocument document : snapshot.documents(ORDERS)) {
+        if (!touched.contains(keys.render(document.get("_id")))) {
+          ids.add(document.get("_id"));
+        }
+      }
+      return ids;
+    }
+
+    MirrorConfig mirror() {
+      return mirror(false);
+    }
+
+    MirrorConfig mirror(boolean autoResync) {
+      name = "verify" + MIRRORS.incrementAndGet();
+      return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, List.of(ORDERS), name,
+          new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
+              new SnapshotSettings(true, 30, 2, null), null, autoResync));
+    }
+
+    String table(MirrorConfig mirror) {
+      return TableNaming.qualified(mirror.destinationSchema(), TableNaming.tableName(ns));
+    }
+
+    boolean delivered(MirrorStatus status, int eventIndex) {
+      return status.committedCheckpoint() != null && status.committedCheckpoint().resumeToken() != null
+          && ResumeToken.of(status.committedCheckpoint().resumeToken()).compareTo(stream.tokenOf(eventIndex)) >= 0;
+    }
+
+    /** Keys of the documents changes [from, to) deleted and nothing after them brought back. */
+    Set<String> deletedBetween(int from, int to) {
+      IdKeyRenderer keys = new IdKeyRenderer();
+      Set<String> deleted = new HashSet<>();
+      for (int i = from; i < to; i++) {
+        String key = keys.render((BsonValue) effects.get(i)[0]);
+        if (effects.get(i)[1] == null) {
+          deleted.add(key);
+        } else {
+          deleted.remove(key);
+        }
+      }
+      return deleted;
+    }
+
+    /** The source's time moves just past change {@code index}: a new starting point there. */
+    void startAfter(int index) {
+      BsonTimestamp at = stream.tokenOf(index).clusterTime();
+      start = StreamPosition.atOperationTime(new BsonTimestamp(at.getTime(), at.getInc() + 1));
+    }
+
+    Set<String> liveKeys(MirrorConfig mirror) throws SQLException {
+      Set<String> keys = new HashSet<>();
+      try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("select \"_id\" from " + table(mirror) + " where not \"_deleted\"")) {
+        while (rs.next()) {
+          keys.add(rs.getString(1));
+        }
+      }
+      return keys;
+    }
+
+    Set<String> tamperUpdate(MirrorConfig mirror, List<BsonValue> ids) throws SQLException {
+      return tamper(mirror, ids, "update " + table(mirror) + " set doc = doc || '{\"tampered\": true}' where \"_id\" = ?");
+    }
+
+    Set<String> tamperDelete(MirrorConfig mirror, List<BsonValue> ids) throws SQLException {
+      return tamper(mirror, ids, "delete from " + table(mirror) + " where \"_id\" = ?");
+    }
+
+    Set<String> tamperInsert(MirrorConfig mirror, int rows) throws SQLException {
+      Set<String> keys = new HashSet<>();
+      try (Connection c = destinationData.getConnection();
+          PreparedStatement st = c.prepareStatement("insert into " + table(mirror)
+              + " (\"_id\", doc, \"_position\", \"_commit_time\") values (?, ?::jsonb, '00', now())")) {
+        for (int i = 0; i < rows; i++) {
+          ObjectId id = new ObjectId(1_600_000_000 + i, i);
+          String key = new IdKeyRenderer().render(new BsonObjectId(id));
+          st.setString(1, key);
+          st.setString(2, "{\"_id\": {\"$oid\": \"" + id.toHexString() + "\"}, \"ghost\": " + i + "}");
+          st.executeUpdate();
+          keys.add(key);
+        }
+      }
+      return keys;
+    }
+
+    private Set<String> tamper(MirrorConfig mirror, List<BsonValue> ids, String sql) throws SQLException {
+      Set<String> keys = new HashSet<>();
+      try (Connection c = destinationData.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
+        for (BsonValue id : ids) {
+          String key = new IdKeyRenderer().render(id);
+          st.setString(1, key);
+          assertEquals(1, st.executeUpdate(), "row " + key);
+          keys.add(key);
+        }
+      }
+      return keys;
+    }
+
+    WorkerPorts ports() {
+      Catalog catalog = Catalog.open(catalogData);
+      PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
+      return new WorkerPorts(source(),
+          new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
+          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables,
+          new VerifyStore(catalog));
+    }
+
+    MirrorSourceFactory source() {
+      return new MirrorSourceFactory() {
+        @Override
+        public void validate(MirrorConfig mirror) {}
+
+        @Override
+        public ChangeStreamOpener openerFor(MirrorConfig mirror) {
+          return position -> {
+            if (historyLost && position.clusterTime().compareTo(start.clusterTime()) < 0) {
+              throw new ChangeStreamHistoryLostException("resume point may no longer be in the oplog", 286, null);
+            }
+            return stream.watching(Set.copyOf(mirror.collections())).open(position);
+          };
+        }
+
+        @Override
+        public SnapshotSource snapshotSource(MirrorConfig mirror) {
+          return new SignallingSource();
+        }
+
+        @Override
+        public StreamPosition currentPosition(MirrorConfig mirror) {
+          return start;
+        }
+
+        /** Where the source is: after the last change applied to its documents. */
+        @Override
+        public StreamPosition readPosition(MirrorConfig mirror) {
+          int n = applied;
+          return n == 0 ? StreamPosition.atOperationTime(START) : StreamPosition.after(stream.tokenOf(n - 1));
+        }
+      };
+    }
+
+    /** The scripted source, counting down {@link #idReads} when verify reads single documents. */
+    private final class SignallingSource implements SnapshotSource {
+      @Override
+      public List<String> collectionNames() {
+        return snapshot.collectionNames();
+      }
+
+      @Override
+      public long estimatedCount(String collection) {
+        return snapshot.estimatedCount(collection);
+      }
+
+      @Override
+      public List<BsonValue> sampleIds(String collection, int size) {
+        return snapshot.sampleIds(collection, size);
+      }
+
+      @Override
+      public DocumentCursor open(String collection, IdRange range, BsonDocument filter, int batchSize) {
+        return snapshot.open(collection, range, filter, batchSize);
+      }
+
+      @Override
+      public List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
+        List<RawBsonDocument> found = snapshot.findByIds(collection, ids);
+        idReads.countDown();
+        return found;
+      }
+
+      @Override
+      public void close() {}
+    }
+
+    void assertDestinationEqualsSource(MirrorConfig mirror) throws SQLException {
+      IdKeyRenderer keys = new IdKeyRenderer();
+      TranscodingJsonRenderer json = TranscodingJsonRenderer.relaxed();
+      Map<String, String> expected = new HashMap<>();
+      for (RawBsonDocument document : snapshot.documents(ORDERS)) {
+        expected.put(keys.renderIdOf(document), json.render(document));
+      }
+      Map<String, Boolean> live = new HashMap<>();
+      try (Connection c = destinationData.getConnection()) {
+        try (Statement st = c.createStatement();
+            ResultSet rs = st.executeQuery("select \"_id\", doc::text from " + table(mirror) + " where not \"_deleted\"")) {
+          while (rs.next()) {
+            live.put(rs.getString(1), true);
+          }
+        }
+        assertEquals(expected.keySet(), live.keySet(), "live rows");
+        try (PreparedStatement st = c.prepareStatement("select doc = ?::jsonb from " + table(mirror) + " where \"_id\" = ?")) {
+          for (Map.Entry<String, String> e : expected.entrySet()) {
+            st.setString(1, e.getValue());
+            st.setString(2, e.getKey());
+            try (ResultSet rs = st.executeQuery()) {
+              assertTrue(rs.next() && rs.getBoolean(1), "row " + e.getKey());
+            }
+          }
+        }
+      }
+    }
+
+    private BsonValue newId() {
+      int n = documentNumber++;
+      return switch (random.nextInt(3)) {
+        case 0 -> new BsonInt32(n);
+        case 1 -> new BsonObjectId(new ObjectId(1_700_000_000 + n, n));
+        default -> new BsonString("key-" + n);
+      };
+    }
+
+    private BsonDocument newDocument(BsonValue id) {
+      return new BsonDocument("_id", id).append("n", new BsonInt32(documentNumber++))
+          .append("status", new BsonString(random.nextBoolean() ? "active" : "archived"));
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.mongocdc.workflows.model;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Asks the {@code VerifyMirror} workflow to compare a mirror's destination with its source.
+ *
+ * @param mirror the mirror as it runs (its collections, schema and snapshot partition size)
+ * @param repair also re-copy the documents found to differ and delete the rows the source no
+ *     longer has
+ * @param documentsPerSecond source documents read per second, at most, over all ranges at once
+ *     (null in JSON means {@link #DEFAULT_DOCUMENTS_PER_SECOND}); verify never reads faster
+ * @param parallelRanges ranges compared at the same time (null means the mirror's
+ *     {@code snapshotParallelPartitions})
+ */
+public record VerifyRequest(MirrorConfig mirror, boolean repair, Integer documentsPerSecond, Integer parallelRanges) {
+
+  public static final int DEFAULT_DOCUMENTS_PER_SECOND = 10_000;
+  static final MirrorSettings.Range DOCUMENTS_PER_SECOND = new MirrorSettings.Range("documentsPerSecond", 1, 10_000_000);
+  static final MirrorSettings.Range PARALLEL_RANGES = new MirrorSettings.Range("parallelRanges", 1, 64);
+
+  public VerifyRequest {
+    documentsPerSecond = documentsPerSecond == null ? DEFAULT_DOCUMENTS_PER_SECOND : documentsPerSecond;
+    if (parallelRanges == null && mirror != null && mirror.settings() != null) {
+      parallelRanges = mirror.settings().snapshot().parallelPartitions();
+    }
+  }
+
+  /** Every reason this request cannot work; empty when it can. */
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    if (mirror == null) {
+      problems.add("mirror is required");
+    } else {
+      problems.addAll(mirror.problems());
+    }
+    DOCUMENTS_PER_SECOND.check(documentsPerSecond, problems);
+    if (parallelRanges != null) {
+      PARALLEL_RANGES.check(parallelRanges, problems);
+    }
+    return problems;
+  }
+
+  /** The source read rate one range may use while {@code parallelRanges} run. */
+  public int documentsPerSecondPerRange() {
+    int parallel = parallelRanges == null ? 1 : parallelRanges;
+    return Math.max(1, documentsPerSecond / parallel);
+  }
+}
