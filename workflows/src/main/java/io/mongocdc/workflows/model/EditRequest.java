@@ -18,6 +18,8 @@ import java.util.function.Function;
  * addCollections} extends the mirror's collections: each added collection is snapshotted (when
  * snapshots are on) and then replicated from the checkpoint the snapshot started at, with no gap.
  * {@code snapshotFilters} merges into the filters in effect; a filter of {@code "{}"} removes one.
+ * {@code history} merges likewise: {@code {"orders": true}} turns a collection's history table on,
+ * {@code false} off (the table and its rows stay).
  */
 public record EditRequest(
     Integer batchSize,
@@ -34,7 +36,10 @@ public record EditRequest(
     Integer snapshotParallelPartitions,
     Map<String, String> snapshotFilters,
     List<String> addCollections,
-    String poisonEventPolicy) {
+    String poisonEventPolicy,
+    String fullDocumentBeforeChange,
+    Map<String, Boolean> history,
+    Integer historyRetentionDays) {
 
   /**
    * Each field's JSON name and value, in the order they are documented: the one list of the
@@ -55,6 +60,9 @@ public record EditRequest(
       new JsonField("snapshotDocumentsPerPartition", EditRequest::snapshotDocumentsPerPartition),
       new JsonField("snapshotParallelPartitions", EditRequest::snapshotParallelPartitions),
       new JsonField("snapshotFilters", EditRequest::snapshotFilters),
+      new JsonField("fullDocumentBeforeChange", EditRequest::fullDocumentBeforeChange),
+      new JsonField("history", EditRequest::history),
+      new JsonField("historyRetentionDays", EditRequest::historyRetentionDays),
       new JsonField("addCollections", EditRequest::addCollections));
 
   /** The fields an edit may set, in the order they are documented. */
@@ -65,13 +73,26 @@ public record EditRequest(
     // In the order sent: an edit comes from history, so that order is the same on every replay.
     snapshotFilters = snapshotFilters == null ? null : DeterministicMaps.inOrder(snapshotFilters);
     addCollections = addCollections == null ? null : List.copyOf(addCollections);
+    history = history == null ? null : DeterministicMaps.inOrder(history);
+  }
+
+  /** An edit without change history fields. */
+  public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
+      Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
+      Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
+      Integer snapshotDocumentsPerPartition, Integer snapshotParallelPartitions, Map<String, String> snapshotFilters,
+      List<String> addCollections, String poisonEventPolicy) {
+    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null);
   }
 
   /** An edit that changes only the settings this one changes (no collections added). */
   public EditRequest settingsOnly() {
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy);
+        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy,
+        fullDocumentBeforeChange, history, historyRetentionDays);
   }
 
   /**
@@ -113,7 +134,10 @@ public record EditRequest(
         integer(body, "snapshotParallelPartitions", problems),
         filters(body, "snapshotFilters", problems),
         strings(body, "addCollections", problems),
-        string(body, "poisonEventPolicy", problems));
+        string(body, "poisonEventPolicy", problems),
+        string(body, "fullDocumentBeforeChange", problems),
+        switches(body, "history", problems),
+        integer(body, "historyRetentionDays", problems));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }
@@ -193,6 +217,27 @@ public record EditRequest(
       }
     });
     return filters;
+  }
+
+  /** A map from collection to on (true) or off (false). */
+  private static Map<String, Boolean> switches(Map<String, ?> body, String name, List<String> problems) {
+    Object value = body.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Map<?, ?> map)) {
+      problems.add(name + " must be an object of collection: true or false, got " + describe(value));
+      return null;
+    }
+    Map<String, Boolean> switches = new LinkedHashMap<>();
+    map.forEach((collection, on) -> {
+      if (on instanceof Boolean b) {
+        switches.put(String.valueOf(collection), b);
+      } else {
+        problems.add(name + "." + collection + " must be true or false, got " + describe(on));
+      }
+    });
+    return switches;
   }
 
   private static String string(Map<String, ?> body, String name, List<String> problems) {

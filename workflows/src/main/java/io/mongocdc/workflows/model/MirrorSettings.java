@@ -31,6 +31,8 @@ import java.util.Set;
  *     cannot read (see {@code docs/operations.md}): {@code FAIL} (the default; the mirror fails,
  *     not retried, naming the event) or {@code QUARANTINE} (the event is kept in the catalog's
  *     {@code quarantined_events} and the batch goes on); null in JSON means {@code FAIL}
+ * @param history pre-images and per-collection change history tables (null in JSON means the
+ *     defaults: none)
  */
 public record MirrorSettings(
     int batchSize,
@@ -43,7 +45,8 @@ public record MirrorSettings(
     int continueAsNewEveryBatches,
     boolean splitLargeEvents,
     SnapshotSettings snapshot,
-    String poisonEventPolicy) {
+    String poisonEventPolicy,
+    ChangeHistorySettings history) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
@@ -60,18 +63,34 @@ public record MirrorSettings(
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
     snapshot = snapshot == null ? SnapshotSettings.defaults() : snapshot;
     poisonEventPolicy = poisonEventPolicy == null ? "FAIL" : poisonEventPolicy;
+    history = history == null ? ChangeHistorySettings.defaults() : history;
+  }
+
+  /** Settings without change history. */
+  public MirrorSettings(int batchSize, int idleTimeoutSeconds, int maxBatchDurationSeconds, int decodeWorkers,
+      int chunkSize, List<String> excludedOperations, String controlEventPolicy, int continueAsNewEveryBatches,
+      boolean splitLargeEvents, SnapshotSettings snapshot, String poisonEventPolicy) {
+    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null);
   }
 
   public static MirrorSettings defaults() {
     return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults(),
-        "FAIL");
+        "FAIL", ChangeHistorySettings.defaults());
   }
 
   /** These settings with the snapshot settings replaced. */
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
-        poisonEventPolicy);
+        poisonEventPolicy, history);
+  }
+
+  /** These settings with the change history settings replaced. */
+  public MirrorSettings withHistory(ChangeHistorySettings newHistory) {
+    return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
+        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
+        poisonEventPolicy, newHistory);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -98,6 +117,7 @@ public record MirrorSettings(
       problems.add("poisonEventPolicy must be FAIL or QUARANTINE, got " + quoted(poisonEventPolicy));
     }
     problems.addAll(snapshot.problems());
+    problems.addAll(history.problems());
     return problems;
   }
 
@@ -117,7 +137,8 @@ public record MirrorSettings(
         edit.continueAsNewEveryBatches() != null ? edit.continueAsNewEveryBatches() : continueAsNewEveryBatches,
         edit.splitLargeEvents() != null ? edit.splitLargeEvents() : splitLargeEvents,
         snapshot.apply(edit),
-        edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy);
+        edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy,
+        history.apply(edit));
   }
 
   private static String quoted(String value) {
