@@ -3,7 +3,6 @@ package io.mongocdc.activities;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
-import io.mongocdc.workflows.model.ChangeHistorySettings;
 import io.mongocdc.workflows.model.MirrorConfig;
 
 /**
@@ -15,9 +14,7 @@ final class MirrorDecoder {
   private MirrorDecoder() {}
 
   static ChangeEventDecoder of(MirrorConfig mirror, MirrorDestination destination) {
-    ChangeHistorySettings history = mirror.settings().history();
     return new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
-        destination.tableResolver(mirror),
-        ns -> ns.database().equals(mirror.sourceDatabase()) && history.keepsHistory(ns.collection()));
+        destination.tableResolver(mirror), MirrorHistory.keepsHistory(mirror));
   }
 }
