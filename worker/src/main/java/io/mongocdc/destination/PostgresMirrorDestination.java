@@ -38,6 +38,9 @@ public final class PostgresMirrorDestination implements MirrorDestination {
    */
   static final int POOL_CONNECTIONS = 32;
 
+  /** History rows one prune removes per table, at most: one short statement per batch and table. */
+  static final int PRUNE_ROWS_PER_TABLE = 10_000;
+
   private final PeerRegistry peers;
   private final PostgresSinkOptions options;
   private final TableOwnership ownership;
@@ -109,6 +112,26 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   @Override
   public List<MirrorTable> plannedTables(MirrorConfig mirror) {
     return recorded(mirror.destinationPeer(), planWithHistory(mirror));
+  }
+
+  @Override
+  public long pruneHistory(MirrorConfig mirror) {
+    int days = mirror.settings().history().retentionDays();
+    if (days == 0) {
+      return 0;
+    }
+    List<Namespace> sources = mirror.settings().history().collections().stream()
+        .map(c -> new Namespace(mirror.sourceDatabase(), c)).toList();
+    long pruned = 0;
+    try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
+      for (DestinationTable state : PostgresDestination.plan(mirror.destinationSchema(), sources, TableNaming.instance())) {
+        pruned += HistoryRetention.prune(connection, state, days, PRUNE_ROWS_PER_TABLE);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot prune the history of mirror " + mirror.name() + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+    return pruned;
   }
 
   /**

@@ -113,6 +113,7 @@ public final class PostgresRecordSink implements BatchSink {
   private CopyIn activeCopy;
   private String activeCopySql;
   private SinkBatchStats lastCommit = SinkBatchStats.EMPTY;
+  private long historyRowsCommitted;
 
   private PostgresRecordSink(DataSource dataSource, TableClaim claims, Connection connection,
       PostgresSinkOptions options, Predicate<Namespace> keepsHistory) throws SQLException {
@@ -261,6 +262,7 @@ public final class PostgresRecordSink implements BatchSink {
       }
       touched.clear();
       lastCommit = new SinkBatchStats(stats);
+      historyRowsCommitted += lastCommit.historyRows();
     } catch (Exception e) {
       throw fail(e);
     }
@@ -274,6 +276,11 @@ public final class PostgresRecordSink implements BatchSink {
   /** What the last successful {@link #commit} applied. */
   public SinkBatchStats lastCommit() {
     return lastCommit;
+  }
+
+  @Override
+  public long historyRowsCommitted() {
+    return historyRowsCommitted;
   }
 
   @Override

@@ -19,6 +19,10 @@ public record SinkBatchStats(List<TableStats> tables) {
     return tables.stream().mapToLong(TableStats::records).sum();
   }
 
+  public long historyRows() {
+    return tables.stream().mapToLong(TableStats::historyRows).sum();
+  }
+
   public long rowsChanged() {
     return tables.stream().mapToLong(TableStats::rowsChanged).sum();
   }

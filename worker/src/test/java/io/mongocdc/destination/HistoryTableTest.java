@@ -245,6 +245,25 @@ class HistoryTableTest {
     }
   }
 
+  @Test
+  void retentionPrunesExpiredRowsInBoundedStatementsAndKeepsEachStateRowsOwn() throws Exception {
+    apply(options(), events()); // commit times in January 2026, long before now
+    DestinationTable state = new DestinationTable(orders, schema, "app.orders");
+
+    try (Connection c = dataSource.getConnection()) {
+      assertEquals(0, HistoryRetention.prune(c, state, 36_500, 10), "nothing is a hundred years old");
+      assertEquals(2, HistoryRetention.prune(c, state, 1, 2), "at most the limit");
+      assertEquals(1, HistoryRetention.prune(c, state, 1, 2));
+      assertEquals(0, HistoryRetention.prune(c, state, 1, 2));
+      assertEquals(0, HistoryRetention.prune(c, new DestinationTable(users, schema, "app.users"), 1, 2),
+          "a table without history has nothing to prune");
+    }
+
+    assertEquals(List.of(pos(2).data() + " 1 update", pos(5).data() + " 2 delete"),
+        history().stream().map(r -> r.substring(0, r.indexOf(" update") > 0 ? r.indexOf(" update") + 7
+            : r.indexOf(" delete") + 7)).toList(), "the rows the state rows point at stay");
+  }
+
   private List<Long> positionCounts() throws SQLException {
     List<Long> counts = new ArrayList<>();
     try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
