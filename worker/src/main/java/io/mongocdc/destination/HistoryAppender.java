@@ -7,9 +7,10 @@ import io.mongocdc.decode.ChangeRecord;
  * transaction: every record of the state table, in source order, not collapsed.
  *
  * <p>Rows are encoded for a binary COPY into a temporary staging table and moved into the history
- * table by one {@code insert ... on conflict ("_position") do nothing}: the history table is unique
- * on the event's position, so a replayed event (a retry, an older batch) is never appended twice,
- * and the rows of one position within one statement collapse to one. It runs in the same
+ * table by one {@code insert ... on conflict do nothing}: the history table is unique on the event's
+ * position and key (an event has one key; the documents a snapshot copies share the snapshot's
+ * position), so a replayed event (a retry, an older batch) is never appended twice, and the rows
+ * of one event within one statement collapse to one. It runs in the same
  * transaction as the state table's merge, so history and state commit or roll back together.
  */
 final class HistoryAppender {
@@ -73,7 +74,7 @@ final class HistoryAppender {
         + " (\"_position\", \"_id\", \"_operation\", \"_commit_time\", \"doc\", \"_raw_doc\", \"doc_before\","
         + " \"updateDescription\")"
         + " select position, id, op, commit_time, doc::jsonb, raw_doc, doc_before::jsonb, update_description::jsonb"
-        + " from " + staging + " on conflict (\"_position\") do nothing; truncate " + staging;
+        + " from " + staging + " on conflict (\"_position\", \"_id\") do nothing; truncate " + staging;
   }
 
   void startBatch() {

@@ -188,7 +188,7 @@ public final class PostgresDestination {
    * Creates a history table if missing, within the caller's transaction. Its layout:
    *
    * <pre>
-   *   "_position"         text collate "C" primary key  -- resume token of the event: one row per event
+   *   "_position"         text collate "C" not null     -- resume token of the event
    *   "_id"               text collate "C" not null     -- the document key, as in the state table
    *   "_operation"        text not null                 -- insert, update, replace or delete
    *   "_commit_time"      timestamptz not null          -- the event's commit (wall) time
@@ -199,7 +199,9 @@ public final class PostgresDestination {
    *   "_synced_at"        timestamptz not null          -- when the row was appended
    * </pre>
    *
-   * with indexes on ({@code _id}, {@code _position}) for a document's changes and on {@code
+   * with primary key ({@code _position}, {@code _id}): one row per event (an event has one key; the
+   * documents a snapshot copies share its starting position), and indexes on ({@code _id}, {@code
+   * _position}) for a document's changes and on {@code
    * _commit_time} for time ranges and retention.
    *
    * @throws TableNameCollisionException if the table exists and is not this collection's history
@@ -220,7 +222,7 @@ public final class PostgresDestination {
     String q = table.qualifiedName();
     try (Statement st = connection.createStatement()) {
       st.execute("create table " + q
-          + " (\"_position\" text collate \"C\" not null primary key,"
+          + " (\"_position\" text collate \"C\" not null,"
           + " \"_id\" text collate \"C\" not null,"
           + " \"_operation\" text not null,"
           + " \"_commit_time\" timestamptz not null,"
@@ -228,7 +230,8 @@ public final class PostgresDestination {
           + " \"_raw_doc\" text,"
           + " \"doc_before\" jsonb,"
           + " \"updateDescription\" jsonb,"
-          + " \"_synced_at\" timestamptz not null default now())");
+          + " \"_synced_at\" timestamptz not null default now(),"
+          + " primary key (\"_position\", \"_id\"))");
       // unnamed: the server picks names that fit, whatever the table's length
       st.execute("create index on " + q + " (\"_id\", \"_position\")");
       st.execute("create index on " + q + " (\"_commit_time\")");

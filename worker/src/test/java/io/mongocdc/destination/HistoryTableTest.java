@@ -155,6 +155,17 @@ class HistoryTableTest {
   }
 
   @Test
+  void theDocumentsASnapshotCopiesAtOnePositionEachGetTheirRowOnce() throws Exception {
+    List<ChangeRecord> copied = List.of(insert(orders, "1", "{\"_id\": 1}", 7), insert(orders, "2", "{\"_id\": 2}", 7),
+        insert(orders, "3", "{\"_id\": 3}", 7));
+
+    apply(options(), copied);
+    apply(options(), copied); // the partition copied again after a retry
+
+    assertEquals(3, history().size());
+  }
+
+  @Test
   void aFailedTransactionLeavesNoHistoryAndItsRetryAppendsOnce() throws Exception {
     try (PostgresRecordSink sink = openSink(options(), ordersKeepHistory)) {
       sink.write(events());
