@@ -55,6 +55,10 @@ import org.slf4j.LoggerFactory;
  * Memory on this side is bounded by the flush thresholds plus a set of 64-bit key hashes per
  * table.
  *
+ * <p>A table whose collection keeps a change history also gets every record, uncollapsed, appended
+ * to its {@code <table>_history} in the same transaction ({@link HistoryAppender}): staged with a
+ * binary COPY and moved in at each merge, each event once however often it is replayed.
+ *
  * <h2>Operations</h2>
  *
  * <ul>
@@ -570,6 +574,9 @@ public final class PostgresRecordSink implements BatchSink {
       inBatch = false;
       buffer.trim(KEEP_BUFFER_BYTES);
       direct.trim(KEEP_BUFFER_BYTES);
+      if (history != null) {
+        history.buffer.trim(KEEP_BUFFER_BYTES);
+      }
     }
 
     /**

@@ -198,46 +198,40 @@ public record EditRequest(
    * is kept as text (the worker parses it as Extended JSON).
    */
   private static Map<String, String> filters(Map<String, ?> body, String name, List<String> problems) {
-    Object value = body.get(name);
-    if (value == null) {
-      return null;
-    }
-    if (!(value instanceof Map<?, ?> map)) {
-      problems.add(name + " must be an object of collection: filter, got " + describe(value));
-      return null;
-    }
-    Map<String, String> filters = new LinkedHashMap<>();
-    map.forEach((collection, filter) -> {
-      if (filter instanceof String text) {
-        filters.put(String.valueOf(collection), text);
-      } else if (filter instanceof Map<?, ?>) {
-        filters.put(String.valueOf(collection), JsonText.of(filter));
-      } else {
-        problems.add(name + "." + collection + " must be a JSON object or its text, got " + describe(filter));
-      }
-    });
-    return filters;
+    return byCollection(body, name, problems, "filter", "a JSON object or its text",
+        filter -> filter instanceof String text ? text : filter instanceof Map<?, ?> ? JsonText.of(filter) : null);
   }
 
   /** A map from collection to on (true) or off (false). */
   private static Map<String, Boolean> switches(Map<String, ?> body, String name, List<String> problems) {
+    return byCollection(body, name, problems, "true or false", "true or false",
+        on -> on instanceof Boolean b ? b : null);
+  }
+
+  /**
+   * A JSON object of collection: value, each value read by {@code read} (null when it has the
+   * wrong type, which is a problem naming {@code valueShape}); null when the field is absent.
+   */
+  private static <V> Map<String, V> byCollection(Map<String, ?> body, String name, List<String> problems,
+      String valueName, String valueShape, Function<Object, V> read) {
     Object value = body.get(name);
     if (value == null) {
       return null;
     }
     if (!(value instanceof Map<?, ?> map)) {
-      problems.add(name + " must be an object of collection: true or false, got " + describe(value));
+      problems.add(name + " must be an object of collection: " + valueName + ", got " + describe(value));
       return null;
     }
-    Map<String, Boolean> switches = new LinkedHashMap<>();
-    map.forEach((collection, on) -> {
-      if (on instanceof Boolean b) {
-        switches.put(String.valueOf(collection), b);
+    Map<String, V> values = new LinkedHashMap<>();
+    map.forEach((collection, each) -> {
+      V got = read.apply(each);
+      if (got != null) {
+        values.put(String.valueOf(collection), got);
       } else {
-        problems.add(name + "." + collection + " must be true or false, got " + describe(on));
+        problems.add(name + "." + collection + " must be " + valueShape + ", got " + describe(each));
       }
     });
-    return switches;
+    return values;
   }
 
   private static String string(Map<String, ?> body, String name, List<String> problems) {
