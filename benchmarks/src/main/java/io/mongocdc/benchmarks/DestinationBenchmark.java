@@ -238,7 +238,12 @@ public class DestinationBenchmark {
     @Param({"1", "2"})
     int lanes;
 
+    /** on: every record is also appended to the table's history table (issue 21), emptied before each invocation. */
+    @Param({"off", "on"})
+    String history;
+
     DestinationTable table;
+    DestinationTable historyTable;
     List<PostgresRecordSink> sinks = new ArrayList<>();
     ExecutorService threads;
     List<List<ChangeRecord>> updates;
@@ -247,10 +252,13 @@ public class DestinationBenchmark {
     @Setup(Level.Trial)
     public void create(DestinationBenchmark bench) throws Exception {
       Namespace ns = new Namespace("bench", "existing");
-      table = PostgresDestination.setUp(bench.adminConnection, SCHEMA, List.of(ns)).get(0);
+      java.util.function.Predicate<Namespace> keepsHistory = history.equals("on") ? ns::equals : n -> false;
+      List<DestinationTable> tables = PostgresDestination.setUp(bench.adminConnection, SCHEMA, List.of(ns), keepsHistory);
+      table = tables.get(0);
+      historyTable = tables.size() > 1 ? tables.get(1) : null;
       for (int i = 0; i < lanes; i++) {
-        sinks.add(PostgresRecordSink.open(
-            bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(table)));
+        sinks.add(PostgresRecordSink.open(bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA),
+            List.of(table), io.mongocdc.destination.TableClaim.NONE, keepsHistory));
       }
       threads = Executors.newFixedThreadPool(lanes);
       List<ChangeRecord> older = makeRecords(ns, 1_767_225_600L);
@@ -261,6 +269,9 @@ public class DestinationBenchmark {
       loader.commit();
       try (Statement st = bench.adminConnection.createStatement()) {
         st.execute("create table bench.existing_base as select * from " + table.qualifiedName());
+        if (historyTable != null) {
+          st.execute("truncate " + historyTable.qualifiedName());
+        }
       }
       updates = byLane(makeRecords(ns, 1_800_000_000L));
       mix = byLane(makeMix(ns, older));
@@ -336,6 +347,9 @@ public class DestinationBenchmark {
         st.execute("truncate " + table.qualifiedName());
         st.execute("insert into " + table.qualifiedName() + " select * from bench.existing_base");
         st.execute("vacuum analyze " + table.qualifiedName());
+        if (historyTable != null) {
+          st.execute("truncate " + historyTable.qualifiedName());
+        }
       }
     }
 
@@ -346,6 +360,9 @@ public class DestinationBenchmark {
       try (Statement st = bench.adminConnection.createStatement()) {
         st.execute("drop table bench.existing_base");
         st.execute("drop table " + table.qualifiedName());
+        if (historyTable != null) {
+          st.execute("drop table " + historyTable.qualifiedName());
+        }
       }
     }
   }

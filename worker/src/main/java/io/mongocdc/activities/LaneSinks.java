@@ -59,6 +59,11 @@ final class LaneSinks implements AutoCloseable {
     return lanes.stream().mapToLong(ExcludingSink::committedExcluded).sum();
   }
 
+  /** History rows appended by committed transactions, over every lane. */
+  long committedHistoryRows() {
+    return opened.stream().mapToLong(BatchSink::historyRowsCommitted).sum();
+  }
+
   @Override
   public void close() {
     opened.forEach(BatchSink::close);

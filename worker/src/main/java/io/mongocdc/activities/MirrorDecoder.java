@@ -15,6 +15,6 @@ final class MirrorDecoder {
 
   static ChangeEventDecoder of(MirrorConfig mirror, MirrorDestination destination) {
     return new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
-        destination.tableResolver(mirror));
+        destination.tableResolver(mirror), MirrorHistory.keepsHistory(mirror));
   }
 }

@@ -59,6 +59,15 @@ public interface MirrorDestination {
    */
   List<MirrorTable> plannedTables(MirrorConfig mirror);
 
+  /**
+   * Removes history rows older than the mirror's {@code historyRetentionDays}, at most a bounded
+   * number per history table, so one call stays short; the next batch's call goes on. @return the
+   * rows removed (0 without retention)
+   */
+  default long pruneHistory(MirrorConfig mirror) {
+    return 0;
+  }
+
   /** Connects to the destination peer once, so an operation can fail before it changes anything. */
   void checkReachable(String destinationPeer);
 

@@ -20,8 +20,18 @@ import java.util.Map;
  * @param firstPosition the resume token of the batch's first delivered record, null before one
  * @param recordsQuarantined poison events the batch set aside so far, over all its attempts (0 in
  *     heartbeats of workers before it existed)
+ * @param historyRowsAppended history rows the batch's committed transactions appended so far, over
+ *     all its attempts (0 in heartbeats of workers before it existed)
  */
 public record PullHeartbeat(
     long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
     Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition,
-    long recordsQuarantined) {}
+    long recordsQuarantined, long historyRowsAppended) {
+
+  /** A heartbeat of a batch without change history. */
+  public PullHeartbeat(long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
+      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined) {
+    this(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables, firstPosition,
+        recordsQuarantined, 0);
+  }
+}

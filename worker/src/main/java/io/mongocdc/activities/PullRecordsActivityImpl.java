@@ -118,6 +118,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     Map<String, TableFigures> tablesBefore = resumes ? previous.tables() : Map.of();
     String firstBefore = resumes ? previous.firstPosition() : null;
     long quarantinedBefore = resumes ? previous.recordsQuarantined() : 0;
+    long historyBefore = resumes ? previous.historyRowsAppended() : 0;
     if (resumes) {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start);
@@ -130,7 +131,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
         context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore + sink.committedKept(), attempt,
-            tablesBefore, firstBefore, quarantinedBefore, sink));
+            tablesBefore, firstBefore, quarantinedBefore, historyBefore, sink));
       };
       try {
         PullResult result = pull.pull(start, sink.lanes(), heartbeat);
@@ -140,8 +141,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirrorMetrics.onOplogHeadroom(java.time.Duration.ofSeconds(
               Math.max(0, oplog.headroomSeconds(Checkpoints.of(result.checkpoint())))));
         }
+        long pruned = pruneHistoryQuietly(mirror);
         BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, tablesBefore, firstBefore,
-            quarantinedBefore, attempt, oplog);
+            quarantinedBefore, attempt, oplog, historyBefore + sink.committedHistoryRows(), pruned);
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, stage ms {},"
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().eventsRead(),
             outcome.figures().recordsDelivered(), outcome.figures().recordsExcluded(), result.endReason(),
@@ -152,7 +154,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         ActivityInterruption.rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
         heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), deliveredBefore + sink.committedKept(),
-            attempt, tablesBefore, firstBefore, quarantinedBefore, sink));
+            attempt, tablesBefore, firstBefore, quarantinedBefore, historyBefore, sink));
         throw failed(mirror, batchId, attempt, e);
       }
     } catch (InterruptedException e) {
@@ -168,11 +170,30 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   /** What a retry of the batch needs to resume after the delivered records and to count them once. */
   private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, long recordsDelivered, int attempt,
-      Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, LaneSinks sink) {
+      Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, long historyBefore,
+      LaneSinks sink) {
     return new PullHeartbeat(batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
         recordsDelivered, attempt, progress.timings().millisByStage(),
         DeliveredTables.plus(tablesBefore, DeliveredTables.kept(progress.deliveredByTable(), sink::excludes)),
-        firstPosition(firstBefore, progress.firstDelivered()), quarantinedBefore + progress.recordsQuarantined());
+        firstPosition(firstBefore, progress.firstDelivered()), quarantinedBefore + progress.recordsQuarantined(),
+        historyBefore + sink.committedHistoryRows());
+  }
+
+  /**
+   * History retention after a delivered batch: a bounded share of the expired rows. A failure is
+   * logged and leaves them for the next batch; it never fails a batch that delivered.
+   */
+  private long pruneHistoryQuietly(MirrorConfig mirror) {
+    if (mirror.settings().history().retentionDays() == 0 || mirror.settings().history().collections().isEmpty()) {
+      return 0;
+    }
+    try {
+      return destination.pruneHistory(mirror);
+    } catch (RuntimeException e) {
+      log.warn("mirror {}: cannot prune its history tables, left for the next batch: {}", mirror.name(),
+          Redaction.redact(String.valueOf(e.getMessage())));
+      return 0;
+    }
   }
 
   private static String firstPosition(String before, ResumeToken thisAttempt) {
@@ -191,7 +212,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, long deliveredBefore,
       Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, int attempt,
-      OplogSpan oplog) {
+      OplogSpan oplog, long historyAppended, long historyPruned) {
     Map<String, TableFigures> thisAttempt = DeliveredTables.kept(result.tables(), sink::excludes);
     Map<String, Long> byTable = new TreeMap<>();
     thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
@@ -207,7 +228,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         result.timings().millisByStage(),
         DeliveredTables.plus(tablesBefore, thisAttempt),
         firstPosition(firstBefore, result.firstPosition()),
-        quarantinedBefore + result.recordsQuarantined());
+        quarantinedBefore + result.recordsQuarantined(),
+        historyAppended,
+        historyPruned);
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }

@@ -71,6 +71,8 @@ public final class BatchHistory {
                   .set(BATCHES.ERROR, report.error())
                   .set(BATCHES.ATTEMPTS, report.attempts())
                   .set(BATCHES.QUARANTINED, report.quarantined())
+                  .set(BATCHES.HISTORY_ROWS, report.historyRows())
+                  .set(BATCHES.HISTORY_PRUNED, report.historyPruned())
                   .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
                   .doUpdate()
                   .set(BATCHES.ENDED_AT, excluded(BATCHES.ENDED_AT))
@@ -94,6 +96,8 @@ public final class BatchHistory {
                   .set(BATCHES.ERROR, excluded(BATCHES.ERROR))
                   .set(BATCHES.ATTEMPTS, excluded(BATCHES.ATTEMPTS))
                   .set(BATCHES.QUARANTINED, excluded(BATCHES.QUARANTINED))
+                  .set(BATCHES.HISTORY_ROWS, excluded(BATCHES.HISTORY_ROWS))
+                  .set(BATCHES.HISTORY_PRUNED, excluded(BATCHES.HISTORY_PRUNED))
                   // only a running batch's row is replaced; a finished one is final
                   .where(BATCHES.ENDED_AT.isNull())
                   .execute();

@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param attempts activity attempts the batch took; null if unknown
  * @param tables per destination table counts, added to the mirror's table counters once
  * @param quarantined events set aside in {@code quarantined_events}; null if unknown
+ * @param historyRows rows appended to the mirror's history tables; null if unknown
+ * @param historyPruned history rows removed by retention after the batch; null if unknown
  */
 public record BatchReport(
     String mirror,
@@ -38,7 +40,17 @@ public record BatchReport(
     String error,
     Integer attempts,
     List<TableCounts> tables,
-    Long quarantined) {
+    Long quarantined,
+    Long historyRows,
+    Long historyPruned) {
+
+  /** A report without change history figures (unknown). */
+  public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,
+      OperationCounts operations, ResumeToken firstPosition, ResumeToken lastPosition, Map<String, Long> stageMillis,
+      String endReason, String error, Integer attempts, List<TableCounts> tables, Long quarantined) {
+    this(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition, lastPosition, stageMillis,
+        endReason, error, attempts, tables, quarantined, null, null);
+  }
 
   public BatchReport {
     Objects.requireNonNull(mirror, "mirror");

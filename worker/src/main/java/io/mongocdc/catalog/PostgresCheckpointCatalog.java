@@ -66,7 +66,9 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
         null,
         figures.attempts() > 0 ? figures.attempts() : null,
         tableCounts(figures),
-        figures.recordsQuarantined()));
+        figures.recordsQuarantined(),
+        figures.historyRowsAppended(),
+        figures.historyRowsPruned()));
     CheckpointCommit result = catalog.checkpoints().commit(mirror, batchId, position);
     // Only for a mirror whose workflow run does not record its states (it started on an older worker).
     if (CONTROL_EVENT.equals(figures.endReason())) {

@@ -2,6 +2,7 @@ package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSettings;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -67,6 +68,23 @@ public final class SettingsOptions {
           + "an empty query {} removes a filter. Changes are replicated whatever the filter says.")
   Map<String, String> snapshotFilters;
 
+  @Option(names = "--full-document-before-change", paramLabel = "MODE",
+      description = "Pre-images on the change stream: off (default), whenAvailable or required (MongoDB 6.0+, "
+          + "collections with changeStreamPreAndPostImages enabled).")
+  String fullDocumentBeforeChange;
+
+  @Option(names = "--history", paramLabel = "COLLECTION",
+      description = "Also append every applied event of COLLECTION to its <table>_history table; repeatable.")
+  List<String> history;
+
+  @Option(names = "--no-history", paramLabel = "COLLECTION",
+      description = "Stop appending COLLECTION's events to its history table (the table stays); repeatable.")
+  List<String> noHistory;
+
+  @Option(names = "--history-retention-days", paramLabel = "DAYS",
+      description = "Prune history rows older than this many days (by commit time); 0 keeps them for ever.")
+  Integer historyRetentionDays;
+
   /**
    * The options given as an edit, which also adds {@code addCollections} (null for none). Its
    * {@link EditRequest#toJson JSON} is what the edit sends.
@@ -75,7 +93,23 @@ public final class SettingsOptions {
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations == null ? null : excludedOperations.stream().filter(s -> !s.isBlank()).toList(),
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync);
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync,
+        fullDocumentBeforeChange, historySwitches(), historyRetentionDays);
+  }
+
+  /** {@code --history} and {@code --no-history} as collection: on/off; null when neither is given. */
+  private Map<String, Boolean> historySwitches() {
+    if (history == null && noHistory == null) {
+      return null;
+    }
+    Map<String, Boolean> switches = new LinkedHashMap<>();
+    if (history != null) {
+      history.forEach(collection -> switches.put(collection, true));
+    }
+    if (noHistory != null) {
+      noHistory.forEach(collection -> switches.put(collection, false));
+    }
+    return switches;
   }
 
   /** The defaults with the options given applied. */

@@ -37,6 +37,12 @@ final class StatusText {
     line(out, "  totals: %d events read, %d records delivered, %d excluded, %d quarantined, %d bytes",
         s.totals().eventsRead(), s.totals().recordsDelivered(), s.totals().recordsExcluded(),
         s.totals().recordsQuarantined(), s.totals().bytesRead());
+    if (!s.config().settings().history().collections().isEmpty() || s.totals().historyRowsAppended() > 0) {
+      line(out, "  history: %d rows appended to %s, %d pruned%s", s.totals().historyRowsAppended(),
+          historyTables(s.config().settings().history().collections()), s.totals().historyRowsPruned(),
+          s.config().settings().history().retentionDays() == 0 ? " (kept for ever)"
+              : " (older than " + s.config().settings().history().retentionDays() + " days)");
+    }
     line(out, "  last error: %s", s.lastError() == null ? "none"
         : s.lastError() + " (at " + Instant.ofEpochMilli(s.lastErrorAtMillis()) + ", " + s.failedAttempts() + " failed attempts in a row)");
     line(out, "  settings: %s", settings(s.config().settings()));
@@ -59,7 +65,14 @@ final class StatusText {
         + " splitLargeEvents=" + s.splitLargeEvents() + " snapshot=" + s.snapshot().enabled()
         + " snapshotDocumentsPerPartition=" + s.snapshot().documentsPerPartition()
         + " snapshotParallelPartitions=" + s.snapshot().parallelPartitions()
-        + (s.snapshot().filters().isEmpty() ? "" : " snapshotFilters=" + new java.util.TreeMap<>(s.snapshot().filters()));
+        + (s.snapshot().filters().isEmpty() ? "" : " snapshotFilters=" + new java.util.TreeMap<>(s.snapshot().filters()))
+        + " fullDocumentBeforeChange=" + s.history().fullDocumentBeforeChange()
+        + (s.history().collections().isEmpty() ? "" : " history=" + s.history().collections()
+            + " historyRetentionDays=" + s.history().retentionDays());
+  }
+
+  private static String historyTables(java.util.List<String> collections) {
+    return collections.isEmpty() ? "no collection now" : "the history of " + String.join(", ", collections);
   }
 
   private static void line(StringBuilder out, String format, Object... args) {

@@ -3,6 +3,7 @@ package io.mongocdc.decode;
 import io.mongocdc.source.ResumeToken;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.bson.RawBsonDocument;
 
 /**
@@ -11,20 +12,39 @@ import org.bson.RawBsonDocument;
  * <p>Runs on the decode pool, so it may be called from several threads at once; it holds no
  * mutable state. An operation type it does not know is an error, never a silently dropped or
  * null record.
+ *
+ * <p>For the collections whose table keeps a change history, it also renders the event's pre-image
+ * ({@code fullDocumentBeforeChange}) and an update's {@code updateDescription}; for the others it
+ * leaves them unread, so history costs nothing where it is off.
  */
 public final class ChangeEventDecoder {
 
   private final DocumentRenderer documentRenderer;
   private final KeyRenderer keyRenderer;
   private final DestinationTableResolver tableResolver;
+  private final Predicate<Namespace> keepsHistory;
 
+  /** A decoder for a mirror without change history. */
   public ChangeEventDecoder(
       DocumentRenderer documentRenderer,
       KeyRenderer keyRenderer,
       DestinationTableResolver tableResolver) {
+    this(documentRenderer, keyRenderer, tableResolver, ns -> false);
+  }
+
+  /**
+   * @param keepsHistory whether a collection's table keeps a change history, so its records carry
+   *     the pre-image and update description
+   */
+  public ChangeEventDecoder(
+      DocumentRenderer documentRenderer,
+      KeyRenderer keyRenderer,
+      DestinationTableResolver tableResolver,
+      Predicate<Namespace> keepsHistory) {
     this.documentRenderer = Objects.requireNonNull(documentRenderer, "documentRenderer");
     this.keyRenderer = Objects.requireNonNull(keyRenderer, "keyRenderer");
     this.tableResolver = Objects.requireNonNull(tableResolver, "tableResolver");
+    this.keepsHistory = Objects.requireNonNull(keepsHistory, "keepsHistory");
   }
 
   /**
@@ -69,6 +89,8 @@ public final class ChangeEventDecoder {
     }
     String key;
     String document = null;
+    String documentBefore = null;
+    String updateDescription = null;
     try {
       key = keyRenderer.renderIdOf(fields.documentKey);
       if (operation != Operation.DELETE) {
@@ -81,12 +103,20 @@ public final class ChangeEventDecoder {
               position, operation.operationType() + " on " + ns + " has no fullDocument");
         }
       }
+      if (keepsHistory.test(ns)) {
+        if (fields.fullDocumentBeforeChange != null) {
+          documentBefore = documentRenderer.render(fields.fullDocumentBeforeChange);
+        }
+        if (operation == Operation.UPDATE && fields.updateDescription != null) {
+          updateDescription = documentRenderer.render(fields.updateDescription);
+        }
+      }
     } catch (DocumentRenderException e) {
       throw new ChangeEventDecodeException(
           position, operation.operationType() + " on " + ns + ": " + e.getMessage(), e);
     }
-    return new ChangeRecord(
-        operation, ns, tableResolver.tableFor(ns), key, document, position, commitTime(fields, position), sourceBytes);
+    return new ChangeRecord(operation, ns, tableResolver.tableFor(ns), key, document, position,
+        commitTime(fields, position), sourceBytes, documentBefore, updateDescription);
   }
 
   private static Namespace require(Namespace namespace, String field, ResumeToken position) {

@@ -9,7 +9,8 @@ import org.bson.io.ByteBufferBsonInput;
 
 /**
  * The top-level fields of a change event the decoder needs, read in one pass over the raw
- * bytes. Sub-documents ({@code documentKey}, {@code fullDocument}) are not parsed: they are
+ * bytes. Sub-documents ({@code documentKey}, {@code fullDocument}, {@code fullDocumentBeforeChange},
+ * {@code updateDescription}) are not parsed: they are
  * returned as raw views sharing the event's bytes, for the renderers to walk once.
  *
  * <p>Reading each field with {@code RawBsonDocument.get} would rescan the event once per field.
@@ -21,6 +22,8 @@ final class ChangeEventFields {
   Namespace to;
   RawBsonDocument documentKey;
   RawBsonDocument fullDocument;
+  RawBsonDocument fullDocumentBeforeChange;
+  RawBsonDocument updateDescription;
   Long wallTimeMillis;
   BsonTimestamp clusterTime;
 
@@ -57,13 +60,15 @@ final class ChangeEventFields {
               fields.to = namespace;
             }
           }
-          case "documentKey", "fullDocument" -> {
+          case "documentKey", "fullDocument", "fullDocumentBeforeChange", "updateDescription" -> {
+            // null (no pre- or post-image available) reads as absent
             RawBsonDocument view = type == BsonType.DOCUMENT ? slice(array, arrayOffset + input.getPosition()) : null;
             reader.skipValue();
-            if (name.equals("documentKey")) {
-              fields.documentKey = view;
-            } else {
-              fields.fullDocument = view;
+            switch (name) {
+              case "documentKey" -> fields.documentKey = view;
+              case "fullDocument" -> fields.fullDocument = view;
+              case "fullDocumentBeforeChange" -> fields.fullDocumentBeforeChange = view;
+              default -> fields.updateDescription = view;
             }
           }
           case "wallTime" -> {

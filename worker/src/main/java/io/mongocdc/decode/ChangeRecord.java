@@ -16,6 +16,11 @@ import java.util.Objects;
  * @param position the event's resume token
  * @param commitTime the event's {@code wallTime}, or its cluster time where there is none
  * @param sourceBytes the size of the raw change event in bytes
+ * @param documentBefore the document as it was before the change ({@code
+ *     fullDocumentBeforeChange}) as JSON; null when the stream carried none (pre-images off, not
+ *     recorded for the collection, or an insert), or when the table keeps no history
+ * @param updateDescription an update's {@code updateDescription} (updated and removed fields,
+ *     truncated arrays) as JSON; null for other operations, and when the table keeps no history
  */
 public record ChangeRecord(
     Operation operation,
@@ -25,8 +30,23 @@ public record ChangeRecord(
     String document,
     ResumeToken position,
     Instant commitTime,
-    int sourceBytes)
+    int sourceBytes,
+    String documentBefore,
+    String updateDescription)
     implements DecodedEvent {
+
+  /** A record without a pre-image or update description (a table that keeps no history). */
+  public ChangeRecord(
+      Operation operation,
+      Namespace source,
+      String table,
+      String key,
+      String document,
+      ResumeToken position,
+      Instant commitTime,
+      int sourceBytes) {
+    this(operation, source, table, key, document, position, commitTime, sourceBytes, null, null);
+  }
 
   public ChangeRecord {
     Objects.requireNonNull(operation, "operation");

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Sets up a mirror's destination tables: one per source collection, named by {@link
@@ -33,6 +34,7 @@ import java.util.Map;
 public final class PostgresDestination {
 
   static final String COMMENT_PREFIX = "mongo-cdc mirror of ";
+  static final String HISTORY_COMMENT_PREFIX = "mongo-cdc history of ";
 
   private PostgresDestination() {}
 
@@ -60,6 +62,35 @@ public final class PostgresDestination {
   }
 
   /**
+   * The history tables ({@code <table>_history}) of those {@code tables} whose collection keeps a
+   * history, without touching the database.
+   *
+   * @throws TableNameCollisionException if a history table would have the name of a state table
+   *     (a collection {@code c_history} beside a collection {@code c} with history)
+   */
+  public static List<DestinationTable> planHistory(List<DestinationTable> tables, Predicate<Namespace> keepsHistory) {
+    Map<String, DestinationTable> byName = new LinkedHashMap<>();
+    tables.forEach(table -> byName.put(table.name(), table));
+    List<DestinationTable> history = new ArrayList<>();
+    for (DestinationTable table : tables) {
+      if (keepsHistory.test(table.source())) {
+        DestinationTable historyTable = historyOf(table);
+        DestinationTable state = byName.get(historyTable.name());
+        if (state != null) {
+          throw new TableNameCollisionException(state.source(), table.source(), historyTable.name());
+        }
+        history.add(historyTable);
+      }
+    }
+    return List.copyOf(history);
+  }
+
+  /** The history table of a state table: same collection and schema, named {@link TableNaming#historyTableName}. */
+  public static DestinationTable historyOf(DestinationTable table) {
+    return new DestinationTable(table.source(), table.schema(), TableNaming.historyTableName(table.name()));
+  }
+
+  /**
    * Plans and creates the tables (and the schema) in one transaction; existing tables of the
    * same source are kept as they are.
    *
@@ -68,7 +99,18 @@ public final class PostgresDestination {
    */
   public static List<DestinationTable> setUp(
       Connection connection, String schema, Collection<Namespace> sources) throws SQLException {
+    return setUp(connection, schema, sources, ns -> false);
+  }
+
+  /**
+   * Like {@link #setUp(Connection, String, Collection)}, also creating the history table of
+   * every source that keeps one. @return the state tables, then the history tables
+   */
+  public static List<DestinationTable> setUp(
+      Connection connection, String schema, Collection<Namespace> sources, Predicate<Namespace> keepsHistory)
+      throws SQLException {
     List<DestinationTable> tables = plan(schema, sources, TableNaming.instance());
+    List<DestinationTable> history = planHistory(tables, keepsHistory);
     boolean autoCommit = connection.getAutoCommit();
     connection.setAutoCommit(false);
     try {
@@ -78,6 +120,9 @@ public final class PostgresDestination {
       for (DestinationTable table : tables) {
         createTable(connection, table);
       }
+      for (DestinationTable table : history) {
+        createHistoryTable(connection, table);
+      }
       connection.commit();
     } catch (SQLException | RuntimeException e) {
       connection.rollback();
@@ -85,7 +130,9 @@ public final class PostgresDestination {
     } finally {
       connection.setAutoCommit(autoCommit);
     }
-    return tables;
+    List<DestinationTable> all = new ArrayList<>(tables);
+    all.addAll(history);
+    return List.copyOf(all);
   }
 
   /**
@@ -97,6 +144,10 @@ public final class PostgresDestination {
     Namespace existing = mirroredNamespace(connection, table);
     if (existing != null && !existing.equals(table.source())) {
       throw new TableNameCollisionException(existing, table.source(), table.name());
+    }
+    Namespace historyOf = commentedNamespace(connection, table, HISTORY_COMMENT_PREFIX);
+    if (historyOf != null) {
+      throw new TableNameCollisionException(historyOf, table.source(), table.name());
     }
     String q = table.qualifiedName();
     try (Statement st = connection.createStatement()) {
@@ -112,25 +163,101 @@ public final class PostgresDestination {
               + " \"_synced_at\" timestamptz not null default now())");
     }
     if (existing == null) {
-      // The server quotes the literal (format's %L), so a collection name cannot end it early
-      // whatever standard_conforming_strings says.
-      String comment;
-      try (PreparedStatement ps = connection.prepareStatement("select format('comment on table %s is %L', ?, ?)")) {
-        ps.setString(1, q);
-        ps.setString(2, COMMENT_PREFIX + table.source().fullName());
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          comment = rs.getString(1);
-        }
+      comment(connection, q, COMMENT_PREFIX + table.source().fullName());
+    }
+  }
+
+  private static void comment(Connection connection, String qualifiedTable, String text) throws SQLException {
+    // The server quotes the literal (format's %L), so a collection name cannot end it early
+    // whatever standard_conforming_strings says.
+    String comment;
+    try (PreparedStatement ps = connection.prepareStatement("select format('comment on table %s is %L', ?, ?)")) {
+      ps.setString(1, qualifiedTable);
+      ps.setString(2, text);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        comment = rs.getString(1);
       }
-      try (Statement st = connection.createStatement()) {
-        st.execute(comment);
+    }
+    try (Statement st = connection.createStatement()) {
+      st.execute(comment);
+    }
+  }
+
+  /**
+   * Creates a history table if missing, within the caller's transaction. Its layout:
+   *
+   * <pre>
+   *   "_position"         text collate "C" not null     -- resume token of the event
+   *   "_id"               text collate "C" not null     -- the document key, as in the state table
+   *   "_operation"        text not null                 -- insert, update, replace or delete
+   *   "_commit_time"      timestamptz not null          -- the event's commit (wall) time
+   *   "doc"               jsonb                         -- the document after the event; null for a delete
+   *   "_raw_doc"          text                          -- exact JSON when doc had to be altered
+   *   "doc_before"        jsonb                         -- the pre-image, when the stream carried one
+   *   "updateDescription" jsonb                         -- an update's updated/removed fields, truncated arrays
+   *   "_synced_at"        timestamptz not null          -- when the row was appended
+   * </pre>
+   *
+   * with primary key ({@code _position}, {@code _id}): one row per event (an event has one key; the
+   * documents a snapshot copies share its starting position), and indexes on ({@code _id}, {@code
+   * _position}) for a document's changes and on {@code
+   * _commit_time} for time ranges and retention.
+   *
+   * @throws TableNameCollisionException if the table exists and is not this collection's history
+   */
+  static void createHistoryTable(Connection connection, DestinationTable table) throws SQLException {
+    Namespace historyOf = commentedNamespace(connection, table, HISTORY_COMMENT_PREFIX);
+    if (historyOf != null) {
+      if (!historyOf.equals(table.source())) {
+        throw new TableNameCollisionException(historyOf, table.source(), table.name());
+      }
+      return;
+    }
+    if (tableExists(connection, table)) {
+      // a state table, or a table of someone else's: never written as a history
+      Namespace mirrored = mirroredNamespace(connection, table);
+      throw new TableNameCollisionException(mirrored != null ? mirrored : table.source(), table.source(), table.name());
+    }
+    String q = table.qualifiedName();
+    try (Statement st = connection.createStatement()) {
+      st.execute("create table " + q
+          + " (\"_position\" text collate \"C\" not null,"
+          + " \"_id\" text collate \"C\" not null,"
+          + " \"_operation\" text not null,"
+          + " \"_commit_time\" timestamptz not null,"
+          + " \"doc\" jsonb,"
+          + " \"_raw_doc\" text,"
+          + " \"doc_before\" jsonb,"
+          + " \"updateDescription\" jsonb,"
+          + " \"_synced_at\" timestamptz not null default now(),"
+          + " primary key (\"_position\", \"_id\"))");
+      // unnamed: the server picks names that fit, whatever the table's length
+      st.execute("create index on " + q + " (\"_id\", \"_position\")");
+      st.execute("create index on " + q + " (\"_commit_time\")");
+    }
+    comment(connection, q, HISTORY_COMMENT_PREFIX + table.source().fullName());
+  }
+
+  private static boolean tableExists(Connection connection, DestinationTable table) throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement(
+        "select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relname = ?")) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
       }
     }
   }
 
   /** The namespace an existing table's comment says it mirrors, or null. */
   static Namespace mirroredNamespace(Connection connection, DestinationTable table)
+      throws SQLException {
+    return commentedNamespace(connection, table, COMMENT_PREFIX);
+  }
+
+  /** The namespace after {@code prefix} in an existing table's comment, or null. */
+  private static Namespace commentedNamespace(Connection connection, DestinationTable table, String prefix)
       throws SQLException {
     try (PreparedStatement ps =
         connection.prepareStatement(
@@ -144,10 +271,10 @@ public final class PostgresDestination {
           return null;
         }
         String comment = rs.getString(1);
-        if (comment == null || !comment.startsWith(COMMENT_PREFIX)) {
+        if (comment == null || !comment.startsWith(prefix)) {
           return null;
         }
-        String full = comment.substring(COMMENT_PREFIX.length());
+        String full = comment.substring(prefix.length());
         int dot = full.indexOf('.');
         return dot < 0 ? new Namespace(full, null)
             : new Namespace(full.substring(0, dot), full.substring(dot + 1));

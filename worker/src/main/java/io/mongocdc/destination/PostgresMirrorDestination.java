@@ -4,6 +4,7 @@ import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.DestinationRows;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorDestination;
+import io.mongocdc.activities.MirrorHistory;
 import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.TableOwnership;
@@ -20,6 +21,7 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,6 +46,9 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   /** Delete records handed to the sink at once by a sweep. */
   static final int SWEEP_CHUNK = 10_000;
 
+  /** History rows one prune removes per table, at most: one short statement per batch and table. */
+  static final int PRUNE_ROWS_PER_TABLE = 10_000;
+
   private final PeerRegistry peers;
   private final PostgresSinkOptions options;
   private final TableOwnership ownership;
@@ -60,7 +65,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   public void validate(MirrorConfig mirror) {
     List<DestinationTable> tables;
     try {
-      tables = plan(mirror);
+      tables = planWithHistory(mirror);
     } catch (TableNameCollisionException e) {
       throw new InvalidMirrorConfigurationException(e.getMessage());
     }
@@ -71,10 +76,11 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   /** Records the tables as the mirror's (refused if one is another's), then creates them. */
   @Override
   public List<String> createTables(MirrorConfig mirror) {
-    List<DestinationTable> tables = plan(mirror);
+    List<DestinationTable> tables = planWithHistory(mirror);
     ownership.claim(mirror.name(), recorded(mirror.destinationPeer(), tables));
     try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
-      return PostgresDestination.setUp(connection, mirror.destinationSchema(), sources(mirror)).stream()
+      return PostgresDestination.setUp(connection, mirror.destinationSchema(), sources(mirror), MirrorHistory.keepsHistory(mirror))
+          .stream()
           .map(DestinationTable::qualifiedName)
           .toList();
     } catch (SQLException e) {
@@ -98,7 +104,8 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     try {
       return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
           plan(mirror),
-          table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))));
+          table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))),
+          MirrorHistory.keepsHistory(mirror));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
@@ -150,7 +157,27 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   @Override
   public List<MirrorTable> plannedTables(MirrorConfig mirror) {
-    return recorded(mirror.destinationPeer(), plan(mirror));
+    return recorded(mirror.destinationPeer(), planWithHistory(mirror));
+  }
+
+  @Override
+  public long pruneHistory(MirrorConfig mirror) {
+    int days = mirror.settings().history().retentionDays();
+    if (days == 0) {
+      return 0;
+    }
+    List<Namespace> sources = mirror.settings().history().collections().stream()
+        .map(c -> new Namespace(mirror.sourceDatabase(), c)).toList();
+    long pruned = 0;
+    try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
+      for (DestinationTable state : PostgresDestination.plan(mirror.destinationSchema(), sources, TableNaming.instance())) {
+        pruned += HistoryRetention.prune(connection, state, days, PRUNE_ROWS_PER_TABLE);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot prune the history of mirror " + mirror.name() + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+    return pruned;
   }
 
   /**
@@ -193,6 +220,13 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   /** The mirror's destination tables, one per collection, as they are (or will be) created. */
   private static List<DestinationTable> plan(MirrorConfig mirror) {
     return PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
+  }
+
+  /** The state tables, then the history tables of the collections that keep one. */
+  private static List<DestinationTable> planWithHistory(MirrorConfig mirror) {
+    List<DestinationTable> tables = new ArrayList<>(plan(mirror));
+    tables.addAll(PostgresDestination.planHistory(tables, MirrorHistory.keepsHistory(mirror)));
+    return tables;
   }
 
   private static List<Namespace> sources(MirrorConfig mirror) {

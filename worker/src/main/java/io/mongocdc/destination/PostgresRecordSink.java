@@ -3,6 +3,7 @@ package io.mongocdc.destination;
 import com.zaxxer.hikari.HikariDataSource;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -52,6 +54,10 @@ import org.slf4j.LoggerFactory;
  * backwards: each row keeps the position (resume token) of the event that last wrote it.
  * Memory on this side is bounded by the flush thresholds plus a set of 64-bit key hashes per
  * table.
+ *
+ * <p>A table whose collection keeps a change history also gets every record, uncollapsed, appended
+ * to its {@code <table>_history} in the same transaction ({@link HistoryAppender}): staged with a
+ * binary COPY and moved in at each merge, each event once however often it is replayed.
  *
  * <h2>Operations</h2>
  *
@@ -100,6 +106,7 @@ public final class PostgresRecordSink implements BatchSink {
   private final PGConnection pgConnection;
   private final CopyManager copyManager;
   private final PostgresSinkOptions options;
+  private final Predicate<Namespace> keepsHistory;
   private final Map<String, Target> targets = new HashMap<>();
   private final Map<String, Target> touched = new LinkedHashMap<>();
 
@@ -110,12 +117,13 @@ public final class PostgresRecordSink implements BatchSink {
   private CopyIn activeCopy;
   private String activeCopySql;
   private SinkBatchStats lastCommit = SinkBatchStats.EMPTY;
+  private long historyRowsCommitted;
 
-  private PostgresRecordSink(
-      DataSource dataSource, TableClaim claims, Connection connection, PostgresSinkOptions options)
-      throws SQLException {
+  private PostgresRecordSink(DataSource dataSource, TableClaim claims, Connection connection,
+      PostgresSinkOptions options, Predicate<Namespace> keepsHistory) throws SQLException {
     this.dataSource = dataSource;
     this.claims = claims;
+    this.keepsHistory = keepsHistory;
     this.connection = connection;
     this.pgConnection = connection.unwrap(PGConnection.class);
     this.copyManager = pgConnection.getCopyAPI();
@@ -142,11 +150,21 @@ public final class PostgresRecordSink implements BatchSink {
   public static PostgresRecordSink open(
       DataSource dataSource, PostgresSinkOptions options, Collection<DestinationTable> tables, TableClaim claims)
       throws SQLException {
+    return open(dataSource, options, tables, claims, ns -> false);
+  }
+
+  /**
+   * Opens a sink that also appends every record of a collection that {@code keepsHistory} to
+   * that table's history table ({@code <table>_history}, created on the way if missing).
+   */
+  public static PostgresRecordSink open(DataSource dataSource, PostgresSinkOptions options,
+      Collection<DestinationTable> tables, TableClaim claims, Predicate<Namespace> keepsHistory) throws SQLException {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(claims, "claims");
+    Objects.requireNonNull(keepsHistory, "keepsHistory");
     Connection connection = dataSource.getConnection();
     try {
-      PostgresRecordSink sink = new PostgresRecordSink(dataSource, claims, connection, options);
+      PostgresRecordSink sink = new PostgresRecordSink(dataSource, claims, connection, options, keepsHistory);
       sink.init(tables);
       return sink;
     } catch (SQLException | RuntimeException e) {
@@ -178,8 +196,16 @@ public final class PostgresRecordSink implements BatchSink {
       if (existing != null && !existing.table.source().equals(table.source())) {
         throw new TableNameCollisionException(existing.table.source(), table.source(), table.name());
       }
-      targets.put(table.name(), new Target(table, "mongo_cdc_stage_" + targets.size()));
+      targets.put(table.name(), newTarget(table));
     }
+  }
+
+  private Target newTarget(DestinationTable table) {
+    int n = targets.size();
+    HistoryAppender history = keepsHistory.test(table.source())
+        ? new HistoryAppender(PostgresDestination.historyOf(table), "mongo_cdc_history_stage_" + n)
+        : null;
+    return new Target(table, "mongo_cdc_stage_" + n, history);
   }
 
   @Override
@@ -240,6 +266,7 @@ public final class PostgresRecordSink implements BatchSink {
       }
       touched.clear();
       lastCommit = new SinkBatchStats(stats);
+      historyRowsCommitted += lastCommit.historyRows();
     } catch (Exception e) {
       throw fail(e);
     }
@@ -253,6 +280,11 @@ public final class PostgresRecordSink implements BatchSink {
   /** What the last successful {@link #commit} applied. */
   public SinkBatchStats lastCommit() {
     return lastCommit;
+  }
+
+  @Override
+  public long historyRowsCommitted() {
+    return historyRowsCommitted;
   }
 
   @Override
@@ -360,21 +392,30 @@ public final class PostgresRecordSink implements BatchSink {
     // a table another mirror owns is neither created nor written.
     DestinationTable table = new DestinationTable(record.source(), options.schema(), record.table());
     claims.claim(table);
-    try (Connection ddl = dataSource.getConnection()) {
-      ddl.setAutoCommit(false);
-      try (PreparedStatement lock = ddl.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {
+    createOnOwnConnection(ddl -> PostgresDestination.createTable(ddl, table));
+    target = newTarget(table);
+    targets.put(table.name(), target);
+    return target;
+  }
+
+  private interface Ddl {
+    void run(Connection connection) throws SQLException;
+  }
+
+  /** Runs DDL on a connection of its own, committed at once, under an advisory lock all sinks take for DDL. */
+  private void createOnOwnConnection(Ddl ddl) throws SQLException {
+    try (Connection own = dataSource.getConnection()) {
+      own.setAutoCommit(false);
+      try (PreparedStatement lock = own.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {
         lock.setString(1, "mongo-cdc table ddl");
         lock.executeQuery().close();
       }
-      try (Statement st = ddl.createStatement()) {
+      try (Statement st = own.createStatement()) {
         st.execute("create schema if not exists " + TableNaming.quote(options.schema()));
       }
-      PostgresDestination.createTable(ddl, table);
-      ddl.commit();
+      ddl.run(own);
+      own.commit();
     }
-    target = new Target(table, "mongo_cdc_stage_" + targets.size());
-    targets.put(table.name(), target);
-    return target;
   }
 
   /**
@@ -452,6 +493,9 @@ public final class PostgresRecordSink implements BatchSink {
     final BinaryCopyBuffer buffer = new BinaryCopyBuffer();
     final BinaryCopyBuffer direct = new BinaryCopyBuffer();
     final KeyHashSet keys = new KeyHashSet(MAX_TRACKED_KEYS);
+    /** Where every record also goes, or null when the table keeps no history. */
+    final HistoryAppender history;
+    boolean historyReady;
     /** Per key only its newest record: what the next merge applies. */
     final Map<String, ChangeRecord> pending = new LinkedHashMap<>();
     boolean stagingCreated;
@@ -467,8 +511,9 @@ public final class PostgresRecordSink implements BatchSink {
     long bytes;
     long changed;
 
-    Target(DestinationTable table, String staging) {
+    Target(DestinationTable table, String staging, HistoryAppender history) {
       this.table = table;
+      this.history = history;
       this.staging = "pg_temp." + TableNaming.quote(staging);
       this.copySql =
           "copy "
@@ -494,11 +539,30 @@ public final class PostgresRecordSink implements BatchSink {
                   + " commit_time timestamptz not null) on commit delete rows");
           stagingCreated = true;
         }
-        try (ResultSet rs =
-            st.executeQuery("select not exists (select 1 from " + table.qualifiedName() + ")")) {
+        if (history != null && !history.stagingCreated) {
+          st.execute(history.createStagingSql());
+          history.stagingCreated = true;
+        }
+      }
+      // One round trip: whether the table is empty and, once per sink, whether its history table exists.
+      try (PreparedStatement ps = connection.prepareStatement(
+          "select not exists (select 1 from " + table.qualifiedName() + "), exists (select 1 from pg_class c"
+              + " join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relname = ?)")) {
+        ps.setString(1, table.schema());
+        ps.setString(2, history == null || historyReady ? "" : history.table.name());
+        try (ResultSet rs = ps.executeQuery()) {
           rs.next();
           emptyAtStart = rs.getBoolean(1);
+          if (history != null && !historyReady && !rs.getBoolean(2)) {
+            // History turned on for a table that has none yet (an edit, or a collection met on the way).
+            claims.claim(history.table);
+            createOnOwnConnection(ddl -> PostgresDestination.createHistoryTable(ddl, history.table));
+          }
         }
+      }
+      historyReady = true;
+      if (history != null) {
+        history.startBatch();
       }
       inBatch = true;
       inserts = updates = replaces = deletes = updatesWithoutDocument = sanitized = bytes = 0;
@@ -510,6 +574,9 @@ public final class PostgresRecordSink implements BatchSink {
       inBatch = false;
       buffer.trim(KEEP_BUFFER_BYTES);
       direct.trim(KEEP_BUFFER_BYTES);
+      if (history != null) {
+        history.buffer.trim(KEEP_BUFFER_BYTES);
+      }
     }
 
     /**
@@ -527,6 +594,9 @@ public final class PostgresRecordSink implements BatchSink {
           case REPLACE -> replaces++;
           case DELETE -> deletes++;
           case UPDATE -> updates++;
+        }
+        if (history != null) {
+          history.add(record, keyText(record.key()));
         }
         if (record.operation() != Operation.DELETE && record.document() == null) {
           if (record.operation() == Operation.UPDATE) {
@@ -570,7 +640,32 @@ public final class PostgresRecordSink implements BatchSink {
       }
       if (pending.size() >= options.flushRecords()) {
         flush();
+      } else if (history != null) {
+        if (history.staged >= options.flushRecords()) {
+          appendHistory();
+        } else if (history.buffer.size() >= SEND_BUFFER_BYTES) {
+          stream(history.copySql, history.buffer);
+        }
       }
+    }
+
+    /** Moves the history rows staged so far into the history table (same transaction). */
+    void appendHistory() throws SQLException {
+      if (history == null || history.staged == 0) {
+        return;
+      }
+      if (history.buffer.rows() > 0) {
+        stream(history.copySql, history.buffer);
+      }
+      finishCopy();
+      try (Statement st = connection.createStatement()) {
+        st.execute(history.appendSql());
+        history.appended += st.getUpdateCount();
+        while (st.getMoreResults() || st.getUpdateCount() >= 0) {
+          // drain the truncate's result
+        }
+      }
+      history.staged = 0;
     }
 
     /**
@@ -581,6 +676,7 @@ public final class PostgresRecordSink implements BatchSink {
      * merges of one key happen in source order.
      */
     void flush() throws SQLException {
+      appendHistory();
       if (pending.isEmpty()) {
         return;
       }
@@ -647,7 +743,7 @@ public final class PostgresRecordSink implements BatchSink {
       flush();
       return new SinkBatchStats.TableStats(
           table, inserts, updates, replaces, deletes, updatesWithoutDocument, sanitized, bytes,
-          changed);
+          changed, history == null ? 0 : history.appended);
     }
 
     /**

@@ -19,6 +19,10 @@ public record SinkBatchStats(List<TableStats> tables) {
     return tables.stream().mapToLong(TableStats::records).sum();
   }
 
+  public long historyRows() {
+    return tables.stream().mapToLong(TableStats::historyRows).sum();
+  }
+
   public long rowsChanged() {
     return tables.stream().mapToLong(TableStats::rowsChanged).sum();
   }
@@ -35,6 +39,8 @@ public record SinkBatchStats(List<TableStats> tables) {
    * @param bytes source bytes of the records
    * @param rowsChanged rows inserted, updated or removed by the merge; records superseded in the
    *     same batch, or older than the row, change nothing
+   * @param historyRows rows appended to the table's history table (0 without history); a replayed
+   *     event is not appended again
    */
   public record TableStats(
       DestinationTable table,
@@ -45,7 +51,8 @@ public record SinkBatchStats(List<TableStats> tables) {
       long updatesWithoutDocument,
       long sanitizedDocuments,
       long bytes,
-      long rowsChanged) {
+      long rowsChanged,
+      long historyRows) {
 
     public long records() {
       return inserts + updates + replaces + deletes;

@@ -42,6 +42,14 @@ public final class TableNaming implements DestinationTableResolver {
     return shorten(source.fullName());
   }
 
+  /**
+   * The history table of the table named {@code table}: {@code <table>_history}, shortened like
+   * any name when it does not fit in 63 bytes.
+   */
+  public static String historyTableName(String table) {
+    return shorten(table + "_history");
+  }
+
   /** {@code name} if it fits in 63 bytes, else its shortened form with a hash suffix. */
   public static String shorten(String name) {
     if (name.isEmpty()) {

@@ -28,6 +28,10 @@ package io.mongocdc.dev;
  * @param quarantinedEvents events the mirror set aside in {@code quarantined_events} and not
  *     replayed; with the generator, every poison event it made ({@code --poison-events}) must be
  *     there for the destination to match
+ * @param historyRows rows in the history tables of the collections given {@code --history}
+ * @param historyRowsReported history rows the batches reported appending (the catalog's {@code
+ *     batches.history_rows}): {@code historyRows} less the documents the snapshot copied into
+ *     those collections' history (and any row retention pruned)
  * @param verify what {@code --verify} found (null without it)
  */
 public record DevReport(
@@ -46,6 +50,8 @@ public record DevReport(
     long batchLatencyP50Ms,
     long batchLatencyP99Ms,
     long quarantinedEvents,
+    long historyRows,
+    long historyRowsReported,
     Verify verify) {
 
   /**

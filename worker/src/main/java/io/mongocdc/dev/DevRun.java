@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.decode.Namespace;
+import io.mongocdc.destination.TableNaming;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
@@ -336,8 +337,23 @@ public final class DevRun {
           batches.records(), rows, matches,
           mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
           Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
-          batches.p99Millis(), quarantined, verified);
+          batches.p99Millis(), quarantined, historyRows(connection, database), historyRowsReported(connection),
+          verified);
     }
+  }
+
+  private long historyRows(Connection connection, String database) throws SQLException {
+    long rows = 0;
+    for (String collection : options.settings().history().collections()) {
+      String table = TableNaming.historyTableName(TableNaming.tableName(new Namespace(database, collection)));
+      rows += SqlNumber.of(connection, "select count(*) from " + TableNaming.qualified(SCHEMA, table));
+    }
+    return rows;
+  }
+
+  private static long historyRowsReported(Connection connection) throws SQLException {
+    return SqlNumber.of(connection,
+        "select coalesce(sum(history_rows), 0) from mongo_cdc.batches where mirror_name = ?", MIRROR);
   }
 
   private static long quarantinedEvents(Connection connection) throws SQLException {
@@ -352,13 +368,14 @@ public final class DevRun {
 
   private void printSummary(DevReport report) {
     out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s"
-            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%n",
+            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%s%n",
         report.snapshotDocuments(), report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
         report.batchPhaseSeconds(), report.cpuCoresBusy() == null ? "?" : String.format("%.2f", report.cpuCoresBusy()),
         report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
         report.destinationMatchesSource() == null ? ""
             : report.destinationMatchesSource() ? "; the destination matches the source"
                 : "; " + report.mismatchedRows() + " rows DIFFER from the source",
+        report.historyRows() == 0 ? "" : "; " + report.historyRows() + " history rows",
         report.quarantinedEvents() == 0 ? "" : "; " + report.quarantinedEvents()
             + " events in quarantine (mongo_cdc.quarantined_events)");
   }

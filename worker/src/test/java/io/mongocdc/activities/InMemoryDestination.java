@@ -59,10 +59,24 @@ public final class InMemoryDestination implements MirrorDestination {
     return ns -> mirror.destinationSchema() + "." + ns.collection();
   }
 
+  private volatile java.util.function.LongSupplier pruning = () -> 0;
+
+  /** What {@link #pruneHistory} does: returns the rows it says it pruned, or throws. */
+  public void pruneWith(java.util.function.LongSupplier pruning) {
+    this.pruning = pruning;
+  }
+
+  @Override
+  public long pruneHistory(MirrorConfig mirror) {
+    return pruning.getAsLong();
+  }
+
   @Override
   public BatchSink openSink(MirrorConfig mirror, long batchId) {
+    java.util.function.Predicate<io.mongocdc.decode.Namespace> keepsHistory = MirrorHistory.keepsHistory(mirror);
     return new BatchSink() {
       private final List<ChangeRecord> staged = new ArrayList<>();
+      private long historyRows;
 
       @Override
       public void write(List<ChangeRecord> records) {
@@ -72,7 +86,14 @@ public final class InMemoryDestination implements MirrorDestination {
       @Override
       public void commit() {
         apply(staged);
+        // one history row per record of a history collection (this fake never sees a replay)
+        historyRows += staged.stream().filter(r -> keepsHistory.test(r.source())).count();
         staged.clear();
+      }
+
+      @Override
+      public long historyRowsCommitted() {
+        return historyRows;
       }
 
       @Override

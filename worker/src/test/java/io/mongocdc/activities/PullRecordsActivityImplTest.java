@@ -193,6 +193,25 @@ class PullRecordsActivityImplTest {
   }
 
   @Test
+  void historyRowsAndPruningAreReportedAndAFailedPruneNeverFailsTheBatch() {
+    MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().withHistory(
+        new io.mongocdc.workflows.model.ChangeHistorySettings(null, List.of("orders"), 7)));
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(10));
+    destination.pruneWith(() -> 5);
+
+    BatchOutcome pruned = activity.pullRecords(batch(mirror, start()));
+    destination.pruneWith(() -> {
+      throw new IllegalStateException("destination went away");
+    });
+    BatchOutcome failedPrune = activity.pullRecords(new PullRecordsRequest(mirror, 2, pruned.checkpoint()));
+
+    assertEquals(10, pruned.figures().historyRowsAppended());
+    assertEquals(5, pruned.figures().historyRowsPruned());
+    assertEquals(0, failedPrune.figures().historyRowsPruned());
+    assertEquals(10, destination.recordsApplied());
+  }
+
+  @Test
   void aRetryResumesFromTheLastHeartbeatCheckpoint() {
     List<RawBsonDocument> events = Fixtures.orderEvents(40);
     PullRecordsActivity activity = activity(events);

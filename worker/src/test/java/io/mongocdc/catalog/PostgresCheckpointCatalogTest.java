@@ -172,6 +172,18 @@ class PostgresCheckpointCatalogTest {
   }
 
   @Test
+  void aBatchRowHoldsWhatItAppendedToHistoryAndWhatRetentionPruned() {
+    port.register(mirror("h1"));
+    BatchFigures batch = new BatchFigures(12, 12, 0, 1200, Map.of(), 250, "BATCH_SIZE", 1, null, Map.of(), null, 0,
+        12, 40);
+
+    port.commit("h1", 1, token(80), batch);
+
+    assertEquals(12L, column("select history_rows from mongo_cdc.batches where mirror_name = 'h1'"));
+    assertEquals(40L, column("select history_pruned from mongo_cdc.batches where mirror_name = 'h1'"));
+  }
+
+  @Test
   void figuresFromAnOlderWorkerLeaveTheOperationCountsUnknown() {
     port.register(mirror("f2"));
     port.commit("f2", 1, token(70), figures(4, "BATCH_SIZE"));

@@ -110,6 +110,26 @@ class DevCommandTest {
   }
 
   @Test
+  void historyForOneGeneratorCollectionKeepsEveryEventOfItAndTheCatalogSaysSo() throws Exception {
+    Path report = directory.resolve("history.json");
+    StringWriter out = new StringWriter();
+
+    int exit = cli(new CountDownLatch(1), out).execute("dev", "--headless", "--events", "3000", "--rate", "0",
+        "--initial-documents", "100", "--history", "orders", "--report", report.toString(), "--temporal-port",
+        String.valueOf(freePort()), "--metrics-port", "-1");
+
+    assertEquals(0, exit, out.toString());
+    JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
+    assertTrue(figures.get("destinationMatchesSource").asBoolean(), figures.toString());
+    long history = figures.get("historyRows").asLong();
+    assertTrue(history > 100, "orders' snapshot documents and some of the 3000 events: " + figures);
+    assertTrue(history < 3000 + 300, "only orders keeps a history, not users or products: " + figures);
+    assertEquals(history, 100 + figures.get("historyRowsReported").asLong(),
+        "orders' 100 copied documents, and every row the batches reported appending");
+    assertTrue(out.toString().contains(history + " history rows"), out.toString());
+  }
+
+  @Test
   void pauseEditAndResumeThroughATemporalClientWhileItRuns() throws Exception {
     int port = freePort();
     int metricsPort = freePort();

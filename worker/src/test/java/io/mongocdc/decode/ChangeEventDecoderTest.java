@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.scripted.ChangeEvents;
 import java.time.Instant;
+import java.util.List;
+import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
@@ -69,6 +71,45 @@ class ChangeEventDecoderTest {
   void anUpdateWithoutPostImageHasNoDocument() {
     ChangeRecord update = (ChangeRecord) decode(events.update(NS, new BsonInt32(1), null, null));
     assertNull(update.document());
+  }
+
+  @Test
+  void aHistoryTableGetsPreImagesAndUpdateDescriptions() {
+    ChangeEventDecoder keeping = new ChangeEventDecoder(
+        new DriverJsonRenderer(), new DriverJsonKeyRenderer(), ns -> "dest_" + ns.collection(), NS::equals);
+    BsonArray truncated = new BsonArray(List.of(
+        new BsonDocument("field", new BsonString("tags")).append("newSize", new BsonInt32(1))));
+    RawBsonDocument update = ChangeEvents.withPreImage(
+        events.update(NS, new BsonInt32(1), doc(1, "b"), new BsonDocument("name", new BsonString("b")),
+            List.of("note"), truncated),
+        doc(1, "a"));
+    RawBsonDocument delete = ChangeEvents.withPreImage(events.delete(NS, new BsonInt32(1)), doc(1, "b"));
+    RawBsonDocument deleteWithoutPreImage = ChangeEvents.withPreImage(events.delete(NS, new BsonInt32(2)), null);
+
+    ChangeRecord updated = (ChangeRecord) keeping.decode(update, tokenOf(update));
+    ChangeRecord deleted = (ChangeRecord) keeping.decode(delete, tokenOf(delete));
+    ChangeRecord deletedUnknown = (ChangeRecord) keeping.decode(deleteWithoutPreImage, tokenOf(deleteWithoutPreImage));
+
+    assertEquals("{\"_id\": 1, \"name\": \"a\"}", updated.documentBefore());
+    assertEquals("{\"_id\": 1, \"name\": \"b\"}", updated.document());
+    assertEquals("{\"updatedFields\": {\"name\": \"b\"}, \"removedFields\": [\"note\"],"
+        + " \"truncatedArrays\": [{\"field\": \"tags\", \"newSize\": 1}]}", updated.updateDescription());
+    assertEquals("{\"_id\": 1, \"name\": \"b\"}", deleted.documentBefore());
+    assertNull(deleted.updateDescription());
+    assertNull(deletedUnknown.documentBefore(), "a null pre-image (whenAvailable) is no pre-image");
+  }
+
+  @Test
+  void aTableWithoutHistoryLeavesPreImagesAndUpdateDescriptionsUnread() {
+    RawBsonDocument update = ChangeEvents.withPreImage(
+        events.update(NS, new BsonInt32(1), doc(1, "b"), new BsonDocument("name", new BsonString("b"))),
+        doc(1, "a"));
+
+    ChangeRecord record = (ChangeRecord) decode(update);
+
+    assertNull(record.documentBefore());
+    assertNull(record.updateDescription());
+    assertEquals("{\"_id\": 1, \"name\": \"b\"}", record.document());
   }
 
   @Test

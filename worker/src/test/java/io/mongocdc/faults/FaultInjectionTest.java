@@ -42,6 +42,7 @@ import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.CdcFlowInput;
+import io.mongocdc.workflows.model.ChangeHistorySettings;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
@@ -283,6 +284,14 @@ class FaultInjectionTest {
         fail("snapshot faults that fired in no seed: " + never);
       }
     }
+  }
+
+  /** Seeds without snapshots whose remainder by this is 1 keep a change history of orders (0: none). */
+  static final int HISTORY_EVERY = Integer.getInteger("faults.historyEvery", 3);
+
+  /** Whether the seed keeps a change history of orders: chosen from the seed alone. */
+  static boolean isHistorySeed(long seed) {
+    return HISTORY_EVERY > 0 && !isSnapshotSeed(seed) && seed % HISTORY_EVERY == 1 % HISTORY_EVERY;
   }
 
   /** Whether the seed runs with snapshots on: chosen from the seed alone. */
@@ -553,6 +562,8 @@ class FaultInjectionTest {
     // snapshots
     /** Whether this seed runs with snapshots on (its collections hold documents before the start). */
     final boolean snapshots;
+    /** The mirror keeps a change history of orders, checked event by event at the end. */
+    final boolean history;
     /** Whether the scenario adds {@link #ADDED_COLLECTION} to the running mirror. */
     final boolean addsCollection;
     /** The source of a snapshot scenario (null otherwise). */
@@ -627,6 +638,12 @@ class FaultInjectionTest {
       MirrorSettings settings = new MirrorSettings(5 + random.nextInt(36), IDLE_TIMEOUT_SECONDS, 600,
           1 + random.nextInt(4), 1 + random.nextInt(10), List.of(), policy, 1 + random.nextInt(5), false,
           snapshotSettings, null);
+      this.history = isHistorySeed(seed);
+      if (history) {
+        // No draw from random: the seed plays the workload and faults it played without history.
+        settings = settings.withHistory(new ChangeHistorySettings(null, List.of(RandomWorkload.ORDERS), null));
+        count("history scenarios", 1);
+      }
       this.mirror = new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, RandomWorkload.DATABASE,
           List.of(RandomWorkload.ORDERS), name, settings);
       this.table = tableOf(RandomWorkload.ORDERS);
@@ -1448,6 +1465,9 @@ class FaultInjectionTest {
             checkTable(c, start.getKey(), workload.expectedRows(start.getKey(), start.getValue()));
           }
         }
+        if (history) {
+          checkHistory(c);
+        }
         // Per _id, applied positions never went backwards (the trigger saw every update).
         try (PreparedStatement st = c.prepareStatement("select id, old_position, new_position"
             + " from public.faults_backwards where schema_name = ?")) {
@@ -1472,6 +1492,47 @@ class FaultInjectionTest {
       if (snapshots && source.openCursors() != 0) {
         fail(source.openCursors() + " snapshot cursors left open");
       }
+    }
+
+    /**
+     * The history table of orders holds exactly one row per event of the workload, whatever the
+     * faults replayed: its position, key and whether it is a delete; and every state row has the
+     * history row of its position.
+     */
+    private void checkHistory(Connection c) throws SQLException {
+      String historyTable = TableNaming.qualified(mirror.destinationSchema(),
+          TableNaming.historyTableName(TableNaming.tableName(RandomWorkload.NS)));
+      Map<String, RandomWorkload.Applied> expected = new HashMap<>();
+      for (RandomWorkload.Applied a : workload.applied) {
+        expected.put(a.token().data(), a);
+      }
+      int rows = 0;
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+          "select \"_position\", \"_id\", \"_operation\" from " + historyTable)) {
+        while (rs.next()) {
+          rows++;
+          RandomWorkload.Applied want = expected.get(rs.getString(1));
+          if (want == null) {
+            fail("history row at " + rs.getString(1) + " of " + rs.getString(2) + " is no event of the source");
+          }
+          if (!want.key().equals(rs.getString(2)) || want.delete() != rs.getString(3).equals("delete")) {
+            fail("history row at " + rs.getString(1) + " is " + rs.getString(3) + " of " + rs.getString(2)
+                + ", the event is " + (want.delete() ? "a delete" : "a write") + " of " + want.key());
+          }
+        }
+      }
+      if (rows != expected.size()) {
+        fail("the history has " + rows + " rows, the source " + expected.size() + " events");
+      }
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("select count(*) from " + table
+          + " s where not exists (select 1 from " + historyTable + " h where h.\"_position\" = s.\"_position\""
+          + " and h.\"_id\" = s.\"_id\")")) {
+        rs.next();
+        if (rs.getLong(1) != 0) {
+          fail(rs.getLong(1) + " state rows have no history row of their position");
+        }
+      }
+      count("history checks", 1);
     }
 
     /**
@@ -1818,6 +1879,11 @@ class FaultInjectionTest {
               count("commits by a stale attempt after its retry started", 1);
             }
             sink.commit();
+          }
+
+          @Override
+          public long historyRowsCommitted() {
+            return sink.historyRowsCommitted();
           }
 
           @Override

@@ -46,6 +46,10 @@ public final class MongoChangeStreamOpener implements ChangeStreamOpener {
     stream = stream
         .fullDocument(settings.fullDocument().driverValue())
         .maxAwaitTime(settings.maxAwaitTime().toMillis(), TimeUnit.MILLISECONDS);
+    if (settings.fullDocumentBeforeChange() != PreImageMode.OFF) {
+      // Not sent when off: MongoDB 5.0 refuses the option by name.
+      stream = stream.fullDocumentBeforeChange(settings.fullDocumentBeforeChange().driverValue());
+    }
     if (settings.cursorBatchSize() > 0) {
       stream = stream.batchSize(settings.cursorBatchSize());
     }

@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonTimestamp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The activities' source port on MongoDB: one client per source peer (connection strings are
@@ -27,6 +29,8 @@ import org.bson.BsonTimestamp;
  * collections and excluded operations, validated when the mirror is set up.
  */
 public final class MongoMirrorSourceFactory implements MirrorSourceFactory, AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(MongoMirrorSourceFactory.class);
 
   private final PeerRegistry peers;
   private final Map<String, MongoClient> clients = new ConcurrentHashMap<>();
@@ -43,6 +47,7 @@ public final class MongoMirrorSourceFactory implements MirrorSourceFactory, Auto
     } catch (MongoException e) {
       throw ChangeStreamErrors.classify(e);
     }
+    report.warnings().forEach(warning -> log.warn("mirror {}: {}", mirror.name(), warning));
     if (!report.problems().isEmpty()) {
       throw new InvalidMirrorConfigurationException(new SourceValidationException(report.problems()).getMessage());
     }
@@ -98,7 +103,8 @@ public final class MongoMirrorSourceFactory implements MirrorSourceFactory, Auto
     }
     MongoSourceSettings defaults = MongoSourceSettings.of(mirror.sourceDatabase(), collections);
     return new MongoSourceSettings(mirror.sourceDatabase(), collections, excluded, defaults.fullDocument(),
-        defaults.cursorBatchSize(), defaults.maxAwaitTime(), mirror.settings().splitLargeEvents());
+        defaults.cursorBatchSize(), defaults.maxAwaitTime(), mirror.settings().splitLargeEvents(),
+        PreImageMode.ofSetting(mirror.settings().history().fullDocumentBeforeChange()));
   }
 
   private MongoClient client(MirrorConfig mirror) {

@@ -19,6 +19,7 @@ import java.util.Set;
  *     (and a fresh post-batch token). Default 1 s
  * @param splitLargeEvents ask the server to split events over 16 MiB with
  *     {@code $changeStreamSplitLargeEvent} and reassemble them (MongoDB 6.0.9+ / 7.0+). Default off
+ * @param fullDocumentBeforeChange whether events carry pre-images. Default {@link PreImageMode#OFF}
  */
 public record MongoSourceSettings(
     String database,
@@ -27,7 +28,8 @@ public record MongoSourceSettings(
     FullDocumentMode fullDocument,
     int cursorBatchSize,
     Duration maxAwaitTime,
-    boolean splitLargeEvents) {
+    boolean splitLargeEvents,
+    PreImageMode fullDocumentBeforeChange) {
 
   public static final Duration DEFAULT_MAX_AWAIT_TIME = Duration.ofSeconds(1);
 
@@ -54,6 +56,14 @@ public record MongoSourceSettings(
     if (maxAwaitTime == null || maxAwaitTime.isNegative() || maxAwaitTime.isZero()) {
       throw new IllegalArgumentException("maxAwaitTime must be a positive duration, got " + maxAwaitTime);
     }
+    Objects.requireNonNull(fullDocumentBeforeChange, "fullDocumentBeforeChange must be OFF, WHEN_AVAILABLE or REQUIRED");
+  }
+
+  /** Settings without pre-images. */
+  public MongoSourceSettings(String database, List<String> collections, Set<Operation> excludedOperations,
+      FullDocumentMode fullDocument, int cursorBatchSize, Duration maxAwaitTime, boolean splitLargeEvents) {
+    this(database, collections, excludedOperations, fullDocument, cursorBatchSize, maxAwaitTime, splitLargeEvents,
+        PreImageMode.OFF);
   }
 
   /** Watches {@code collections} (all in one database, or across the deployment) with defaults. */

@@ -2,6 +2,7 @@ package io.mongocdc.source.mongo;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
@@ -95,5 +96,69 @@ public final class SourceChecks {
     BsonValue value = resource.get(field);
     return value != null && value.isString()
         && (value.asString().getValue().isEmpty() || value.asString().getValue().equals(name));
+  }
+
+  /** Pre-images need MongoDB 6.0: an older server refuses {@code fullDocumentBeforeChange}. */
+  static final int MIN_PRE_IMAGE_MAJOR_VERSION = 6;
+
+  /**
+   * What pre-images on the stream mean for the watched collections, from the server version and
+   * each collection's {@code listCollections} options: with {@code required}, a collection
+   * without {@code changeStreamPreAndPostImages} is a problem (the stream would fail on its first
+   * update or delete); with {@code whenAvailable}, a warning (its events carry no pre-image). Both
+   * name the collections and the command that enables it.
+   *
+   * @param optionsByCollection {@code db.collection} to its {@code options} document; a watched
+   *     collection missing here is not checked (it does not exist, reported elsewhere)
+   * @param problems where problems go
+   * @param warnings where warnings go
+   */
+  public static void checkPreImages(PreImageMode mode, String version, List<String> collections,
+      Map<String, BsonDocument> optionsByCollection, List<String> problems, List<String> warnings) {
+    if (mode == PreImageMode.OFF) {
+      return;
+    }
+    try {
+      int major = Integer.parseInt(version.split("\\.")[0]);
+      if (major < MIN_PRE_IMAGE_MAJOR_VERSION) {
+        problems.add("fullDocumentBeforeChange=" + mode.setting() + " needs MongoDB " + MIN_PRE_IMAGE_MAJOR_VERSION
+            + ".0 or newer, the server is " + version);
+        return;
+      }
+    } catch (RuntimeException e) {
+      // an unreadable version is reported by versionProblem
+    }
+    List<String> without = new ArrayList<>();
+    List<String> commands = new ArrayList<>();
+    for (String name : collections) {
+      BsonDocument options = optionsByCollection.get(name);
+      if (options == null) {
+        continue;
+      }
+      BsonDocument images = options.getDocument("changeStreamPreAndPostImages", new BsonDocument());
+      if (!images.getBoolean("enabled", org.bson.BsonBoolean.FALSE).getValue()) {
+        int dot = name.indexOf('.');
+        without.add(name);
+        commands.add("db.getSiblingDB(" + jsString(name.substring(0, dot)) + ").runCommand({collMod: "
+            + jsString(name.substring(dot + 1)) + ", changeStreamPreAndPostImages: {enabled: true}})");
+      }
+    }
+    if (without.isEmpty()) {
+      return;
+    }
+    String which = "changeStreamPreAndPostImages is not enabled on " + String.join(", ", without)
+        + "; enable it with " + String.join(" and ", commands);
+    if (mode == PreImageMode.REQUIRED) {
+      problems.add("fullDocumentBeforeChange=required: " + which
+          + " (or use fullDocumentBeforeChange=whenAvailable)");
+    } else {
+      warnings.add("fullDocumentBeforeChange=whenAvailable: " + which
+          + "; until then their events carry no pre-image (doc_before stays null)");
+    }
+  }
+
+  /** A JavaScript string literal for the mongo shell. */
+  private static String jsString(String value) {
+    return '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
   }
 }

@@ -5,8 +5,11 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import io.mongocdc.secrets.Redaction;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -42,6 +45,10 @@ public final class SourceValidator {
         problems.add("the mirror's MongoDB user lacks " + String.join(", ", missing));
       }
       problems.addAll(missingCollections(settings.collections()));
+      if (settings.fullDocumentBeforeChange() != PreImageMode.OFF) {
+        SourceChecks.checkPreImages(settings.fullDocumentBeforeChange(), version, settings.collections(),
+            collectionOptions(settings.collections()), problems, warnings);
+      }
     } catch (MongoException e) {
       problems.add("cannot inspect the source: " + Redaction.redact(e.getMessage()));
     }
@@ -71,6 +78,19 @@ public final class SourceValidator {
       }
     }
     return missing;
+  }
+
+  /** Each existing watched collection's {@code listCollections} options. */
+  private Map<String, BsonDocument> collectionOptions(List<String> collections) {
+    Map<String, BsonDocument> options = new HashMap<>();
+    Set<String> dbs = new LinkedHashSet<>();
+    collections.forEach(name -> dbs.add(name.substring(0, name.indexOf('.'))));
+    for (String db : dbs) {
+      for (BsonDocument info : client.getDatabase(db).listCollections(BsonDocument.class)) {
+        options.put(db + "." + info.getString("name").getValue(), info.getDocument("options", new BsonDocument()));
+      }
+    }
+    return options;
   }
 
   private OplogWindow oplogWindow() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.mongodb.client.ChangeStreamIterable;
 import com.mongodb.client.model.changestream.FullDocument;
+import com.mongodb.client.model.changestream.FullDocumentBeforeChange;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import java.lang.reflect.Proxy;
@@ -46,6 +47,22 @@ class MongoChangeStreamOpenerTest {
         "fullDocument[" + FullDocument.WHEN_AVAILABLE + "]",
         "maxAwaitTime[250, " + TimeUnit.MILLISECONDS + "]",
         "batchSize[500]",
+        "startAfter[" + TOKEN.toDocument() + "]"), calls);
+  }
+
+  @Test
+  void preImagesAreAskedForOnlyWhenOn() {
+    MongoSourceSettings settings = new MongoSourceSettings("shop", List.of("shop.orders"), Set.of(),
+        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(250), false, PreImageMode.REQUIRED);
+    List<String> calls = new ArrayList<>();
+
+    new MongoChangeStreamOpener(p -> recording(calls), settings)
+        .configure(recording(calls), StreamPosition.after(TOKEN));
+
+    assertEquals(List.of(
+        "fullDocument[" + FullDocument.UPDATE_LOOKUP + "]",
+        "maxAwaitTime[250, " + TimeUnit.MILLISECONDS + "]",
+        "fullDocumentBeforeChange[" + FullDocumentBeforeChange.REQUIRED + "]",
         "startAfter[" + TOKEN.toDocument() + "]"), calls);
   }
 

@@ -43,6 +43,15 @@ class MongoMirrorSourceFactoryTest {
     assertEquals(Set.of(Operation.DELETE), Set.copyOf(source.excludedOperations()));
   }
 
+  @Test
+  void preImagesAreOffByDefaultAndAnEditTurnsThemOn() {
+    assertEquals(PreImageMode.OFF,
+        MongoMirrorSourceFactory.settings(mirror(MirrorSettings.defaults())).fullDocumentBeforeChange());
+    MirrorSettings edited = MirrorSettings.defaults().apply(
+        EditRequest.fromJson(Map.of("fullDocumentBeforeChange", "whenAvailable")));
+    assertEquals(PreImageMode.WHEN_AVAILABLE, MongoMirrorSourceFactory.settings(mirror(edited)).fullDocumentBeforeChange());
+  }
+
   private static List<String> stages(MongoSourceSettings settings) {
     return ChangeStreamPipeline.build(settings).stream().map(BsonDocument::getFirstKey).toList();
   }

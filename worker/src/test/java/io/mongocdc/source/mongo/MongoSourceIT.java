@@ -237,6 +237,44 @@ class MongoSourceIT {
     assertTrue(afterRename.controlEvents().stream().anyMatch(e -> e.type() == ControlEvent.Type.RENAME));
   }
 
+  /** MongoDB 6.0+: pre-images of a collection with changeStreamPreAndPostImages, and validation of the setting. */
+  @Test
+  void preImagesAndUpdateDescriptionsReachTheRecords() throws Exception {
+    String version = client.getDatabase("admin").runCommand(new BsonDocument("buildInfo", new org.bson.BsonInt32(1)),
+        BsonDocument.class).getString("version").getValue();
+    Assumptions.assumeTrue(Integer.parseInt(version.split("\\.")[0]) >= 6, "pre-images need MongoDB 6.0+");
+    MongoSourceSettings required = new MongoSourceSettings(dbName, List.of(dbName + ".orders"), java.util.Set.of(),
+        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(200), false, PreImageMode.REQUIRED);
+    SourceValidationReport refused = new SourceValidator(client).validate(required);
+    assertEquals(1, refused.problems().size(), refused.problems().toString());
+    assertTrue(refused.problems().get(0).contains("collMod: \"orders\", changeStreamPreAndPostImages: {enabled: true}"),
+        refused.problems().get(0));
+
+    db.runCommand(new BsonDocument("collMod", new org.bson.BsonString("orders"))
+        .append("changeStreamPreAndPostImages", new BsonDocument("enabled", org.bson.BsonBoolean.TRUE)));
+    assertEquals(List.of(), new SourceValidator(client).validate(required).problems());
+    StreamPosition start = now();
+    orders.insertOne(new Document("_id", 1).append("status", "new").append("note", "x"));
+    orders.updateOne(Filters.eq("_id", 1), Updates.combine(Updates.set("status", "paid"), Updates.unset("note")));
+    orders.deleteOne(Filters.eq("_id", 1));
+    CollectingSink sink = new CollectingSink();
+    PullRecords pull = new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), required),
+        new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
+            DestinationTableResolver.sourceName(), ns -> true),
+        PullSettings.builder().decodeWorkers(2).chunkSize(3).idleTimeout(Duration.ofSeconds(2)).build());
+
+    pull.pull(start, sink, ProgressListener.none());
+
+    assertEquals(3, sink.records.size());
+    assertNull(sink.records.get(0).documentBefore());
+    assertEquals("{\"_id\": 1, \"status\": \"new\", \"note\": \"x\"}", sink.records.get(1).documentBefore());
+    assertTrue(sink.records.get(1).updateDescription().contains("\"updatedFields\": {\"status\": \"paid\"}"),
+        sink.records.get(1).updateDescription());
+    assertTrue(sink.records.get(1).updateDescription().contains("\"removedFields\": [\"note\"]"),
+        sink.records.get(1).updateDescription());
+    assertEquals("{\"_id\": 1, \"status\": \"paid\"}", sink.records.get(2).documentBefore());
+  }
+
   @Test
   void validationReportsTopologyVersionAndOplogWindow() {
     SourceValidationReport report = new SourceValidator(client).validate(settings());

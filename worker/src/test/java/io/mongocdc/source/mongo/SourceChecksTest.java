@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
@@ -73,5 +74,51 @@ class SourceChecksTest {
     assertTrue(window.atRisk(new BsonTimestamp(1_000_000 + 3_600, 0)));
     assertTrue(window.describe(new BsonTimestamp(1_000_000 + 3_600, 0)).contains("WARNING"));
     assertTrue(window.describe(new BsonTimestamp(999_000, 0)).contains("history is gone"));
+  }
+
+  @Test
+  void requiredPreImagesNameTheCollectionsWithoutThemAndTheCommand() {
+    Map<String, BsonDocument> options = Map.of(
+        "shop.orders", BsonDocument.parse("{changeStreamPreAndPostImages: {enabled: true}}"),
+        "shop.items", new BsonDocument(),
+        "shop.users", BsonDocument.parse("{changeStreamPreAndPostImages: {enabled: false}}"));
+    List<String> problems = new java.util.ArrayList<>();
+    List<String> warnings = new java.util.ArrayList<>();
+
+    SourceChecks.checkPreImages(PreImageMode.REQUIRED, "7.0.2", List.of("shop.orders", "shop.items", "shop.users"),
+        options, problems, warnings);
+
+    assertEquals(List.of("fullDocumentBeforeChange=required: changeStreamPreAndPostImages is not enabled on"
+        + " shop.items, shop.users; enable it with"
+        + " db.getSiblingDB(\"shop\").runCommand({collMod: \"items\", changeStreamPreAndPostImages: {enabled: true}})"
+        + " and db.getSiblingDB(\"shop\").runCommand({collMod: \"users\", changeStreamPreAndPostImages: {enabled: true}})"
+        + " (or use fullDocumentBeforeChange=whenAvailable)"), problems);
+    assertEquals(List.of(), warnings);
+  }
+
+  @Test
+  void preImagesWhenAvailableOnlyWarnAndOffChecksNothing() {
+    Map<String, BsonDocument> options = Map.of("shop.items", new BsonDocument());
+    List<String> problems = new java.util.ArrayList<>();
+    List<String> warnings = new java.util.ArrayList<>();
+
+    SourceChecks.checkPreImages(PreImageMode.WHEN_AVAILABLE, "6.0.1", List.of("shop.items"), options, problems,
+        warnings);
+    SourceChecks.checkPreImages(PreImageMode.OFF, "5.0.1", List.of("shop.items"), options, problems, warnings);
+
+    assertEquals(List.of(), problems);
+    assertEquals(1, warnings.size());
+    assertTrue(warnings.get(0).startsWith("fullDocumentBeforeChange=whenAvailable: changeStreamPreAndPostImages is"
+        + " not enabled on shop.items; enable it with db.getSiblingDB(\"shop\").runCommand({collMod: \"items\","),
+        warnings.get(0));
+  }
+
+  @Test
+  void preImagesNeedMongoDb6() {
+    List<String> problems = new java.util.ArrayList<>();
+    SourceChecks.checkPreImages(PreImageMode.WHEN_AVAILABLE, "5.0.9", List.of("shop.items"), Map.of(), problems,
+        new java.util.ArrayList<>());
+    assertEquals(List.of("fullDocumentBeforeChange=whenAvailable needs MongoDB 6.0 or newer, the server is 5.0.9"),
+        problems);
   }
 }

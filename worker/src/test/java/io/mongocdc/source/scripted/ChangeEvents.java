@@ -6,6 +6,7 @@ import io.mongocdc.source.generator.ResumeTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.bson.BsonArray;
@@ -68,6 +69,31 @@ public final class ChangeEvents {
         .append("removedFields", new BsonArray())
         .append("truncatedArrays", new BsonArray());
     return dataEvent("update", ns, id, postImage == null ? BsonNull.VALUE : postImage, description);
+  }
+
+  /**
+   * An update with a full {@code updateDescription}: fields set, fields removed, and arrays
+   * truncated ({@code {field, newSize}} documents).
+   */
+  public RawBsonDocument update(Namespace ns, BsonValue id, BsonDocument postImage, BsonDocument updatedFields,
+      List<String> removedFields, BsonArray truncatedArrays) {
+    BsonArray removed = new BsonArray();
+    removedFields.forEach(field -> removed.add(new BsonString(field)));
+    BsonDocument description = new BsonDocument()
+        .append("updatedFields", updatedFields)
+        .append("removedFields", removed)
+        .append("truncatedArrays", truncatedArrays);
+    return dataEvent("update", ns, id, postImage == null ? BsonNull.VALUE : postImage, description);
+  }
+
+  /**
+   * {@code event} as a stream with {@code fullDocumentBeforeChange} returns it: with the pre-image
+   * last, or {@code null} where the server had none ({@code whenAvailable}).
+   */
+  public static RawBsonDocument withPreImage(RawBsonDocument event, BsonDocument preImage) {
+    BsonDocument document = event.decode(new BsonDocumentCodec());
+    document.append("fullDocumentBeforeChange", preImage == null ? BsonNull.VALUE : preImage);
+    return toRaw(document);
   }
 
   public RawBsonDocument replace(Namespace ns, BsonDocument document) {

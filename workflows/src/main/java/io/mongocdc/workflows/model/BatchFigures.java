@@ -27,6 +27,11 @@ import java.util.TreeMap;
  * @param recordsQuarantined records set aside in the catalog's {@code quarantined_events} instead
  *     of applied ({@code poisonEventPolicy} QUARANTINE), over all attempts; 0 in histories of
  *     workers before it existed
+ * @param historyRowsAppended rows appended to history tables ({@code <table>_history}), over all
+ *     attempts; a replayed event is not appended again (0 without history, and in histories of
+ *     workers before it existed)
+ * @param historyRowsPruned history rows older than {@code historyRetentionDays} removed after the
+ *     batch (0 without retention)
  */
 public record BatchFigures(
     long eventsRead,
@@ -40,7 +45,17 @@ public record BatchFigures(
     Map<String, Long> stageMillis,
     Map<String, TableFigures> tables,
     String firstPosition,
-    long recordsQuarantined) {
+    long recordsQuarantined,
+    long historyRowsAppended,
+    long historyRowsPruned) {
+
+  /** Figures without change history. */
+  public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
+      Map<String, Long> recordsByTable, long durationMillis, String endReason, int attempts,
+      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined) {
+    this(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable, durationMillis, endReason, attempts,
+        stageMillis, tables, firstPosition, recordsQuarantined, 0, 0);
+  }
 
   public BatchFigures {
     recordsByTable = recordsByTable == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(recordsByTable));

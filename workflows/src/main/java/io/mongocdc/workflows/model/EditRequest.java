@@ -18,6 +18,8 @@ import java.util.function.Function;
  * addCollections} extends the mirror's collections: each added collection is snapshotted (when
  * snapshots are on) and then replicated from the checkpoint the snapshot started at, with no gap.
  * {@code snapshotFilters} merges into the filters in effect; a filter of {@code "{}"} removes one.
+ * {@code history} merges likewise: {@code {"orders": true}} turns a collection's history table on,
+ * {@code false} off (the table and its rows stay).
  */
 public record EditRequest(
     Integer batchSize,
@@ -35,7 +37,10 @@ public record EditRequest(
     Map<String, String> snapshotFilters,
     List<String> addCollections,
     String poisonEventPolicy,
-    Boolean autoResync) {
+    Boolean autoResync,
+    String fullDocumentBeforeChange,
+    Map<String, Boolean> history,
+    Integer historyRetentionDays) {
 
   /**
    * Each field's JSON name and value, in the order they are documented: the one list of the
@@ -57,6 +62,9 @@ public record EditRequest(
       new JsonField("snapshotParallelPartitions", EditRequest::snapshotParallelPartitions),
       new JsonField("snapshotFilters", EditRequest::snapshotFilters),
       new JsonField("autoResync", EditRequest::autoResync),
+      new JsonField("fullDocumentBeforeChange", EditRequest::fullDocumentBeforeChange),
+      new JsonField("history", EditRequest::history),
+      new JsonField("historyRetentionDays", EditRequest::historyRetentionDays),
       new JsonField("addCollections", EditRequest::addCollections));
 
   /** The fields an edit may set, in the order they are documented. */
@@ -67,9 +75,10 @@ public record EditRequest(
     // In the order sent: an edit comes from history, so that order is the same on every replay.
     snapshotFilters = snapshotFilters == null ? null : DeterministicMaps.inOrder(snapshotFilters);
     addCollections = addCollections == null ? null : List.copyOf(addCollections);
+    history = history == null ? null : DeterministicMaps.inOrder(history);
   }
 
-  /** An edit without {@code autoResync}. */
+  /** An edit without {@code autoResync} and the change history fields. */
   public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
       Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
       Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
@@ -77,7 +86,7 @@ public record EditRequest(
       List<String> addCollections, String poisonEventPolicy) {
     this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null);
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null, null);
   }
 
   /** An edit that changes only the settings this one changes (no collections added). */
@@ -85,7 +94,7 @@ public record EditRequest(
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
         snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy,
-        autoResync);
+        autoResync, fullDocumentBeforeChange, history, historyRetentionDays);
   }
 
   /**
@@ -128,7 +137,10 @@ public record EditRequest(
         filters(body, "snapshotFilters", problems),
         strings(body, "addCollections", problems),
         string(body, "poisonEventPolicy", problems),
-        bool(body, "autoResync", problems));
+        bool(body, "autoResync", problems),
+        string(body, "fullDocumentBeforeChange", problems),
+        switches(body, "history", problems),
+        integer(body, "historyRetentionDays", problems));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }
@@ -189,25 +201,40 @@ public record EditRequest(
    * is kept as text (the worker parses it as Extended JSON).
    */
   private static Map<String, String> filters(Map<String, ?> body, String name, List<String> problems) {
+    return byCollection(body, name, problems, "filter", "a JSON object or its text",
+        filter -> filter instanceof String text ? text : filter instanceof Map<?, ?> ? JsonText.of(filter) : null);
+  }
+
+  /** A map from collection to on (true) or off (false). */
+  private static Map<String, Boolean> switches(Map<String, ?> body, String name, List<String> problems) {
+    return byCollection(body, name, problems, "true or false", "true or false",
+        on -> on instanceof Boolean b ? b : null);
+  }
+
+  /**
+   * A JSON object of collection: value, each value read by {@code read} (null when it has the
+   * wrong type, which is a problem naming {@code valueShape}); null when the field is absent.
+   */
+  private static <V> Map<String, V> byCollection(Map<String, ?> body, String name, List<String> problems,
+      String valueName, String valueShape, Function<Object, V> read) {
     Object value = body.get(name);
     if (value == null) {
       return null;
     }
     if (!(value instanceof Map<?, ?> map)) {
-      problems.add(name + " must be an object of collection: filter, got " + describe(value));
+      problems.add(name + " must be an object of collection: " + valueName + ", got " + describe(value));
       return null;
     }
-    Map<String, String> filters = new LinkedHashMap<>();
-    map.forEach((collection, filter) -> {
-      if (filter instanceof String text) {
-        filters.put(String.valueOf(collection), text);
-      } else if (filter instanceof Map<?, ?>) {
-        filters.put(String.valueOf(collection), JsonText.of(filter));
+    Map<String, V> values = new LinkedHashMap<>();
+    map.forEach((collection, each) -> {
+      V got = read.apply(each);
+      if (got != null) {
+        values.put(String.valueOf(collection), got);
       } else {
-        problems.add(name + "." + collection + " must be a JSON object or its text, got " + describe(filter));
+        problems.add(name + "." + collection + " must be " + valueShape + ", got " + describe(each));
       }
     });
-    return filters;
+    return values;
   }
 
   private static String string(Map<String, ?> body, String name, List<String> problems) {

@@ -65,6 +65,11 @@ public record MirrorConfig(
             problems.add("settings.snapshotFilters: '" + filtered + "' is not one of the mirror's collections " + collections);
           }
         }
+        for (String kept : settings.history().collections()) {
+          if (!collections.contains(kept)) {
+            problems.add("settings.history: '" + kept + "' is not one of the mirror's collections " + collections);
+          }
+        }
       }
     }
     return problems;

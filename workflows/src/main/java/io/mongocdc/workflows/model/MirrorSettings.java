@@ -36,6 +36,8 @@ import java.util.Set;
  *     from a new starting point, delete the rows the copy did not see); off (the default, and
  *     null in JSON) the mirror fails and waits for the operator. Once per loss: history lost
  *     again before a batch committed after the resync fails the mirror
+ * @param history pre-images and per-collection change history tables (null in JSON means the
+ *     defaults: none)
  */
 public record MirrorSettings(
     int batchSize,
@@ -49,7 +51,8 @@ public record MirrorSettings(
     boolean splitLargeEvents,
     SnapshotSettings snapshot,
     String poisonEventPolicy,
-    Boolean autoResync) {
+    Boolean autoResync,
+    ChangeHistorySettings history) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
@@ -67,26 +70,34 @@ public record MirrorSettings(
     snapshot = snapshot == null ? SnapshotSettings.defaults() : snapshot;
     poisonEventPolicy = poisonEventPolicy == null ? "FAIL" : poisonEventPolicy;
     autoResync = Boolean.TRUE.equals(autoResync);
+    history = history == null ? ChangeHistorySettings.defaults() : history;
   }
 
-  /** Settings without {@code autoResync} (off). */
+  /** Settings without {@code autoResync} (off) and without change history. */
   public MirrorSettings(int batchSize, int idleTimeoutSeconds, int maxBatchDurationSeconds, int decodeWorkers,
       int chunkSize, List<String> excludedOperations, String controlEventPolicy, int continueAsNewEveryBatches,
       boolean splitLargeEvents, SnapshotSettings snapshot, String poisonEventPolicy) {
     this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
-        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null);
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null, null);
   }
 
   public static MirrorSettings defaults() {
     return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults(),
-        "FAIL");
+        "FAIL", false, ChangeHistorySettings.defaults());
   }
 
   /** These settings with the snapshot settings replaced. */
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
-        poisonEventPolicy, autoResync);
+        poisonEventPolicy, autoResync, history);
+  }
+
+  /** These settings with the change history settings replaced. */
+  public MirrorSettings withHistory(ChangeHistorySettings newHistory) {
+    return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
+        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
+        poisonEventPolicy, autoResync, newHistory);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -113,6 +124,7 @@ public record MirrorSettings(
       problems.add("poisonEventPolicy must be FAIL or QUARANTINE, got " + quoted(poisonEventPolicy));
     }
     problems.addAll(snapshot.problems());
+    problems.addAll(history.problems());
     return problems;
   }
 
@@ -133,7 +145,8 @@ public record MirrorSettings(
         edit.splitLargeEvents() != null ? edit.splitLargeEvents() : splitLargeEvents,
         snapshot.apply(edit),
         edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy,
-        edit.autoResync() != null ? edit.autoResync() : autoResync);
+        edit.autoResync() != null ? edit.autoResync() : autoResync,
+        history.apply(edit));
   }
 
   private static String quoted(String value) {

@@ -5,12 +5,20 @@ package io.mongocdc.workflows.model;
  *
  * @param recordsQuarantined records set aside in the catalog's {@code quarantined_events} under
  *     {@code poisonEventPolicy} QUARANTINE (0 in histories of workers before it existed)
+ * @param historyRowsAppended rows appended to history tables (0 before change history existed)
+ * @param historyRowsPruned history rows removed by retention (0 before change history existed)
  */
 public record MirrorTotals(
     long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-    long recordsQuarantined) {
+    long recordsQuarantined, long historyRowsAppended, long historyRowsPruned) {
 
-  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0);
+  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0, 0, 0);
+
+  /** Totals without change history. */
+  public MirrorTotals(long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
+      long recordsQuarantined) {
+    this(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined, 0, 0);
+  }
 
   public MirrorTotals plus(BatchFigures batch) {
     return new MirrorTotals(
@@ -19,6 +27,8 @@ public record MirrorTotals(
         recordsDelivered + batch.recordsDelivered(),
         recordsExcluded + batch.recordsExcluded(),
         bytesRead + batch.bytesRead(),
-        recordsQuarantined + batch.recordsQuarantined());
+        recordsQuarantined + batch.recordsQuarantined(),
+        historyRowsAppended + batch.historyRowsAppended(),
+        historyRowsPruned + batch.historyRowsPruned());
   }
 }
