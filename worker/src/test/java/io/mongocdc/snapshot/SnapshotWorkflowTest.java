@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.mongocdc.activities.ConfiguredPeerRegistry;
-import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
@@ -28,7 +25,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
-import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.testing.MirrorDatabases;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -90,15 +87,10 @@ class SnapshotWorkflowTest {
 
   @BeforeAll
   static void databases() throws SQLException {
-    catalogData = EmbeddedPostgresSupport.newDatabase("snapshot_catalog");
-    CatalogMigrator.migrate(catalogData);
-    destinationData = EmbeddedPostgresSupport.newDatabase("snapshot_dest");
-    String database;
-    try (Connection c = destinationData.getConnection()) {
-      database = c.getCatalog();
-    }
-    String url = EmbeddedPostgresSupport.postgres().getJdbcUrl("postgres", database);
-    peers = new ConfiguredPeerRegistry(Map.of(SOURCE_PEER, Fixtures.SOURCE_URI, DESTINATION_PEER, url), Map.of());
+    MirrorDatabases databases = MirrorDatabases.create("snapshot", SOURCE_PEER, DESTINATION_PEER);
+    catalogData = databases.catalog();
+    destinationData = databases.destination();
+    peers = databases.peers();
   }
 
   @AfterEach
