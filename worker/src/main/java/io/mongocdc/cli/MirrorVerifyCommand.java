@@ -35,8 +35,8 @@ final class MirrorVerifyCommand extends MirrorSubcommand {
   boolean repair;
 
   @Option(names = "--documents-per-second", paramLabel = "N",
-      description = "Source documents read per second, at most, over all ranges (default "
-          + VerifyRequest.DEFAULT_DOCUMENTS_PER_SECOND + ").")
+      description = "Source documents read per second, at most, over all ranges, for this run (default: the "
+          + "mirror's verifyDocumentsPerSecond, set by --verify-documents-per-second on create or edit).")
   Integer documentsPerSecond;
 
   @Option(names = "--parallel-ranges", paramLabel = "N",

@@ -51,6 +51,11 @@ public final class SettingsOptions {
           + "(as 'mirror resync' does) instead of failing (default: off).")
   Boolean autoResync;
 
+  @Option(names = "--verify-documents-per-second", paramLabel = "N",
+      description = "Source documents 'mirror verify' reads per second, at most, over all ranges (default "
+          + MirrorSettings.DEFAULT_VERIFY_DOCUMENTS_PER_SECOND + ").")
+  Integer verifyDocumentsPerSecond;
+
   @Option(names = "--snapshot", negatable = true,
       description = "Copy the documents that already exist before replicating changes (default: on).")
   Boolean snapshot;
@@ -94,7 +99,7 @@ public final class SettingsOptions {
         excludedOperations == null ? null : excludedOperations.stream().filter(s -> !s.isBlank()).toList(),
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
         snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync,
-        fullDocumentBeforeChange, historySwitches(), historyRetentionDays);
+        fullDocumentBeforeChange, historySwitches(), historyRetentionDays, verifyDocumentsPerSecond);
   }
 
   /** {@code --history} and {@code --no-history} as collection: on/off; null when neither is given. */

@@ -66,6 +66,7 @@ final class StatusText {
         + " snapshotDocumentsPerPartition=" + s.snapshot().documentsPerPartition()
         + " snapshotParallelPartitions=" + s.snapshot().parallelPartitions()
         + (s.snapshot().filters().isEmpty() ? "" : " snapshotFilters=" + new java.util.TreeMap<>(s.snapshot().filters()))
+        + " autoResync=" + s.autoResync() + " verifyDocumentsPerSecond=" + s.verifyDocumentsPerSecond()
         + " fullDocumentBeforeChange=" + s.history().fullDocumentBeforeChange()
         + (s.history().collections().isEmpty() ? "" : " history=" + s.history().collections()
             + " historyRetentionDays=" + s.history().retentionDays());

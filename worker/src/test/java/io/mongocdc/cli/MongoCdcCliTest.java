@@ -155,22 +155,27 @@ class MongoCdcCliTest {
   }
 
   @Test
-  void historyOptionsAreSettingsShownInStatusAndEditable() throws Exception {
+  void historyAndVerifyRateOptionsAreSettingsShownInStatusAndEditable() throws Exception {
     Run created = run("mirror", "create", "orders", "--source-peer", "orders-mongo", "--destination-peer",
         "warehouse-pg", "--database", "shop", "--collection", "orders", "--collection", "items", "--history", "orders",
-        "--history", "items", "--full-document-before-change", "whenAvailable", "--history-retention-days", "30");
+        "--history", "items", "--full-document-before-change", "whenAvailable", "--history-retention-days", "30",
+        "--verify-documents-per-second", "2500");
     assertEquals(0, created.exitCode(), created.err());
     pulls.nextCall();
 
     Run status = run("mirror", "status", "orders");
-    assertTrue(status.out().contains(" fullDocumentBeforeChange=whenAvailable history=[items, orders]"
+    assertTrue(status.out().contains(" autoResync=false verifyDocumentsPerSecond=2500 fullDocumentBeforeChange=whenAvailable history=[items, orders]"
         + " historyRetentionDays=30"), status.out());
     assertTrue(status.out().contains("  history: 0 rows appended to the history of items, orders, 0 pruned"
         + " (older than 30 days)"), status.out());
 
-    Run edited = run("mirror", "edit", "orders", "--no-history", "items", "--full-document-before-change", "off");
+    Run edited = run("mirror", "edit", "orders", "--no-history", "items", "--full-document-before-change", "off",
+        "--verify-documents-per-second", "900");
     assertEquals(0, edited.exitCode(), edited.err());
-    assertTrue(edited.out().contains("fullDocumentBeforeChange=off history=[orders]"), edited.out());
+    assertTrue(edited.out().contains("verifyDocumentsPerSecond=900 fullDocumentBeforeChange=off history=[orders]"),
+        edited.out());
+    assertOneLineError(run("mirror", "edit", "orders", "--verify-documents-per-second", "0"), ExitCodes.INVALID,
+        "verifyDocumentsPerSecond must be between 1 and 10000000, got 0");
     assertOneLineError(run("mirror", "edit", "orders", "--history", "users"), ExitCodes.INVALID,
         "history: 'users' is not one of the mirror's collections");
     assertOneLineError(run("mirror", "edit", "orders", "--full-document-before-change", "always"), ExitCodes.INVALID,
@@ -180,6 +185,7 @@ class MongoCdcCliTest {
     MirrorConfig next = pulls.nextCall().mirror();
     assertEquals(List.of("orders"), next.settings().history().collections());
     assertEquals("off", next.settings().history().fullDocumentBeforeChange());
+    assertEquals(900, next.settings().verifyDocumentsPerSecond());
   }
 
   @Test

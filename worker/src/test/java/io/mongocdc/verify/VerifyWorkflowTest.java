@@ -443,7 +443,7 @@ class VerifyWorkflowTest {
       name = "verify" + MIRRORS.incrementAndGet();
       return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, List.of(ORDERS), name,
           new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
-              new SnapshotSettings(true, 30, 2, null), null, autoResync, null));
+              new SnapshotSettings(true, 30, 2, null), null, autoResync, null, null));
     }
 
     String table(MirrorConfig mirror) {

@@ -40,7 +40,8 @@ public record EditRequest(
     Boolean autoResync,
     String fullDocumentBeforeChange,
     Map<String, Boolean> history,
-    Integer historyRetentionDays) {
+    Integer historyRetentionDays,
+    Integer verifyDocumentsPerSecond) {
 
   /**
    * Each field's JSON name and value, in the order they are documented: the one list of the
@@ -62,6 +63,7 @@ public record EditRequest(
       new JsonField("snapshotParallelPartitions", EditRequest::snapshotParallelPartitions),
       new JsonField("snapshotFilters", EditRequest::snapshotFilters),
       new JsonField("autoResync", EditRequest::autoResync),
+      new JsonField("verifyDocumentsPerSecond", EditRequest::verifyDocumentsPerSecond),
       new JsonField("fullDocumentBeforeChange", EditRequest::fullDocumentBeforeChange),
       new JsonField("history", EditRequest::history),
       new JsonField("historyRetentionDays", EditRequest::historyRetentionDays),
@@ -78,7 +80,7 @@ public record EditRequest(
     history = history == null ? null : DeterministicMaps.inOrder(history);
   }
 
-  /** An edit without {@code autoResync} and the change history fields. */
+  /** An edit without {@code autoResync}, the change history fields and the verify rate. */
   public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
       Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
       Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
@@ -86,7 +88,7 @@ public record EditRequest(
       List<String> addCollections, String poisonEventPolicy) {
     this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null, null);
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null, null, null);
   }
 
   /** An edit that changes only the settings this one changes (no collections added). */
@@ -94,7 +96,7 @@ public record EditRequest(
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
         snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy,
-        autoResync, fullDocumentBeforeChange, history, historyRetentionDays);
+        autoResync, fullDocumentBeforeChange, history, historyRetentionDays, verifyDocumentsPerSecond);
   }
 
   /**
@@ -140,7 +142,8 @@ public record EditRequest(
         bool(body, "autoResync", problems),
         string(body, "fullDocumentBeforeChange", problems),
         switches(body, "history", problems),
-        integer(body, "historyRetentionDays", problems));
+        integer(body, "historyRetentionDays", problems),
+        integer(body, "verifyDocumentsPerSecond", problems));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }

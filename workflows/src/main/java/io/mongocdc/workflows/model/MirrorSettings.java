@@ -36,6 +36,9 @@ import java.util.Set;
  *     from a new starting point, delete the rows the copy did not see); off (the default, and
  *     null in JSON) the mirror fails and waits for the operator. Once per loss: history lost
  *     again before a batch committed after the resync fails the mirror
+ * @param verifyDocumentsPerSecond source documents {@code mongo-cdc mirror verify} reads per
+ *     second, at most, over all its ranges at once, so a verify never loads the source more than
+ *     this (null in JSON means {@link #DEFAULT_VERIFY_DOCUMENTS_PER_SECOND})
  * @param history pre-images and per-collection change history tables (null in JSON means the
  *     defaults: none)
  */
@@ -52,6 +55,7 @@ public record MirrorSettings(
     SnapshotSettings snapshot,
     String poisonEventPolicy,
     Boolean autoResync,
+    Integer verifyDocumentsPerSecond,
     ChangeHistorySettings history) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
@@ -64,40 +68,45 @@ public record MirrorSettings(
   static final Range DECODE_WORKERS = new Range("decodeWorkers", 1, 256);
   static final Range CHUNK_SIZE = new Range("chunkSize", 1, 100_000);
   static final Range CONTINUE_AS_NEW = new Range("continueAsNewEveryBatches", 1, 100_000);
+  static final Range VERIFY_DOCUMENTS_PER_SECOND = new Range("verifyDocumentsPerSecond", 1, 10_000_000);
+
+  public static final int DEFAULT_VERIFY_DOCUMENTS_PER_SECOND = 10_000;
 
   public MirrorSettings {
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
     snapshot = snapshot == null ? SnapshotSettings.defaults() : snapshot;
     poisonEventPolicy = poisonEventPolicy == null ? "FAIL" : poisonEventPolicy;
     autoResync = Boolean.TRUE.equals(autoResync);
+    verifyDocumentsPerSecond = verifyDocumentsPerSecond == null ? DEFAULT_VERIFY_DOCUMENTS_PER_SECOND
+        : verifyDocumentsPerSecond;
     history = history == null ? ChangeHistorySettings.defaults() : history;
   }
 
-  /** Settings without {@code autoResync} (off) and without change history. */
+  /** Settings without {@code autoResync} (off), with the default verify rate and without change history. */
   public MirrorSettings(int batchSize, int idleTimeoutSeconds, int maxBatchDurationSeconds, int decodeWorkers,
       int chunkSize, List<String> excludedOperations, String controlEventPolicy, int continueAsNewEveryBatches,
       boolean splitLargeEvents, SnapshotSettings snapshot, String poisonEventPolicy) {
     this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
-        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null, null);
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null, null, null);
   }
 
   public static MirrorSettings defaults() {
     return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults(),
-        "FAIL", false, ChangeHistorySettings.defaults());
+        "FAIL", false, DEFAULT_VERIFY_DOCUMENTS_PER_SECOND, ChangeHistorySettings.defaults());
   }
 
   /** These settings with the snapshot settings replaced. */
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
-        poisonEventPolicy, autoResync, history);
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history);
   }
 
   /** These settings with the change history settings replaced. */
   public MirrorSettings withHistory(ChangeHistorySettings newHistory) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        poisonEventPolicy, autoResync, newHistory);
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, newHistory);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -109,6 +118,7 @@ public record MirrorSettings(
     DECODE_WORKERS.check(decodeWorkers, problems);
     CHUNK_SIZE.check(chunkSize, problems);
     CONTINUE_AS_NEW.check(continueAsNewEveryBatches, problems);
+    VERIFY_DOCUMENTS_PER_SECOND.check(verifyDocumentsPerSecond, problems);
     for (String operation : excludedOperations) {
       if (!OPERATIONS.contains(operation)) {
         problems.add("excludedOperations: '" + operation + "' is not one of insert, update, replace, delete");
@@ -146,6 +156,7 @@ public record MirrorSettings(
         snapshot.apply(edit),
         edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy,
         edit.autoResync() != null ? edit.autoResync() : autoResync,
+        edit.verifyDocumentsPerSecond() != null ? edit.verifyDocumentsPerSecond() : verifyDocumentsPerSecond,
         history.apply(edit));
   }
 

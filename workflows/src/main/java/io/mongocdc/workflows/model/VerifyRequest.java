@@ -10,20 +10,23 @@ import java.util.List;
  * @param repair also re-copy the documents found to differ and delete the rows the source no
  *     longer has
  * @param documentsPerSecond source documents read per second, at most, over all ranges at once
- *     (null in JSON means {@link #DEFAULT_DOCUMENTS_PER_SECOND}); verify never reads faster
+ *     (null means the mirror's {@code verifyDocumentsPerSecond}); verify never reads faster
  * @param parallelRanges ranges compared at the same time (null means the mirror's
  *     {@code snapshotParallelPartitions})
  */
 public record VerifyRequest(MirrorConfig mirror, boolean repair, Integer documentsPerSecond, Integer parallelRanges) {
 
-  public static final int DEFAULT_DOCUMENTS_PER_SECOND = 10_000;
   static final MirrorSettings.Range DOCUMENTS_PER_SECOND = new MirrorSettings.Range("documentsPerSecond", 1, 10_000_000);
   static final MirrorSettings.Range PARALLEL_RANGES = new MirrorSettings.Range("parallelRanges", 1, 64);
 
   public VerifyRequest {
-    documentsPerSecond = documentsPerSecond == null ? DEFAULT_DOCUMENTS_PER_SECOND : documentsPerSecond;
-    if (parallelRanges == null && mirror != null && mirror.settings() != null) {
-      parallelRanges = mirror.settings().snapshot().parallelPartitions();
+    MirrorSettings settings = mirror == null || mirror.settings() == null ? null : mirror.settings();
+    if (documentsPerSecond == null) {
+      documentsPerSecond = settings == null ? MirrorSettings.DEFAULT_VERIFY_DOCUMENTS_PER_SECOND
+          : settings.verifyDocumentsPerSecond();
+    }
+    if (parallelRanges == null && settings != null) {
+      parallelRanges = settings.snapshot().parallelPartitions();
     }
   }
 

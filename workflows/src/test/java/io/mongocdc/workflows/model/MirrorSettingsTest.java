@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MirrorSettingsTest {
@@ -32,6 +33,31 @@ class MirrorSettingsTest {
     assertEquals("FAIL", settings.poisonEventPolicy());
     assertEquals("QUARANTINE", settings.apply(EditRequest.fromJson(java.util.Map.of("poisonEventPolicy", "QUARANTINE")))
         .poisonEventPolicy());
+  }
+
+  @Test
+  void theVerifyRateIsASettingWithADefaultAndLimitsThatAnEditChanges() {
+    MirrorSettings absentFromJson = new MirrorSettings(1, 1, 1, 1, 1, null, "PAUSE", 1, false, null, null);
+    assertEquals(MirrorSettings.DEFAULT_VERIFY_DOCUMENTS_PER_SECOND, absentFromJson.verifyDocumentsPerSecond());
+
+    MirrorSettings edited = absentFromJson.apply(EditRequest.fromJson(Map.of("verifyDocumentsPerSecond", 500)));
+    assertEquals(500, edited.verifyDocumentsPerSecond());
+    assertEquals(500, edited.apply(EditRequest.fromJson(Map.of("batchSize", 7))).verifyDocumentsPerSecond(),
+        "an edit of another field keeps the rate");
+
+    assertEquals(List.of("verifyDocumentsPerSecond must be between 1 and 10000000, got 0"),
+        MirrorSettings.defaults().apply(EditRequest.fromJson(Map.of("verifyDocumentsPerSecond", 0))).problems());
+  }
+
+  @Test
+  void aVerifyReadsAtTheMirrorsRateUnlessTheRunSaysOtherwise() {
+    MirrorSettings settings = MirrorSettings.defaults().apply(
+        EditRequest.fromJson(Map.of("verifyDocumentsPerSecond", 800)));
+    MirrorConfig mirror = new MirrorConfig("orders", "shop-mongo", "warehouse-pg", "shop", List.of(), "public",
+        settings);
+    assertEquals(800, new VerifyRequest(mirror, false, null, null).documentsPerSecond());
+    assertEquals(200, new VerifyRequest(mirror, false, null, 4).documentsPerSecondPerRange());
+    assertEquals(50, new VerifyRequest(mirror, false, 50, null).documentsPerSecond());
   }
 
   @Test
