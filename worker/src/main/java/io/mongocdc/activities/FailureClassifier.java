@@ -113,8 +113,8 @@ public final class FailureClassifier {
   private static String advice(String type, String message) {
     return switch (type) {
       case FailureTypes.HISTORY_LOST -> "the change stream no longer holds the history at the mirror's checkpoint ("
-          + message + "); nothing was skipped, but the mirror must be resynchronised: drop it with its tables and "
-          + "create it again";
+          + message + "); nothing was skipped, but the mirror must be resynchronised: run mongo-cdc mirror resync "
+          + "<name> (it copies every collection again into the same tables), or turn on autoResync";
       case FailureTypes.INVALID_CONFIGURATION -> "invalid configuration: " + message
           + "; fix the mirror or the worker's peers, then resume the mirror";
       case FailureTypes.AUTHENTICATION_FAILED -> "authentication failed: " + message

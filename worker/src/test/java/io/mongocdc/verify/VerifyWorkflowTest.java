@@ -223,7 +223,7 @@ class VerifyWorkflowTest {
     world.change(30);
     world.applyToSource(20, 50);
     world.startAfter(49);
-    world.historyLost = true;
+    world.loseHistoryBeforeStart();
     MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
     assertTrue(failed.lastError().contains("ChangeStreamHistoryLost"), failed.lastError());
     Set<String> deletedInTheGap = world.deletedBetween(20, 50);
@@ -263,7 +263,7 @@ class VerifyWorkflowTest {
     world.applyToSource(20, 60);
     Set<String> deletedInTheGap = world.deletedBetween(20, 50);
     world.startAfter(49);
-    world.historyLost = true;
+    world.loseHistoryBeforeStart();
     // The gap's events are revealed only once the resync has begun: a batch still open when the
     // history is lost would otherwise stream them, and no resync would be needed.
     awaitStatus(flow, s -> s.snapshots().size() == 1
@@ -280,6 +280,62 @@ class VerifyWorkflowTest {
         "copied from the new starting point");
     world.assertDestinationEqualsSource(mirror);
     assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
+  }
+
+  @Test
+  void autoResyncActsOncePerLossAndALossBeforeABatchCommittedAfterItWaitsForTheOperator() throws Exception {
+    World world = new World(new Random(10));
+    world.prefill(60);
+    world.change(20);
+    world.applyToSource(0, 20);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror(true);
+    CdcFlowWorkflow flow = startMirror(world, mirror);
+    awaitStatus(flow, s -> world.delivered(s, 19));
+
+    // The history of changes 20..39 is lost, and the oplog is smaller than the copy takes: once
+    // the resync has taken its starting point (after change 39), the oplog moves past it too.
+    world.change(40);
+    world.applyToSource(20, 60);
+    world.startAfter(39);
+    BsonTimestamp firstResyncStart = world.start.clusterTime();
+    BsonTimestamp movedOn = world.justAfter(59);
+    AtomicInteger startingPoints = new AtomicInteger();
+    world.whenStartingPointTaken = () -> {
+      if (startingPoints.incrementAndGet() == 1) {
+        world.historyLostBefore = movedOn;
+      }
+    };
+    world.loseHistoryBeforeStart();
+    MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
+    assertTrue(failed.lastError().contains("ChangeStreamHistoryLost"), failed.lastError());
+    assertEquals(1, startingPoints.get(), "one resync for the loss, then the operator: " + failed);
+    assertEquals(firstResyncStart.getTime() + "." + firstResyncStart.getInc(),
+        failed.snapshots().get(0).position().clusterTimeSeconds() + "."
+            + failed.snapshots().get(0).position().clusterTimeIncrement(),
+        "the copy is the first resync's");
+
+    // The operator makes the oplog hold the history again and resumes: the mirror streams from
+    // the resync's starting point, and a batch commits.
+    world.historyLostBefore = null;
+    world.stream.reveal(60);
+    flow.resume();
+    awaitStatus(flow, s -> world.delivered(s, 59) && s.state() == MirrorPhase.RUNNING);
+
+    // A later loss, after that commit, is a new loss: autoResync acts again by itself.
+    world.change(10);
+    world.applyToSource(60, 70);
+    world.startAfter(64);
+    world.loseHistoryBeforeStart();
+    awaitStatus(flow, s -> startingPoints.get() == 2 && s.snapshots().size() == 1
+        && s.snapshots().get(0).position() != null
+        && s.snapshots().get(0).position().clusterTimeIncrement() == world.start.clusterTime().getInc());
+    world.stream.reveal(70);
+    MirrorStatus running = awaitStatus(flow, s -> world.delivered(s, 69));
+    flow.terminate(new StopRequest(false));
+    assertEquals(MirrorPhase.RUNNING, running.state(), running.toString());
+    assertEquals(2, startingPoints.get());
+    world.assertDestinationEqualsSource(mirror);
   }
 
   // ---- the system under test ----
@@ -341,8 +397,10 @@ class VerifyWorkflowTest {
     volatile RevealedChangeStream stream;
     volatile int applied;
     volatile CountDownLatch idReads = new CountDownLatch(0);
-    /** The source has lost the history before {@link #start}: opening the stream there fails with code 286. */
-    volatile boolean historyLost;
+    /** The source has lost the history before this time (null: none): opening the stream there fails with code 286. */
+    volatile BsonTimestamp historyLostBefore;
+    /** Runs each time a starting point is taken (a new mirror or a resync), before it is returned. */
+    volatile Runnable whenStartingPointTaken = () -> {};
     /** Where a new mirror (or a resync) starts: the source's operation time. */
     volatile StreamPosition start = StreamPosition.atOperationTime(START);
     String name;
@@ -472,8 +530,17 @@ class VerifyWorkflowTest {
 
     /** The source's time moves just past change {@code index}: a new starting point there. */
     void startAfter(int index) {
+      start = StreamPosition.atOperationTime(justAfter(index));
+    }
+
+    /** The source's oplog no longer holds anything before {@link #start}. */
+    void loseHistoryBeforeStart() {
+      historyLostBefore = start.clusterTime();
+    }
+
+    BsonTimestamp justAfter(int index) {
       BsonTimestamp at = stream.tokenOf(index).clusterTime();
-      start = StreamPosition.atOperationTime(new BsonTimestamp(at.getTime(), at.getInc() + 1));
+      return new BsonTimestamp(at.getTime(), at.getInc() + 1);
     }
 
     Set<String> liveKeys(MirrorConfig mirror) throws SQLException {
@@ -542,7 +609,8 @@ class VerifyWorkflowTest {
         @Override
         public ChangeStreamOpener openerFor(MirrorConfig mirror) {
           return position -> {
-            if (historyLost && position.clusterTime().compareTo(start.clusterTime()) < 0) {
+            BsonTimestamp lostBefore = historyLostBefore;
+            if (lostBefore != null && position.clusterTime().compareTo(lostBefore) < 0) {
               throw new ChangeStreamHistoryLostException("resume point may no longer be in the oplog", 286, null);
             }
             return stream.watching(Set.copyOf(mirror.collections())).open(position);
@@ -556,7 +624,9 @@ class VerifyWorkflowTest {
 
         @Override
         public StreamPosition currentPosition(MirrorConfig mirror) {
-          return start;
+          StreamPosition taken = start;
+          whenStartingPointTaken.run();
+          return taken;
         }
 
         /** Where the source is: after the last change applied to its documents. */
