@@ -37,6 +37,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.testing.ActivityInterception;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.testing.ShortHeartbeatTimeout;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.CdcFlowWorkflow;

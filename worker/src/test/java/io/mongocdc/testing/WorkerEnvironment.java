@@ -2,12 +2,12 @@ package io.mongocdc.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.cli.WorkerPorts;
 import io.mongocdc.cli.WorkerWiring;
 import io.mongocdc.metrics.PipelineMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.Histories;
 import io.mongocdc.workflows.model.CdcFlowInput;
@@ -61,6 +61,7 @@ public final class WorkerEnvironment implements AutoCloseable {
   public final TestWorkflowEnvironment testServer;
   public final WorkflowClient client;
   private final WorkerFactoryOptions factoryOptions;
+  private final boolean stickyWorkflows;
   private WorkerFactory workers;
 
   /** The run id of the first run of the last mirror {@link #start started}. */
@@ -76,6 +77,7 @@ public final class WorkerEnvironment implements AutoCloseable {
     this.client = testServer.getWorkflowClient();
     this.factoryOptions = WorkerFactoryOptions.newBuilder()
         .setWorkerInterceptors(builder.interceptors.toArray(WorkerInterceptor[]::new)).build();
+    this.stickyWorkflows = builder.stickyWorkflows;
     testServer.start();
   }
 
@@ -88,9 +90,10 @@ public final class WorkerEnvironment implements AutoCloseable {
     return builder().start();
   }
 
-  /** The production worker options, heartbeats throttled to {@link #HEARTBEAT_THROTTLE}. */
-  public static WorkerOptions workerOptions() {
-    return WorkerOptions.newBuilder(WorkerWiring.workerOptions())
+  /** The production worker options (sticky or not), heartbeats throttled to {@link #HEARTBEAT_THROTTLE}. */
+  private WorkerOptions workerOptions() {
+    return WorkerOptions.newBuilder(WorkerWiring.workerOptions(null, stickyWorkflows,
+            WorkerWiring.DEFAULT_MAX_CONCURRENT_ACTIVITIES, WorkerWiring.DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS))
         .setMaxHeartbeatThrottleInterval(HEARTBEAT_THROTTLE).build();
   }
 
@@ -225,8 +228,19 @@ public final class WorkerEnvironment implements AutoCloseable {
     private String identity = IDENTITY;
     private WorkflowServiceStubsOptions serviceStubs;
     private final List<WorkerInterceptor> interceptors = new ArrayList<>();
+    private boolean stickyWorkflows = true;
 
     private Builder() {}
+
+    /**
+     * Off, workers ask for no sticky queue, as {@code mongo-cdc worker --no-sticky-workflows}
+     * does: the test server never hands a stopped worker's sticky tasks to another, so a test
+     * that stops a worker and starts a new one needs this (or the fault suite's dead-queue drain).
+     */
+    public Builder stickyWorkflows(boolean sticky) {
+      this.stickyWorkflows = sticky;
+      return this;
+    }
 
     /** The identity of the client and so of the workers. */
     public Builder identity(String identity) {

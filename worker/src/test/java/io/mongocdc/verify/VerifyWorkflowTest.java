@@ -32,6 +32,7 @@ import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.MirrorDatabases;
+import io.mongocdc.testing.ShortHeartbeatTimeout;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
@@ -54,6 +55,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -209,6 +211,48 @@ class VerifyWorkflowTest {
   }
 
   @Test
+  void aVerifyWhoseWorkerStopsHalfWayResumesOnANewWorkerAndReadsNoJudgedRangeAgain() throws Exception {
+    World world = new World(new Random(6));
+    world.prefill(150);
+    world.change(10);
+    world.applyToSource(0, 10);
+    world.stream.reveal(10);
+    MirrorConfig mirror = world.mirror();
+    // Not sticky, and heartbeats missed for 2 s count: the test server would otherwise keep the
+    // workflows' tasks for the stopped worker for ever and wait 30 s for each of its activities.
+    temporal = WorkerEnvironment.builder().stickyWorkflows(false)
+        .interceptors(new ShortHeartbeatTimeout(Duration.ofSeconds(2))).start()
+        .startWorker(peers, world.ports());
+    CdcFlowWorkflow flow = temporal.start(mirror);
+    awaitStatus(flow, s -> world.delivered(s, 9));
+    world.tamperUpdate(mirror, world.untouchedFrom(10).subList(0, 2));
+    Map<IdRange, Integer> snapshotOpens = Map.copyOf(world.snapshot.openCounts(ORDERS));
+
+    // Verify's third range stops half-way; there its worker is stopped as a crash would stop it.
+    Gate halfWay = new Gate();
+    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
+    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
+    world.snapshot.gateAt(ORDERS, null, 10, halfWay);
+    WorkflowStub verify = startVerify(mirror, false, 1);
+    assertTrue(halfWay.awaitReached(Duration.ofSeconds(60)), "verify reached its third range");
+    temporal.stopWorker();
+    long judgedBeforeTheStop = judgedRanges(verify);
+    temporal.startWorker(peers, world.ports());
+
+    VerifyResult result = verify.getResult(VerifyResult.class);
+    flow.terminate(new StopRequest(false));
+    assertEquals(2, judgedBeforeTheStop, "two ranges were judged before the stop");
+    assertEquals(2, result.mismatches(), result.toString());
+    Map<IdRange, Integer> verifyOpens = new HashMap<>();
+    world.snapshot.openCounts(ORDERS).forEach((range, n) -> verifyOpens.put(range, n - snapshotOpens.getOrDefault(range, 0)));
+    assertEquals(1, verifyOpens.values().stream().filter(n -> n == 2).count(),
+        "only the range the worker stopped in is read again: " + verifyOpens);
+    assertTrue(verifyOpens.values().stream().allMatch(n -> n == 1 || n == 2), verifyOpens.toString());
+    assertEquals(result.ranges(), verifyOpens.size());
+    assertEquals(0, world.snapshot.openCursorCount(), "the stopped attempt's cursor was closed too");
+  }
+
+  @Test
   void aResyncAfterLostHistoryCopiesAgainDeletesWhatTheGapDeletedAndStreamsOn() throws Exception {
     World world = new World(new Random(8));
     world.prefill(90);
@@ -360,6 +404,19 @@ class VerifyWorkflowTest {
   private CommandLine cli(World world) {
     return MongoCdc.commandLine(new CliContext(options -> temporal.client,
         (catalogUrl, registry, sinkOptions) -> world.ports(), Map.of(), stop -> stop.run()));
+  }
+
+  /** Ranges of the verify run with a verdict in the catalog. */
+  private static long judgedRanges(WorkflowStub verify) throws SQLException {
+    try (Connection c = catalogData.getConnection();
+        PreparedStatement st = c.prepareStatement("select count(*) from mongo_cdc.verify_ranges r"
+            + " join mongo_cdc.verify_runs v using (run_id) where v.workflow_run_id = ? and r.state = 'done'")) {
+      st.setString(1, verify.getExecution().getRunId());
+      try (ResultSet rs = st.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
   }
 
   private static Set<String> sampleIds(long runId) throws SQLException {

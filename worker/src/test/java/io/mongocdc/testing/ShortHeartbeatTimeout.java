@@ -1,4 +1,4 @@
-package io.mongocdc.faults;
+package io.mongocdc.testing;
 
 import io.mongocdc.workflows.ActivityNames;
 import io.temporal.activity.ActivityOptions;
@@ -11,19 +11,20 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * The fault suite's worker schedules the activities that heartbeat, PullRecords and
- * CopySnapshotPartition, with a shorter heartbeat timeout than the workflow asks for (30 s). The
+ * A test's worker schedules the activities that heartbeat, PullRecords, CopySnapshotPartition and
+ * VerifyRange, with a shorter heartbeat timeout than the workflows ask for (30 s). The
  * test server cannot skip time while an activity is outstanding, so a lost or stalled attempt is
  * waited out in real time; a short timeout keeps that wait short while the rest of the workflow
  * runs unchanged. Applied on every replay alike, so histories stay deterministic.
  */
-final class ShortHeartbeatTimeout extends WorkerInterceptorBase {
+public final class ShortHeartbeatTimeout extends WorkerInterceptorBase {
 
-  private static final Set<String> HEARTBEATING = Set.of(ActivityNames.PULL_RECORDS, ActivityNames.COPY_SNAPSHOT_PARTITION);
+  private static final Set<String> HEARTBEATING = Set.of(ActivityNames.PULL_RECORDS,
+      ActivityNames.COPY_SNAPSHOT_PARTITION, ActivityNames.VERIFY_RANGE);
 
   private final Duration timeout;
 
-  ShortHeartbeatTimeout(Duration timeout) {
+  public ShortHeartbeatTimeout(Duration timeout) {
     this.timeout = timeout;
   }
 
