@@ -125,11 +125,15 @@ public final class DevRun {
       };
       boolean mirrorFailed = showProgress(stack, stop, done, failed);
       if (generated && !mirrorFailed) {
-        // Stopped by the user: let a running mirror deliver what was generated, so the comparison
-        // holds. A paused or failing one would never get there; the summary says what it has.
+        // Let a running mirror deliver what was generated (all of it already when --events ran
+        // out), so the comparison holds. A paused or failing one would never get there; the
+        // summary says what it has.
+        boolean interrupted = !done.getAsBoolean();
         generator.stopGenerating();
-        out.println("stopping: delivering the events generated so far...");
-        out.flush();
+        if (interrupted) {
+          out.println("stopping: delivering the events generated so far...");
+          out.flush();
+        }
         long deadline = System.nanoTime() + DRAIN_AT_MOST.toNanos();
         while (!delivered(stack, generator.lastEventToken()) && System.nanoTime() < deadline && delivering(workflow)) {
           Thread.sleep(200);

@@ -85,6 +85,7 @@ class DevCommandTest {
     assertTrue(cores > 0 && cores <= Runtime.getRuntime().availableProcessors() + 0.5, figures.toString());
     assertTrue(out.toString().contains("LOAD GENERATOR"), "it says plainly that the source is the generator");
     assertTrue(out.toString().contains("--workflow-id mirror-dev --name pause"), out.toString());
+    assertTrue(!out.toString().contains("stopping:"), "a run that ended by itself was not stopped: " + out);
   }
 
   @Test
