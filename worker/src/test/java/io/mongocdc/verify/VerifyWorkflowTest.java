@@ -36,6 +36,7 @@ import io.mongocdc.testing.ShortHeartbeatTimeout;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
+import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -123,11 +124,8 @@ class VerifyWorkflowTest {
     World world = new World(new Random(3));
     world.prefill(120);
     world.change(60);
-    world.applyToSource(0, 20);
-    world.stream.reveal(20);
     MirrorConfig mirror = world.mirror();
-    CdcFlowWorkflow flow = startMirror(world, mirror);
-    awaitStatus(flow, s -> world.delivered(s, 19));
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
 
     // Behind the mirror's back, on documents no later change touches.
     List<BsonValue> untouched = world.untouchedFrom(20);
@@ -186,28 +184,19 @@ class VerifyWorkflowTest {
     World world = new World(new Random(5));
     world.prefill(150);
     world.change(10);
-    world.applyToSource(0, 10);
-    world.stream.reveal(10);
     MirrorConfig mirror = world.mirror();
-    CdcFlowWorkflow flow = startMirror(world, mirror);
-    awaitStatus(flow, s -> world.delivered(s, 9));
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 10);
     world.tamperUpdate(mirror, world.untouchedFrom(10).subList(0, 2));
-    Map<IdRange, Integer> snapshotOpens = Map.copyOf(world.snapshot.openCounts(ORDERS));
+    Map<IdRange, Integer> opensBeforeVerify = Map.copyOf(world.snapshot.openCounts(ORDERS));
 
     // The third range verify opens dies half-way, as with a lost worker; the range is judged again.
-    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
-    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
+    world.letTwoRangeReadsPass();
     world.snapshot.failAt(ORDERS, null, 10, new IllegalStateException("worker lost mid-range (simulated)"));
     VerifyResult result = startVerify(mirror, false, 1).getResult(VerifyResult.class);
     flow.terminate(new StopRequest(false));
 
     assertEquals(2, result.mismatches(), result.toString());
-    Map<IdRange, Integer> verifyOpens = new HashMap<>();
-    world.snapshot.openCounts(ORDERS).forEach((range, n) -> verifyOpens.put(range, n - snapshotOpens.getOrDefault(range, 0)));
-    assertEquals(1, verifyOpens.values().stream().filter(n -> n == 2).count(),
-        "only the range the worker died in is read again: " + verifyOpens);
-    assertTrue(verifyOpens.values().stream().allMatch(n -> n == 1 || n == 2), verifyOpens.toString());
-    assertEquals(result.ranges(), verifyOpens.size());
+    world.assertOnlyOneRangeReadAgain(opensBeforeVerify, result);
   }
 
   @Test
@@ -215,23 +204,19 @@ class VerifyWorkflowTest {
     World world = new World(new Random(6));
     world.prefill(150);
     world.change(10);
-    world.applyToSource(0, 10);
-    world.stream.reveal(10);
     MirrorConfig mirror = world.mirror();
     // Not sticky, and heartbeats missed for 2 s count: the test server would otherwise keep the
     // workflows' tasks for the stopped worker for ever and wait 30 s for each of its activities.
     temporal = WorkerEnvironment.builder().stickyWorkflows(false)
         .interceptors(new ShortHeartbeatTimeout(Duration.ofSeconds(2))).start()
         .startWorker(peers, world.ports());
-    CdcFlowWorkflow flow = temporal.start(mirror);
-    awaitStatus(flow, s -> world.delivered(s, 9));
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 10);
     world.tamperUpdate(mirror, world.untouchedFrom(10).subList(0, 2));
-    Map<IdRange, Integer> snapshotOpens = Map.copyOf(world.snapshot.openCounts(ORDERS));
+    Map<IdRange, Integer> opensBeforeVerify = Map.copyOf(world.snapshot.openCounts(ORDERS));
 
     // Verify's third range stops half-way; there its worker is stopped as a crash would stop it.
     Gate halfWay = new Gate();
-    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
-    world.snapshot.gateAt(ORDERS, null, 1, passThrough());
+    world.letTwoRangeReadsPass();
     world.snapshot.gateAt(ORDERS, null, 10, halfWay);
     WorkflowStub verify = startVerify(mirror, false, 1);
     assertTrue(halfWay.awaitReached(Duration.ofSeconds(60)), "verify reached its third range");
@@ -243,12 +228,7 @@ class VerifyWorkflowTest {
     flow.terminate(new StopRequest(false));
     assertEquals(2, judgedBeforeTheStop, "two ranges were judged before the stop");
     assertEquals(2, result.mismatches(), result.toString());
-    Map<IdRange, Integer> verifyOpens = new HashMap<>();
-    world.snapshot.openCounts(ORDERS).forEach((range, n) -> verifyOpens.put(range, n - snapshotOpens.getOrDefault(range, 0)));
-    assertEquals(1, verifyOpens.values().stream().filter(n -> n == 2).count(),
-        "only the range the worker stopped in is read again: " + verifyOpens);
-    assertTrue(verifyOpens.values().stream().allMatch(n -> n == 1 || n == 2), verifyOpens.toString());
-    assertEquals(result.ranges(), verifyOpens.size());
+    world.assertOnlyOneRangeReadAgain(opensBeforeVerify, result);
     assertEquals(0, world.snapshot.openCursorCount(), "the stopped attempt's cursor was closed too");
   }
 
@@ -257,11 +237,8 @@ class VerifyWorkflowTest {
     World world = new World(new Random(8));
     world.prefill(90);
     world.change(20);
-    world.applyToSource(0, 20);
-    world.stream.reveal(20);
     MirrorConfig mirror = world.mirror();
-    CdcFlowWorkflow flow = startMirror(world, mirror);
-    awaitStatus(flow, s -> world.delivered(s, 19));
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
 
     // 30 changes happen that the mirror never sees: the history up to now is lost.
     world.change(30);
@@ -297,11 +274,8 @@ class VerifyWorkflowTest {
     World world = new World(new Random(9));
     world.prefill(90);
     world.change(20);
-    world.applyToSource(0, 20);
-    world.stream.reveal(20);
     MirrorConfig mirror = world.mirror(true);
-    CdcFlowWorkflow flow = startMirror(world, mirror);
-    awaitStatus(flow, s -> world.delivered(s, 19));
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
 
     world.change(40);
     world.applyToSource(20, 60);
@@ -310,18 +284,14 @@ class VerifyWorkflowTest {
     world.loseHistoryBeforeStart();
     // The gap's events are revealed only once the resync has begun: a batch still open when the
     // history is lost would otherwise stream them, and no resync would be needed.
-    awaitStatus(flow, s -> s.snapshots().size() == 1
-        && s.snapshots().get(0).position() != null
-        && s.snapshots().get(0).position().clusterTimeIncrement() == world.start.clusterTime().getInc());
+    awaitStatus(flow, world::copyingFromStart);
     world.stream.reveal(60);
     MirrorStatus running = awaitStatus(flow, s -> world.delivered(s, 59));
     flow.terminate(new StopRequest(false));
 
     assertEquals(MirrorPhase.RUNNING, running.state(), running.toString());
-    assertEquals(1, running.snapshots().size(), "the resync's snapshot replaced the first: " + running.snapshots());
-    assertEquals(world.start.clusterTime().getTime(), running.snapshots().get(0).position().clusterTimeSeconds());
-    assertEquals(world.start.clusterTime().getInc(), running.snapshots().get(0).position().clusterTimeIncrement(),
-        "copied from the new starting point");
+    assertTrue(world.copyingFromStart(running),
+        "the resync's snapshot, from the new starting point, replaced the first: " + running.snapshots());
     world.assertDestinationEqualsSource(mirror);
     assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
   }
@@ -331,18 +301,14 @@ class VerifyWorkflowTest {
     World world = new World(new Random(10));
     world.prefill(60);
     world.change(20);
-    world.applyToSource(0, 20);
-    world.stream.reveal(20);
     MirrorConfig mirror = world.mirror(true);
-    CdcFlowWorkflow flow = startMirror(world, mirror);
-    awaitStatus(flow, s -> world.delivered(s, 19));
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
 
     // The history of changes 20..39 is lost, and the oplog is smaller than the copy takes: once
     // the resync has taken its starting point (after change 39), the oplog moves past it too.
     world.change(40);
     world.applyToSource(20, 60);
     world.startAfter(39);
-    BsonTimestamp firstResyncStart = world.start.clusterTime();
     BsonTimestamp movedOn = world.justAfter(59);
     AtomicInteger startingPoints = new AtomicInteger();
     world.whenStartingPointTaken = () -> {
@@ -354,10 +320,7 @@ class VerifyWorkflowTest {
     MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
     assertTrue(failed.lastError().contains("ChangeStreamHistoryLost"), failed.lastError());
     assertEquals(1, startingPoints.get(), "one resync for the loss, then the operator: " + failed);
-    assertEquals(firstResyncStart.getTime() + "." + firstResyncStart.getInc(),
-        failed.snapshots().get(0).position().clusterTimeSeconds() + "."
-            + failed.snapshots().get(0).position().clusterTimeIncrement(),
-        "the copy is the first resync's");
+    assertTrue(world.copyingFromStart(failed), "the copy is the first resync's: " + failed.snapshots());
 
     // The operator makes the oplog hold the history again and resumes: the mirror streams from
     // the resync's starting point, and a batch commits.
@@ -371,9 +334,7 @@ class VerifyWorkflowTest {
     world.applyToSource(60, 70);
     world.startAfter(64);
     world.loseHistoryBeforeStart();
-    awaitStatus(flow, s -> startingPoints.get() == 2 && s.snapshots().size() == 1
-        && s.snapshots().get(0).position() != null
-        && s.snapshots().get(0).position().clusterTimeIncrement() == world.start.clusterTime().getInc());
+    awaitStatus(flow, s -> startingPoints.get() == 2 && world.copyingFromStart(s));
     world.stream.reveal(70);
     MirrorStatus running = awaitStatus(flow, s -> world.delivered(s, 69));
     flow.terminate(new StopRequest(false));
@@ -384,9 +345,20 @@ class VerifyWorkflowTest {
 
   // ---- the system under test ----
 
-  private CdcFlowWorkflow startMirror(World world, MirrorConfig mirror) {
-    temporal = WorkerEnvironment.start().startWorker(peers, world.ports());
-    return temporal.start(mirror);
+  /**
+   * Applies the first {@code changes} scripted changes to the source, shows them on the stream,
+   * starts the mirror (on the default worker unless a test started its own) and waits until it
+   * has delivered them.
+   */
+  private CdcFlowWorkflow startMirrorDelivering(World world, MirrorConfig mirror, int changes) {
+    world.applyToSource(0, changes);
+    world.stream.reveal(changes);
+    if (temporal == null) {
+      temporal = WorkerEnvironment.start().startWorker(peers, world.ports());
+    }
+    CdcFlowWorkflow flow = temporal.start(mirror);
+    awaitStatus(flow, s -> world.delivered(s, changes - 1));
+    return flow;
   }
 
   private WorkflowStub startVerify(MirrorConfig mirror, boolean repair) {
@@ -530,6 +502,32 @@ class VerifyWorkflowTest {
         }
         applied = i + 1;
       }
+    }
+
+    /** The mirror's one snapshot copies (or copied) from {@link #start}, the latest starting point. */
+    boolean copyingFromStart(MirrorStatus status) {
+      if (status.snapshots().size() != 1 || status.snapshots().get(0).position() == null) {
+        return false;
+      }
+      Checkpoint from = status.snapshots().get(0).position();
+      return from.clusterTimeSeconds() == start.clusterTime().getTime()
+          && from.clusterTimeIncrement() == start.clusterTime().getInc();
+    }
+
+    /** The next two range reads pass: an injection armed after them hits the third. */
+    void letTwoRangeReadsPass() {
+      snapshot.gateAt(ORDERS, null, 1, passThrough());
+      snapshot.gateAt(ORDERS, null, 1, passThrough());
+    }
+
+    /** Verify read each range once, but for one range it read twice (the interrupted one). */
+    void assertOnlyOneRangeReadAgain(Map<IdRange, Integer> opensBefore, VerifyResult result) {
+      Map<IdRange, Integer> verifyOpens = new HashMap<>();
+      snapshot.openCounts(ORDERS).forEach((range, n) -> verifyOpens.put(range, n - opensBefore.getOrDefault(range, 0)));
+      assertEquals(1, verifyOpens.values().stream().filter(n -> n == 2).count(),
+          "only the interrupted range is read again: " + verifyOpens);
+      assertTrue(verifyOpens.values().stream().allMatch(n -> n == 1 || n == 2), verifyOpens.toString());
+      assertEquals(result.ranges(), verifyOpens.size());
     }
 
     /** Ids of documents that exist and that no change from {@code index} on touches. */
