@@ -68,6 +68,15 @@ public interface MirrorDestination {
     return 0;
   }
 
+  /**
+   * The source collections of the mirror's database whose tables on this destination are
+   * recorded for the mirror ({@link TableOwnership}), sorted; none if this destination records
+   * no tables.
+   */
+  default List<String> recordedCollections(MirrorConfig mirror) {
+    return List.of();
+  }
+
   /** Connects to the destination peer once, so an operation can fail before it changes anything. */
   void checkReachable(String destinationPeer);
 

@@ -174,6 +174,12 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   }
 
   @Override
+  public List<String> listRecordedCollections(MirrorConfig mirror) {
+    return FailureClassifier.classified(ActivityNames.LIST_RECORDED_COLLECTIONS,
+        () -> destination.recordedCollections(mirror));
+  }
+
+  @Override
   public long sweepUnseenRows(SweepRequest request) {
     return FailureClassifier.classified(ActivityNames.SWEEP_UNSEEN_ROWS, () -> {
       MirrorConfig mirror = request.mirror();

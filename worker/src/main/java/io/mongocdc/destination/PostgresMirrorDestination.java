@@ -161,6 +161,19 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
+  public List<String> recordedCollections(MirrorConfig mirror) {
+    String prefix = mirror.sourceDatabase() + ".";
+    return ownership.tablesOf(mirror.name()).stream()
+        .filter(table -> table.destinationPeer().equals(mirror.destinationPeer()))
+        .map(MirrorTable::sourceNamespace)
+        .filter(namespace -> namespace.startsWith(prefix) && namespace.length() > prefix.length())
+        .map(namespace -> namespace.substring(prefix.length()))
+        .distinct()
+        .sorted()
+        .toList();
+  }
+
+  @Override
   public long pruneHistory(MirrorConfig mirror) {
     int days = mirror.settings().history().retentionDays();
     if (days == 0) {

@@ -1905,6 +1905,11 @@ class FaultInjectionTest {
       }
 
       @Override
+      public List<String> recordedCollections(MirrorConfig m) {
+        return real.recordedCollections(m);
+      }
+
+      @Override
       public void checkReachable(String destinationPeer) {
         real.checkReachable(destinationPeer);
       }

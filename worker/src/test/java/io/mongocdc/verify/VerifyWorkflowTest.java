@@ -95,6 +95,7 @@ class VerifyWorkflowTest {
   private static final String DESTINATION_PEER = "verify-pg";
   private static final String DATABASE = "shop";
   private static final String ORDERS = "orders";
+  private static final String ITEMS = "items";
   private static final BsonTimestamp START = new BsonTimestamp(1_700_000_000, 0);
   private static final AtomicInteger MIRRORS = new AtomicInteger();
 
@@ -270,6 +271,36 @@ class VerifyWorkflowTest {
   }
 
   @Test
+  void aResyncOfAMirrorOfEveryCollectionEmptiesTheTableOfACollectionDroppedWhileTheHistoryWasLost() throws Exception {
+    World world = new World(new Random(11));
+    world.prefill(60);
+    world.prefill(ITEMS, 7);
+    world.change(20);
+    MirrorConfig mirror = world.mirror(false, List.of());
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
+    assertEquals(7, world.liveKeys(mirror, ITEMS).size(), "the snapshot copied every collection");
+
+    // While the history is lost, items is dropped: no collection list names it any more.
+    world.change(20);
+    world.applyToSource(20, 30);
+    world.snapshot.dropCollection(ITEMS);
+    world.startAfter(29);
+    world.loseHistoryBeforeStart();
+    MirrorStatus failed = awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
+    StringWriter err = new StringWriter();
+    assertEquals(0, cli(world).setErr(new PrintWriter(err)).execute("mirror", "resync", mirror.name()), err.toString());
+
+    world.stream.reveal(40);
+    world.applyToSource(30, 40);
+    CdcFlowWorkflow resynced = temporal.client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+    MirrorStatus running = awaitStatus(resynced, s -> world.delivered(s, 39));
+    resynced.terminate(new StopRequest(false));
+    assertTrue(running.committedBatchId() > failed.committedBatchId(), running.toString());
+    assertEquals(Set.of(), world.liveKeys(mirror, ITEMS), "the dropped collection's rows were swept");
+    world.assertDestinationEqualsSource(mirror);
+  }
+
+  @Test
   void withAutoResyncTheMirrorResynchronisesByItselfAndNothingStaleRemains() throws Exception {
     World world = new World(new Random(9));
     world.prefill(90);
@@ -441,6 +472,13 @@ class VerifyWorkflowTest {
       snapshot.createCollection(ORDERS);
     }
 
+    void prefill(String collection, int documents) {
+      snapshot.createCollection(collection);
+      for (int i = 0; i < documents; i++) {
+        snapshot.put(collection, newDocument(newId()));
+      }
+    }
+
     void prefill(int documents) {
       for (int i = 0; i < documents; i++) {
         BsonDocument doc = newDocument(newId());
@@ -553,14 +591,23 @@ class VerifyWorkflowTest {
     }
 
     MirrorConfig mirror(boolean autoResync) {
+      return mirror(autoResync, List.of(ORDERS));
+    }
+
+    /** @param collections none for a mirror of every collection */
+    MirrorConfig mirror(boolean autoResync, List<String> collections) {
       name = "verify" + MIRRORS.incrementAndGet();
-      return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, List.of(ORDERS), name,
+      return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
           new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
               new SnapshotSettings(true, 30, 2, null), null, autoResync, null, null));
     }
 
     String table(MirrorConfig mirror) {
-      return TableNaming.qualified(mirror.destinationSchema(), TableNaming.tableName(ns));
+      return table(mirror, ORDERS);
+    }
+
+    String table(MirrorConfig mirror, String collection) {
+      return TableNaming.qualified(mirror.destinationSchema(), TableNaming.tableName(new Namespace(DATABASE, collection)));
     }
 
     boolean delivered(MirrorStatus status, int eventIndex) {
@@ -599,9 +646,13 @@ class VerifyWorkflowTest {
     }
 
     Set<String> liveKeys(MirrorConfig mirror) throws SQLException {
+      return liveKeys(mirror, ORDERS);
+    }
+
+    Set<String> liveKeys(MirrorConfig mirror, String collection) throws SQLException {
       Set<String> keys = new HashSet<>();
       try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery("select \"_id\" from " + table(mirror) + " where not \"_deleted\"")) {
+          ResultSet rs = st.executeQuery("select \"_id\" from " + table(mirror, collection) + " where not \"_deleted\"")) {
         while (rs.next()) {
           keys.add(rs.getString(1));
         }

@@ -19,6 +19,7 @@ public final class ActivityNames {
   public static final String COPY_SNAPSHOT_PARTITION = "CopySnapshotPartition";
   public static final String RECORD_MIRROR_STATE = "RecordMirrorState";
   public static final String SWEEP_UNSEEN_ROWS = "SweepUnseenRows";
+  public static final String LIST_RECORDED_COLLECTIONS = "ListRecordedCollections";
   public static final String START_VERIFY = "StartVerify";
   public static final String VERIFY_RANGE = "VerifyRange";
   public static final String FINISH_VERIFY = "FinishVerify";

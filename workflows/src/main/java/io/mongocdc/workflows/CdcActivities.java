@@ -60,6 +60,10 @@ final class CdcActivities {
     return stub(SnapshotActivity.class, CdcActivityOptions.setup()).listSourceCollections(mirror);
   }
 
+  List<String> listRecordedCollections(MirrorConfig mirror) {
+    return stub(SnapshotActivity.class, CdcActivityOptions.setup()).listRecordedCollections(mirror);
+  }
+
   SnapshotPlan planSnapshot(SnapshotPlanRequest request) {
     return stub(SnapshotActivity.class, CdcActivityOptions.planSnapshot()).planSnapshot(request);
   }

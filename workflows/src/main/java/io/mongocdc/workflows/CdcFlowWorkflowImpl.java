@@ -59,6 +59,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   static final String STORED_BATCH_IDS_CHANGE = "stored-batch-ids";
   /** The change id of recording phase changes in the catalog: histories from before it replay without. */
   static final String CATALOG_STATE_CHANGE = "catalog-state";
+  /** The change id of a resync also sweeping the recorded tables of collections the source no longer has. */
+  static final String RESYNC_SWEEPS_RECORDED_TABLES_CHANGE = "resync-sweeps-recorded-tables";
   /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
   static final int SNAPSHOT_PARTITIONS_PER_RUN = 500;
 
@@ -159,7 +161,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
           : state.config.collections();
       state.startSnapshots(collections);
       if (resync) {
-        state.sweepPending.addAll(collections);
+        state.sweepPending.addAll(collectionsToSweep(collections));
       }
     }
     state.setUp = true;
@@ -195,10 +197,25 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         ? activities.listSourceCollections(state.config)
         : state.config.collections();
     state.checkpoint = start;
-    state.resyncFromCheckpoint(collections);
+    state.resyncFromCheckpoint(collections, collectionsToSweep(collections));
     state.autoResyncedAtMillis = Workflow.currentTimeMillis();
     state.resyncNeeded = false;
     log.info("mirror {}: resynchronising {} from {}", state.config.name(), collections, start.describe());
+  }
+
+  /**
+   * What a resync sweeps: the collections it copies and, for a mirror of every collection, the
+   * collections it has tables of: one dropped while the history was lost is no longer listed,
+   * and its table's rows are all of documents deleted meanwhile.
+   */
+  private List<String> collectionsToSweep(List<String> copied) {
+    if (!state.config.collections().isEmpty() || Workflow.getVersion(RESYNC_SWEEPS_RECORDED_TABLES_CHANGE,
+        Workflow.DEFAULT_VERSION, 1) == Workflow.DEFAULT_VERSION) {
+      return copied;
+    }
+    List<String> sweep = new ArrayList<>(copied);
+    activities.listRecordedCollections(state.config).stream().filter(c -> !copied.contains(c)).forEach(sweep::add);
+    return sweep;
   }
 
   /**

@@ -228,13 +228,14 @@ final class FlowState {
 
   /**
    * A resync from the current checkpoint: the collections are copied again (their earlier
-   * snapshots are replaced) and their unseen rows swept afterwards.
+   * snapshots are replaced), then the rows the copy did not see are swept from the tables of
+   * {@code sweep} (the copied collections, and any the source no longer has).
    */
-  void resyncFromCheckpoint(List<String> collections) {
+  void resyncFromCheckpoint(List<String> collections, List<String> sweep) {
     snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
     sweepPending.clear();
-    sweepPending.addAll(collections);
+    sweepPending.addAll(sweep);
   }
 
   /** True if {@code autoResync} may act now: never yet, or a batch committed since it last did. */

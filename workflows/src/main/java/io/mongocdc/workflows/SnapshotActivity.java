@@ -18,6 +18,14 @@ public interface SnapshotActivity {
   @ActivityMethod(name = ActivityNames.LIST_SOURCE_COLLECTIONS)
   List<String> listSourceCollections(MirrorConfig mirror);
 
+  /**
+   * The source collections the catalog records destination tables of for the mirror, sorted: a
+   * resync of a mirror of every collection sweeps these too, so the table of a collection
+   * dropped while the history was lost loses its rows instead of keeping them all.
+   */
+  @ActivityMethod(name = ActivityNames.LIST_RECORDED_COLLECTIONS)
+  List<String> listRecordedCollections(MirrorConfig mirror);
+
   /** The collection's stored plan for this start, or a new plan (stored before it is returned). */
   @ActivityMethod(name = ActivityNames.PLAN_SNAPSHOT)
   SnapshotPlan planSnapshot(SnapshotPlanRequest request);
