@@ -4,25 +4,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.decode.Namespace;
-import io.mongocdc.destination.TableNaming;
 import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.destination.TableNaming;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.generator.GeneratedChangeStream;
-import io.mongocdc.source.generator.InMemorySnapshotSource;
 import io.mongocdc.source.generator.LoadProfile;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
-import io.mongocdc.workflows.model.MirrorIds;
-import io.mongocdc.workflows.model.VerifyRequest;
-import io.mongocdc.workflows.model.VerifyResult;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.VerifyRequest;
+import io.mongocdc.workflows.model.VerifyResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import java.io.PrintWriter;
@@ -93,9 +92,8 @@ public final class DevRun {
         ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events())
             .withPoisonEvents(options.poisonEvents()), Clock.systemUTC(), Duration.ofMillis(200))
         : null;
-    InMemorySnapshotSource existing = new InMemorySnapshotSource(options.seed());
     if (generated) {
-      generator.prefill(options.initialDocuments()).forEach((ns, documents) -> existing.putAll(ns.collection(), documents));
+      generator.prefill(options.initialDocuments());
     }
     List<String> collections = generated
         ? List.of("orders", "users", "products")
@@ -103,7 +101,7 @@ public final class DevRun {
     String database = generated ? "demo" : options.mongoDatabase();
     try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
         generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
-        peers -> generated ? new GeneratorSourceFactory(generator, existing) : new MongoMirrorSourceFactory(peers),
+        peers -> generated ? new GeneratorSourceFactory(generator, options.seed()) : new MongoMirrorSourceFactory(peers),
         PullTuning.defaults(), options.destination())) {
       MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
           database, collections, SCHEMA, options.settings()).requireValid();
@@ -142,7 +140,7 @@ public final class DevRun {
 
       DevReport.Verify verified = null;
       if (options.verify() && !mirrorFailed) {
-        verified = verify(stack, mirror, generated ? generator : null, existing);
+        verified = verify(stack, mirror);
       }
       // What was to be delivered is; a batch still in flight has nothing more and is cancelled.
       workflow.terminate(new StopRequest(true));
@@ -289,11 +287,7 @@ public final class DevRun {
    * Tampers with the destination if asked, then runs the VerifyMirror workflow (repairing if
    * asked) against the source as it is now: for the generator, its final state.
    */
-  private DevReport.Verify verify(DevStack stack, MirrorConfig mirror, GeneratedChangeStream generator,
-      InMemorySnapshotSource existing) throws Exception {
-    if (generator != null) {
-      generator.expectedState().forEach((ns, documents) -> existing.replaceAll(ns.collection(), documents.values()));
-    }
+  private DevReport.Verify verify(DevStack stack, MirrorConfig mirror) throws Exception {
     DevTamper.Tampered tampered = new DevTamper.Tampered(0, 0, 0);
     if (options.tamper() > 0) {
       try (Connection connection = stack.dataSource().getConnection()) {

@@ -6,28 +6,28 @@ import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.generator.GeneratedChangeStream;
-import io.mongocdc.source.generator.InMemorySnapshotSource;
+import io.mongocdc.source.generator.GeneratedCollections;
 import io.mongocdc.workflows.model.MirrorConfig;
 import org.bson.BsonTimestamp;
 
 /**
- * The source port of {@code mongo-cdc dev} without MongoDB: the built-in load generator, and the
- * documents it held before its first event for the snapshot to copy.
+ * The source port of {@code mongo-cdc dev} without MongoDB: the built-in load generator, whose
+ * collections the snapshot and verify read as they are at the time of the read.
  */
 final class GeneratorSourceFactory implements MirrorSourceFactory {
 
   private final GeneratedChangeStream stream;
-  private final InMemorySnapshotSource existing;
+  private final SnapshotSource collections;
 
-  /** @param existing the documents each collection holds at the starting point */
-  GeneratorSourceFactory(GeneratedChangeStream stream, InMemorySnapshotSource existing) {
+  /** @param seed makes the snapshot's partition plans repeatable */
+  GeneratorSourceFactory(GeneratedChangeStream stream, long seed) {
     this.stream = stream;
-    this.existing = existing;
+    this.collections = new GeneratedCollections(stream, seed);
   }
 
   @Override
   public SnapshotSource snapshotSource(MirrorConfig mirror) {
-    return existing;
+    return collections;
   }
 
   @Override
