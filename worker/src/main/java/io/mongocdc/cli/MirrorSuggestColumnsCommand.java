@@ -3,6 +3,7 @@ package io.mongocdc.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.activities.UnknownPeerException;
 import io.mongocdc.destination.PostgresDestination;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.suggest.ColumnSuggestions;
@@ -75,6 +76,10 @@ final class MirrorSuggestColumnsCommand extends MirrorSubcommand {
     try (SnapshotSource source = sources.snapshotSource(config)) {
       estimated = source.estimatedCount(collection);
       source.sampleDocuments(collection, limits.sampleSize(), MAX_TIME, sample::add);
+    } catch (UnknownPeerException unknown) {
+      // Unlike the other commands, this one reads the source from here, not on a worker.
+      throw new CliException("suggest-columns reads the mirror's source from this machine, which does not know its"
+          + " peer: " + unknown.getMessage().replace("the worker's peers file", "--peers-file"), ExitCodes.INVALID);
     } finally {
       if (sources instanceof AutoCloseable closeable) {
         closeable.close();
