@@ -85,6 +85,8 @@ class DevCommandTest {
     assertTrue(cores > 0 && cores <= Runtime.getRuntime().availableProcessors() + 0.5, figures.toString());
     assertTrue(out.toString().contains("LOAD GENERATOR"), "it says plainly that the source is the generator");
     assertTrue(out.toString().contains("--workflow-id mirror-dev --name pause"), out.toString());
+    assertTrue(out.toString().contains("MONGO_CDC_PEER_GENERATOR='generator:demo?seed=42&initialDocuments=1000'"
+        + " mongo-cdc mirror suggest-columns dev --collection orders"), "the generator peer for the CLI: " + out);
   }
 
   @Test
