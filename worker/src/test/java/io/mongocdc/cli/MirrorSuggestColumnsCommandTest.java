@@ -50,6 +50,7 @@ class MirrorSuggestColumnsCommandTest {
   private final ScriptedSnapshotSource database = new ScriptedSnapshotSource(7).createCollection("orders");
   /** The peer each sample was read through: the CLI resolves the mirror's source peer itself. */
   private final List<String> resolvedPeers = new ArrayList<>();
+  private volatile boolean failReads;
 
   @AfterEach
   void tearDown() {
@@ -88,7 +89,12 @@ class MirrorSuggestColumnsCommandTest {
 
       @Override
       public SnapshotSource snapshotSource(MirrorConfig mirror) {
-        resolvedPeers.add(peers.resolve(mirror.sourcePeer()).name());
+        String uri = peers.resolve(mirror.sourcePeer()).connectionString();
+        resolvedPeers.add(mirror.sourcePeer());
+        if (failReads) {
+          // As a driver may: the connection string in the message.
+          throw new IllegalStateException("Timed out while waiting for a server at " + uri);
+        }
         return database;
       }
 
@@ -225,5 +231,20 @@ class MirrorSuggestColumnsCommandTest {
         "paid=boolean:paid", "note=text:note")) {
       assertTrue(option.contains(column), () -> column + " in " + option);
     }
+  }
+
+  @Test
+  void aFailedReadIsOneLineWithoutTheSourcesPassword() throws Exception {
+    createMirror("orders-mongo", "shop", "orders");
+    failReads = true;
+
+    Run failed = run("mirror", "suggest-columns", "orders", "--collection", "orders");
+
+    assertEquals(ExitCodes.FAILED, failed.exitCode());
+    assertTrue(failed.err().startsWith("mongo-cdc: mirror 'orders': Timed out while waiting for a server at mongodb://"),
+        failed.err());
+    assertEquals(1, failed.err().strip().lines().count(), failed.err());
+    assertFalse(failed.err().contains(Fixtures.SOURCE_PASSWORD), failed.err());
+    assertEquals("", failed.out());
   }
 }
