@@ -1,6 +1,6 @@
 package io.mongocdc.cli;
 
-import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The catalog and the peers, for mirror commands that act on them directly rather than through the workflow. */
@@ -10,9 +10,8 @@ final class CatalogAccessOptions {
       description = "Catalog database (env MONGO_CDC_CATALOG_URL).")
   String catalogUrl;
 
-  @Option(names = "--peers-file", paramLabel = "FILE", defaultValue = "${env:MONGO_CDC_PEERS_FILE}",
-      description = "Peers, to reach the destination (env MONGO_CDC_PEERS_FILE).")
-  Path peersFile;
+  /** To reach the destination. */
+  @Mixin PeersOptions peers;
 
   /** The catalog URL; fails naming {@code what} needs it when none is given. */
   String requireCatalogUrl(String what) {

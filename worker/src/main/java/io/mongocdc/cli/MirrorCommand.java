@@ -7,5 +7,6 @@ import picocli.CommandLine.Command;
     subcommands = {
         MirrorCreateCommand.class, MirrorPauseCommand.class, MirrorResumeCommand.class,
         MirrorEditCommand.class, MirrorStatusCommand.class, MirrorDropCommand.class,
-        MirrorReplayQuarantineCommand.class, MirrorVerifyCommand.class, MirrorResyncCommand.class})
+        MirrorReplayQuarantineCommand.class, MirrorVerifyCommand.class, MirrorResyncCommand.class,
+        MirrorSuggestColumnsCommand.class})
 final class MirrorCommand {}

@@ -1,6 +1,5 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.temporal.client.WorkflowClient;
@@ -41,7 +40,7 @@ final class MirrorDropCommand extends MirrorSubcommand {
     WorkerPorts ports;
     TablesToDrop drop;
     try {
-      ports = context.ports().create(catalogUrl, ConfiguredPeerRegistry.load(catalog.peersFile, context.environment()),
+      ports = context.ports().create(catalogUrl, catalog.peers.registry(context.environment()),
           PostgresSinkOptions.defaults());
       drop = TablesToDrop.of(mirror.name, ports);
       drop.destinationPeers().forEach(ports.destination()::checkReachable);

@@ -1,6 +1,5 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.QuarantineReplay;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -25,7 +24,7 @@ final class MirrorReplayQuarantineCommand extends MirrorSubcommand {
     String catalogUrl = catalog.requireCatalogUrl("replay-quarantine");
     // The configuration in effect says where the mirror's tables are.
     MirrorConfig config = mirror.workflow(client).status().config();
-    WorkerPorts ports = context.ports().create(catalogUrl, ConfiguredPeerRegistry.load(catalog.peersFile, context.environment()),
+    WorkerPorts ports = context.ports().create(catalogUrl, catalog.peers.registry(context.environment()),
         PostgresSinkOptions.defaults());
     QuarantineReplay.Result result = new QuarantineReplay(ports.destination(), ports.catalog()).replay(config);
     out.printf("mirror %s: %d quarantined events applied, %d refused again (still in quarantined_events)%n",

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.destination.PostgresSinkOptions;
 import java.util.ServiceLoader;
@@ -20,12 +21,34 @@ public interface PortsFactory {
    */
   WorkerPorts create(String catalogJdbcUrl, PeerRegistry peers, PostgresSinkOptions destination);
 
+  /**
+   * The source port alone, for commands that read the source and need no catalog ({@code mirror
+   * suggest-columns}). The caller closes it if it is {@link AutoCloseable}. By default the
+   * source of {@link #create}'s ports.
+   */
+  default MirrorSourceFactory sources(PeerRegistry peers) {
+    return create(null, peers, PostgresSinkOptions.defaults()).source();
+  }
+
   /** The implementation on the class path, or one that says none is. */
   static PortsFactory installed() {
-    return (catalogJdbcUrl, peers, destination) -> ServiceLoader.load(PortsFactory.class).findFirst()
-        .orElseThrow(() -> new CliException(
-            "no MongoDB source and PostgreSQL catalog/destination are installed in this build "
-                + "(no " + PortsFactory.class.getName() + " service found)", ExitCodes.FAILED))
-        .create(catalogJdbcUrl, peers, destination);
+    return new PortsFactory() {
+      @Override
+      public WorkerPorts create(String catalogJdbcUrl, PeerRegistry peers, PostgresSinkOptions destination) {
+        return found().create(catalogJdbcUrl, peers, destination);
+      }
+
+      @Override
+      public MirrorSourceFactory sources(PeerRegistry peers) {
+        return found().sources(peers);
+      }
+
+      private PortsFactory found() {
+        return ServiceLoader.load(PortsFactory.class).findFirst()
+            .orElseThrow(() -> new CliException(
+                "no MongoDB source and PostgreSQL catalog/destination are installed in this build "
+                    + "(no " + PortsFactory.class.getName() + " service found)", ExitCodes.FAILED));
+      }
+    };
   }
 }

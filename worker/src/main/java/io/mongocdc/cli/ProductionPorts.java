@@ -38,12 +38,18 @@ public final class ProductionPorts implements PortsFactory {
     Catalog catalog = Catalog.open(catalogSource);
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     return new WorkerPorts(
-        new SourcesByPeerScheme(peers, new MongoMirrorSourceFactory(peers), new GeneratorMirrorSourceFactory(peers)),
+        sources(peers),
         new PostgresMirrorDestination(peers, destination, tables),
         new PostgresCheckpointCatalog(catalog),
         new PostgresSnapshotCatalog(catalog),
         tables,
         new VerifyStore(catalog));
+  }
+
+  /** MongoDB, or the load generator for a {@code generator:} peer; no catalog is touched. */
+  @Override
+  public SourcesByPeerScheme sources(PeerRegistry peers) {
+    return new SourcesByPeerScheme(peers, new MongoMirrorSourceFactory(peers), new GeneratorMirrorSourceFactory(peers));
   }
 
   /**

@@ -2,7 +2,6 @@ package io.mongocdc.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.metrics.PipelineMetrics;
@@ -14,7 +13,6 @@ import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -41,10 +39,7 @@ final class WorkerCommand implements Callable<Integer> {
       description = "JDBC URL of the catalog database, without a password (env MONGO_CDC_CATALOG_URL).")
   String catalogUrl;
 
-  @Option(names = "--peers-file", paramLabel = "FILE", defaultValue = "${env:MONGO_CDC_PEERS_FILE}",
-      description = "Properties file of peers: <peer>.uri=<connection string> (env MONGO_CDC_PEERS_FILE). "
-          + "MONGO_CDC_PEER_<PEER> environment variables override it.")
-  Path peersFile;
+  @Mixin PeersOptions peersOptions;
 
   @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:MONGO_CDC_METRICS_PORT:--1}",
       description = "Serve Prometheus metrics at http://<host>:PORT/metrics; -1 for none (env MONGO_CDC_METRICS_PORT;"
@@ -87,7 +82,7 @@ final class WorkerCommand implements Callable<Integer> {
     }
     PullTuning tuning = concurrency.tuning(pullTuning());
     WorkerOptions workerOptions = workerOptions();
-    PeerRegistry peers = ConfiguredPeerRegistry.load(peersFile, context.environment());
+    PeerRegistry peers = peersOptions.registry(context.environment());
     WorkerPorts ports = context.ports().create(catalogUrl, peers, apply.sinkOptions());
     WorkflowClient client = context.clients().connect(temporal);
     awaitTemporal(client);

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -32,6 +33,10 @@ import java.util.function.Predicate;
  * collection to an existing table is refused as well.
  */
 public final class PostgresDestination {
+
+  /** The columns {@link #createTable} gives every table: names no column of a user's may take. */
+  public static final Set<String> STATE_TABLE_COLUMNS =
+      Set.of("_id", "doc", "_raw_doc", "_position", "_commit_time", "_deleted", "_synced_at");
 
   static final String COMMENT_PREFIX = "mongo-cdc mirror of ";
   static final String HISTORY_COMMENT_PREFIX = "mongo-cdc history of ";

@@ -2,6 +2,7 @@ package io.mongocdc.dev;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.mongocdc.activities.ConfiguredPeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.destination.PostgresSinkOptions;
@@ -33,6 +34,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -179,6 +181,12 @@ public final class DevRun {
         + " --input '{\"batchSize\": 5000}'%n", target, MIRROR);
     out.printf("    psql '%s' -c 'select * from mongo_cdc.mirror_status'%n",
         "postgresql://postgres@localhost:" + stack.postgres.getPort() + "/postgres");
+    if (generated) {
+      // The CLI reads the source itself; this generator URI makes the same starting documents.
+      out.printf("    %s%s='generator:demo?seed=%d&initialDocuments=%d' mongo-cdc mirror suggest-columns %s"
+          + " --collection orders --temporal-address %s%n", ConfiguredPeerRegistry.ENV_PREFIX,
+          DevStack.GENERATOR_PEER.toUpperCase(Locale.ROOT), options.seed(), options.initialDocuments(), MIRROR, target);
+    }
     out.flush();
   }
 

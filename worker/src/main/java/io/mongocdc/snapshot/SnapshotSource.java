@@ -1,7 +1,9 @@
 package io.mongocdc.snapshot;
 
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
+import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
@@ -39,6 +41,19 @@ public interface SnapshotSource extends AutoCloseable {
   default List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
     throw new InvalidMirrorConfigurationException(
         "this source cannot read documents by _id, so it cannot be verified");
+  }
+
+  /**
+   * Up to {@code size} documents of the collection picked at random (MongoDB's {@code $sample}),
+   * each handed to {@code each} as it is read, so the caller holds none it does not keep; the
+   * server gives the read up after {@code maxTime}. What {@code mongo-cdc mirror
+   * suggest-columns} reads: nothing for an empty or missing collection.
+   *
+   * @throws IllegalArgumentException if {@code size} is not positive
+   * @throws InvalidMirrorConfigurationException if this source cannot
+   */
+  default void sampleDocuments(String collection, int size, Duration maxTime, Consumer<? super RawBsonDocument> each) {
+    throw new InvalidMirrorConfigurationException("this source cannot sample documents");
   }
 
   /** Releases what the source holds. Never throws. */

@@ -12,7 +12,7 @@ import io.mongocdc.workflows.model.OplogSpan;
  * string. {@code generator:} peers are the load generator ({@link GeneratorUri}); every other
  * connection string ({@code mongodb://}, {@code mongodb+srv://}) is a MongoDB.
  */
-public final class SourcesByPeerScheme implements MirrorSourceFactory {
+public final class SourcesByPeerScheme implements MirrorSourceFactory, AutoCloseable {
 
   private final PeerRegistry peers;
   private final MirrorSourceFactory mongodb;
@@ -47,6 +47,20 @@ public final class SourcesByPeerScheme implements MirrorSourceFactory {
   @Override
   public StreamPosition currentPosition(MirrorConfig mirror) {
     return sourceOf(mirror).currentPosition(mirror);
+  }
+
+  /** Closes the sources that hold connections (the MongoDB clients). */
+  @Override
+  public void close() {
+    for (MirrorSourceFactory source : new MirrorSourceFactory[] {mongodb, generator}) {
+      if (source instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          // Closing releases connections; a failure to release them leaves nothing to undo.
+        }
+      }
+    }
   }
 
   /** @throws io.mongocdc.activities.UnknownPeerException if the worker does not know the peer */

@@ -23,9 +23,11 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -456,6 +458,25 @@ class PostgresRecordSinkTest {
       assertTrue(table.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 63);
       assertEquals(1, rows(table).size(), table);
     }
+  }
+
+  @Test
+  void stateTableColumnsNameEveryColumnATableIsCreatedWith() throws Exception {
+    Set<String> columns = new HashSet<>();
+    try (Connection c = dataSource.getConnection()) {
+      PostgresDestination.setUp(c, schema, List.of(users));
+      try (PreparedStatement st = c.prepareStatement(
+          "select column_name from information_schema.columns where table_schema = ? and table_name = ?")) {
+        st.setString(1, schema);
+        st.setString(2, TableNaming.tableName(users));
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next()) {
+            columns.add(rs.getString(1));
+          }
+        }
+      }
+    }
+    assertEquals(PostgresDestination.STATE_TABLE_COLUMNS, columns);
   }
 
   @Test

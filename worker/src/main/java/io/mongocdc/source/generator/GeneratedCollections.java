@@ -3,7 +3,9 @@ package io.mongocdc.source.generator;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
+import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
@@ -57,6 +59,11 @@ public final class GeneratedCollections implements SnapshotSource {
   @Override
   public List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
     return now().findByIds(collection, ids);
+  }
+
+  @Override
+  public void sampleDocuments(String collection, int size, Duration maxTime, Consumer<? super RawBsonDocument> each) {
+    now().sampleDocuments(collection, size, maxTime, each);
   }
 
   @Override

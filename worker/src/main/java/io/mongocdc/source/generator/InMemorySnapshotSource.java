@@ -3,6 +3,7 @@ package io.mongocdc.source.generator;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
@@ -97,6 +99,15 @@ public final class InMemorySnapshotSource implements SnapshotSource {
     List<BsonValue> ids = c.ids();
     Collections.shuffle(ids, new Random(seed * 31 + collection.hashCode()));
     return List.copyOf(ids.subList(0, Math.min(size, ids.size())));
+  }
+
+  /** The documents of {@link #sampleIds}: in memory, a read takes no time worth bounding. */
+  @Override
+  public void sampleDocuments(String collection, int size, Duration maxTime, Consumer<? super RawBsonDocument> each) {
+    if (size <= 0) {
+      throw new IllegalArgumentException("a sample needs a positive size, not " + size);
+    }
+    findByIds(collection, sampleIds(collection, size)).forEach(each);
   }
 
   /** @throws IllegalArgumentException for a negative batch size or a filter {@link DocumentFilter} does not model */

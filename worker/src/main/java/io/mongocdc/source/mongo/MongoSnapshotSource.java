@@ -9,8 +9,11 @@ import com.mongodb.client.model.Collation;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -86,6 +89,26 @@ public final class MongoSnapshotSource implements SnapshotSource {
       List<BsonValue> ids = new ArrayList<>(size);
       database.getCollection(collection, BsonDocument.class).aggregate(pipeline).forEach(doc -> ids.add(doc.get("_id")));
       return ids;
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
+  /**
+   * One {@code $sample} aggregation, bounded by {@code maxTimeMS}. MongoDB picks documents with a
+   * random cursor when {@code size} is under 5% of the collection; otherwise it scans the
+   * collection and sorts it at random, which the time limit bounds.
+   */
+  @Override
+  public void sampleDocuments(String collection, int size, Duration maxTime, Consumer<? super RawBsonDocument> each) {
+    if (size <= 0) {
+      throw new IllegalArgumentException("a sample needs a positive size, not " + size);
+    }
+    List<BsonDocument> pipeline = List.of(new BsonDocument("$sample", new BsonDocument("size", new BsonInt32(size))));
+    try {
+      database.getCollection(collection, RawBsonDocument.class).aggregate(pipeline)
+          .maxTime(maxTime.toMillis(), TimeUnit.MILLISECONDS)
+          .forEach(each::accept);
     } catch (MongoException e) {
       throw ChangeStreamErrors.classify(e);
     }

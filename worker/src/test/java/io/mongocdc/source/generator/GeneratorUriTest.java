@@ -32,6 +32,14 @@ import org.junit.jupiter.api.Test;
  */
 class GeneratorUriTest {
 
+  /** What {@code mongo-cdc dev} prints for {@code mirror suggest-columns}: a peer that samples dev's documents. */
+  @Test
+  void aDemoUriHoldsTheDocumentsDevStartsWith() {
+    Map<Namespace, List<BsonDocument>> dev =
+        new GeneratedChangeStream(LoadProfile.demo(42, 0, 0), java.time.Clock.systemUTC(), Duration.ZERO).prefill(300);
+    assertEquals(dev, GeneratorUri.parse("generator:demo?seed=42&initialDocuments=300").existingDocuments());
+  }
+
   private static final StreamPosition BEGINNING = StreamPosition.atOperationTime(new BsonTimestamp(0, 0));
   private static final String URI = "generator:demo?seed=7&events=3000&rate=0&collections=3&initialDocuments=40"
       + "&keySpace=500&transactions=20";

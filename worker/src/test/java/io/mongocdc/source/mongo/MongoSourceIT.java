@@ -36,6 +36,10 @@ import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.destination.PostgresDestination;
+import io.mongocdc.suggest.DocumentSample;
+import io.mongocdc.suggest.SampleLimits;
+import io.mongocdc.suggest.SuggestedColumn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -327,5 +331,39 @@ class MongoSourceIT {
     }
     assertEquals(ids.size(), reads.size());
     assertTrue(reads.values().stream().allMatch(n -> n == 2), "every document once per filter: " + reads);
+  }
+
+  @Test
+  void sampleDocumentsReadsABoundedRandomSampleOfWholeDocuments() {
+    MongoCollection<BsonDocument> typed = db.getCollection("typed", BsonDocument.class);
+    for (int i = 0; i < 200; i++) {
+      typed.insertOne(new BsonDocument("_id", new BsonInt32(i))
+          .append("status", new BsonString("s" + i % 3))
+          .append("key", new BsonBinary(UUID.randomUUID()))
+          .append("at", new BsonDateTime(1_700_000_000_000L + i))
+          .append("amount", i % 2 == 0 ? new BsonInt32(i) : new BsonInt64(i)));
+    }
+    MongoSnapshotSource source = new MongoSnapshotSource(client, dbName);
+
+    List<RawBsonDocument> sampled = new ArrayList<>();
+    source.sampleDocuments("typed", 50, Duration.ofSeconds(10), sampled::add);
+    assertEquals(50, sampled.size());
+    assertEquals(50, sampled.stream().map(d -> d.get("_id")).distinct().count(), "distinct documents");
+    DocumentSample sample = new DocumentSample(SampleLimits.defaults());
+    sampled.forEach(sample::add);
+    Map<String, String> types = new HashMap<>();
+    for (SuggestedColumn column : sample.suggestions("typed", PostgresDestination.STATE_TABLE_COLUMNS).proposed()) {
+      types.put(column.path(), column.type());
+    }
+    assertEquals(Map.of("status", "text", "key", "uuid", "at", "timestamptz", "amount", "bigint"), types,
+        "UUIDs as the driver stores them are binary subtype 4");
+
+    List<RawBsonDocument> all = new ArrayList<>();
+    source.sampleDocuments("typed", 1_000, Duration.ofSeconds(10), all::add);
+    assertEquals(200, all.size(), "a sample larger than the collection is the collection");
+    List<RawBsonDocument> none = new ArrayList<>();
+    source.sampleDocuments("missing", 10, Duration.ofSeconds(10), none::add);
+    assertEquals(List.of(), none);
+    assertThrows(IllegalArgumentException.class, () -> source.sampleDocuments("typed", 0, Duration.ofSeconds(1), d -> {}));
   }
 }

@@ -4,6 +4,7 @@ import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.generator.InMemorySnapshotSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
@@ -166,6 +168,12 @@ public final class ScriptedSnapshotSource implements SnapshotSource {
   @Override
   public List<BsonValue> sampleIds(String collection, int size) {
     return documents.sampleIds(collection, size);
+  }
+
+  /** The product's in-memory sample: repeatable for the same seed, size and contents. */
+  @Override
+  public void sampleDocuments(String collection, int size, Duration maxTime, Consumer<? super RawBsonDocument> each) {
+    documents.sampleDocuments(collection, size, maxTime, each);
   }
 
   @Override
