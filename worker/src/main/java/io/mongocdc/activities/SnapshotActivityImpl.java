@@ -131,9 +131,10 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       BsonDocument filter = SnapshotFilter.parse(collection, mirror.settings().snapshot().filterFor(collection));
       Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
       String table = destination.tableResolver(mirror).tableFor(namespace);
-      SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
-          mirror.settings().chunkSize(),
-          PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH));
+      TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
+      SnapshotCopier copier = new SnapshotCopier(renderer, new IdKeyRenderer(), mirror.settings().chunkSize(),
+          PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH),
+          MirrorColumns.of(mirror, renderer));
       SnapshotCopier.Copied copied;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);

@@ -2,6 +2,7 @@ package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.TypedColumnSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.RejectedEdit;
 import io.mongocdc.workflows.model.SnapshotProgress;
@@ -68,7 +69,23 @@ final class StatusText {
         + (s.snapshot().filters().isEmpty() ? "" : " snapshotFilters=" + new java.util.TreeMap<>(s.snapshot().filters()))
         + " fullDocumentBeforeChange=" + s.history().fullDocumentBeforeChange()
         + (s.history().collections().isEmpty() ? "" : " history=" + s.history().collections()
-            + " historyRetentionDays=" + s.history().retentionDays());
+            + " historyRetentionDays=" + s.history().retentionDays())
+        + columns(s.columns());
+  }
+
+  /** {@code columns=orders(status text status, total numeric amount.total)}, and the indexes; empty without. */
+  private static String columns(TypedColumnSettings columns) {
+    if (columns.columns().isEmpty()) {
+      return "";
+    }
+    StringBuilder text = new StringBuilder(" columns=");
+    String separator = "";
+    for (var entry : columns.columns().entrySet()) {
+      text.append(separator).append(entry.getKey()).append('(').append(String.join(", ", entry.getValue().stream()
+          .map(c -> c.name() + " " + c.type() + " " + c.path()).toList())).append(')');
+      separator = " ";
+    }
+    return columns.indexes().isEmpty() ? text.toString() : text.append(" indexes=").append(columns.indexes()).toString();
   }
 
   private static String historyTables(java.util.List<String> collections) {

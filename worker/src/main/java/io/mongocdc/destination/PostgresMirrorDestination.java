@@ -4,7 +4,9 @@ import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.DestinationRows;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorDestination;
+import io.mongocdc.activities.MirrorColumns;
 import io.mongocdc.activities.MirrorHistory;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.TableOwnership;
@@ -105,7 +107,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
       return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
           plan(mirror),
           table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))),
-          MirrorHistory.keepsHistory(mirror));
+          MirrorHistory.keepsHistory(mirror), MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed()));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);

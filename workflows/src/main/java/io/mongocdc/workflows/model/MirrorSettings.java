@@ -38,6 +38,8 @@ import java.util.Set;
  *     again before a batch committed after the resync fails the mirror
  * @param history pre-images and per-collection change history tables (null in JSON means the
  *     defaults: none)
+ * @param columns typed columns: per collection, projections of documents into typed PostgreSQL
+ *     columns, and indexes on them (null in JSON means none)
  */
 public record MirrorSettings(
     int batchSize,
@@ -52,7 +54,8 @@ public record MirrorSettings(
     SnapshotSettings snapshot,
     String poisonEventPolicy,
     Boolean autoResync,
-    ChangeHistorySettings history) {
+    ChangeHistorySettings history,
+    TypedColumnSettings columns) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
@@ -71,6 +74,17 @@ public record MirrorSettings(
     poisonEventPolicy = poisonEventPolicy == null ? "FAIL" : poisonEventPolicy;
     autoResync = Boolean.TRUE.equals(autoResync);
     history = history == null ? ChangeHistorySettings.defaults() : history;
+    columns = columns == null ? TypedColumnSettings.defaults() : columns;
+  }
+
+  /** Settings without typed columns. */
+  public MirrorSettings(int batchSize, int idleTimeoutSeconds, int maxBatchDurationSeconds, int decodeWorkers,
+      int chunkSize, List<String> excludedOperations, String controlEventPolicy, int continueAsNewEveryBatches,
+      boolean splitLargeEvents, SnapshotSettings snapshot, String poisonEventPolicy, Boolean autoResync,
+      ChangeHistorySettings history) {
+    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, autoResync,
+        history, null);
   }
 
   /** Settings without {@code autoResync} (off) and without change history. */
@@ -90,14 +104,21 @@ public record MirrorSettings(
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
-        poisonEventPolicy, autoResync, history);
+        poisonEventPolicy, autoResync, history, columns);
   }
 
   /** These settings with the change history settings replaced. */
   public MirrorSettings withHistory(ChangeHistorySettings newHistory) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        poisonEventPolicy, autoResync, newHistory);
+        poisonEventPolicy, autoResync, newHistory, columns);
+  }
+
+  /** These settings with the typed column settings replaced. */
+  public MirrorSettings withColumns(TypedColumnSettings newColumns) {
+    return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
+        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
+        poisonEventPolicy, autoResync, history, newColumns);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -125,6 +146,7 @@ public record MirrorSettings(
     }
     problems.addAll(snapshot.problems());
     problems.addAll(history.problems());
+    problems.addAll(columns.problems());
     return problems;
   }
 
@@ -146,7 +168,8 @@ public record MirrorSettings(
         snapshot.apply(edit),
         edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy,
         edit.autoResync() != null ? edit.autoResync() : autoResync,
-        history.apply(edit));
+        history.apply(edit),
+        columns.apply(edit));
   }
 
   private static String quoted(String value) {
