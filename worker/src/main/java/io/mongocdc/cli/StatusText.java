@@ -38,6 +38,8 @@ final class StatusText {
     line(out, "  totals: %d events read, %d records delivered, %d excluded, %d quarantined, %d bytes",
         s.totals().eventsRead(), s.totals().recordsDelivered(), s.totals().recordsExcluded(),
         s.totals().recordsQuarantined(), s.totals().bytesRead());
+    s.totals().columnDrift().forEach((table, columns) -> line(out, "  typed column drift in %s: %s", table,
+        String.join(", ", columns.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())));
     if (!s.config().settings().history().collections().isEmpty() || s.totals().historyRowsAppended() > 0) {
       line(out, "  history: %d rows appended to %s, %d pruned%s", s.totals().historyRowsAppended(),
           historyTables(s.config().settings().history().collections()), s.totals().historyRowsPruned(),

@@ -239,6 +239,11 @@ public final class PostgresDestination {
     comment(connection, q, HISTORY_COMMENT_PREFIX + table.source().fullName());
   }
 
+  /** Whether the table exists (in any form). */
+  static boolean exists(Connection connection, DestinationTable table) throws SQLException {
+    return tableExists(connection, table);
+  }
+
   private static boolean tableExists(Connection connection, DestinationTable table) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(
         "select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relname = ?")) {

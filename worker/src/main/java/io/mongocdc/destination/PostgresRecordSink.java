@@ -8,6 +8,7 @@ import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
+import io.mongocdc.workflows.model.ColumnDrift;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -122,6 +123,7 @@ public final class PostgresRecordSink implements BatchSink {
   private String activeCopySql;
   private SinkBatchStats lastCommit = SinkBatchStats.EMPTY;
   private long historyRowsCommitted;
+  private Map<String, Map<String, Long>> driftCommitted = Map.of();
 
   private PostgresRecordSink(DataSource dataSource, TableClaim claims, Connection connection,
       PostgresSinkOptions options, Predicate<Namespace> keepsHistory, ColumnProjections projections)
@@ -289,6 +291,7 @@ public final class PostgresRecordSink implements BatchSink {
       touched.clear();
       lastCommit = new SinkBatchStats(stats);
       historyRowsCommitted += lastCommit.historyRows();
+      driftCommitted = ColumnDrift.plus(driftCommitted, lastCommit.drift());
     } catch (Exception e) {
       throw fail(e);
     }
@@ -302,6 +305,11 @@ public final class PostgresRecordSink implements BatchSink {
   /** What the last successful {@link #commit} applied. */
   public SinkBatchStats lastCommit() {
     return lastCommit;
+  }
+
+  @Override
+  public Map<String, Map<String, Long>> driftCommitted() {
+    return driftCommitted;
   }
 
   @Override
@@ -420,24 +428,9 @@ public final class PostgresRecordSink implements BatchSink {
     return target;
   }
 
-  private interface Ddl {
-    void run(Connection connection) throws SQLException;
-  }
-
-  /** Runs DDL on a connection of its own, committed at once, under an advisory lock all sinks take for DDL. */
-  private void createOnOwnConnection(Ddl ddl) throws SQLException {
-    try (Connection own = dataSource.getConnection()) {
-      own.setAutoCommit(false);
-      try (PreparedStatement lock = own.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {
-        lock.setString(1, "mongo-cdc table ddl");
-        lock.executeQuery().close();
-      }
-      try (Statement st = own.createStatement()) {
-        st.execute("create schema if not exists " + TableNaming.quote(options.schema()));
-      }
-      ddl.run(own);
-      own.commit();
-    }
+  /** Runs DDL on a connection of its own, committed at once, under the DDL advisory lock. */
+  private void createOnOwnConnection(DestinationDdl.Step ddl) throws SQLException {
+    DestinationDdl.run(dataSource, options.schema(), ddl);
   }
 
   /**

@@ -24,6 +24,17 @@ public record SinkBatchStats(List<TableStats> tables) {
     return tables.stream().mapToLong(TableStats::historyRows).sum();
   }
 
+  /** Drifted typed column values, by table and column; tables without drift left out. */
+  public Map<String, Map<String, Long>> drift() {
+    Map<String, Map<String, Long>> drift = new java.util.TreeMap<>();
+    for (TableStats table : tables) {
+      if (!table.drift().isEmpty()) {
+        drift.put(table.table().name(), table.drift());
+      }
+    }
+    return drift;
+  }
+
   public long rowsChanged() {
     return tables.stream().mapToLong(TableStats::rowsChanged).sum();
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -72,8 +73,11 @@ class TypedColumnSettingsTest {
 
   @Test
   void aBadColumnsFieldIsRefusedWithItsShape() {
+    Map<String, Object> column = new LinkedHashMap<>();
+    column.put("name", "x");
+    column.put("type", "text");
     InvalidEditException e = assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(Map.of(
-        "columns", Map.of("orders", List.of(Map.of("name", "x", "type", "text"))))));
+        "columns", Map.of("orders", List.of(column)))));
     assertEquals(List.of("columns.orders must be a list of objects with string fields name, type and path, got "
         + "[{\"name\":\"x\",\"type\":\"text\"}]"), e.problems());
   }
