@@ -164,6 +164,7 @@ class TypedColumnsWorkflowTest {
     assertEquals(List.of("placed", "total"), last.config().settings().columns().of("orders").stream()
         .map(TypedColumn::name).sorted().toList());
     workflow.terminate(new StopRequest(false));
+    temporal.captureWhenClosed(name, "typed-columns-edit");
   }
 
   private static boolean delivered(MirrorStatus status, RevealedChangeStream stream, int eventIndex) {
