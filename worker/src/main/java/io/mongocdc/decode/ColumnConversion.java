@@ -136,13 +136,7 @@ final class ColumnConversion {
       }
       case DECIMAL128: {
         Decimal128 decimal = value.asDecimal128().getValue();
-        if (decimal.isNaN()) {
-          return Double.NaN;
-        }
-        if (decimal.isInfinite()) {
-          return decimal.isNegative() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        return Decimal128Values.exactValue(decimal);
+        return decimal.isNaN() || decimal.isInfinite() ? special(decimal) : Decimal128Values.exactValue(decimal);
       }
       default:
         return notConvertible(ColumnType.NUMERIC);
@@ -164,11 +158,8 @@ final class ColumnConversion {
       }
       case DECIMAL128: {
         Decimal128 decimal = value.asDecimal128().getValue();
-        if (decimal.isNaN()) {
-          return Double.NaN;
-        }
-        if (decimal.isInfinite()) {
-          return decimal.isNegative() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        if (decimal.isNaN() || decimal.isInfinite()) {
+          return special(decimal);
         }
         BigDecimal exact = Decimal128Values.exactValue(decimal);
         double d = exact.doubleValue();
@@ -181,6 +172,14 @@ final class ColumnConversion {
       default:
         return notConvertible(ColumnType.DOUBLE_PRECISION);
     }
+  }
+
+  /** A NaN or infinite decimal as the double of the same kind (numeric and double precision hold all three). */
+  private static Double special(Decimal128 decimal) {
+    if (decimal.isNaN()) {
+      return Double.NaN;
+    }
+    return decimal.isNegative() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
   }
 
   private static Object timestamptz(BsonValue value) {

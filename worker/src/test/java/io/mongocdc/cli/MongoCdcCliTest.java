@@ -209,6 +209,10 @@ class MongoCdcCliTest {
         "invalid edit: columns: 'users' is not one of the mirror's collections");
     assertOneLineError(run("mirror", "edit", "orders", "--columns", "orders:_id=int:x"), ExitCodes.INVALID,
         "columns.orders[3]: column name '_id' is reserved");
+    assertOneLineError(run("mirror", "edit", "orders", "--columns", "orders:total=text:amount.total"), ExitCodes.INVALID,
+        "columns.orders: 'total' is numeric already; give the new column another name");
+    assertOneLineError(run("mirror", "edit", "orders", "--remove-column", "orders:nope", "--drop-column-data"),
+        ExitCodes.INVALID, "removeColumns.orders: 'nope' is not a typed column of orders");
     assertOneLineError(run("mirror", "edit", "orders", "--columns", "orders:status"), ExitCodes.INVALID,
         "--columns 'orders:status' must look like COLLECTION:NAME=TYPE:PATH[,NAME=TYPE:PATH...]");
 

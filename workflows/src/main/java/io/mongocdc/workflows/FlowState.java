@@ -154,6 +154,7 @@ final class FlowState {
     }
     EditRequest edit = EditRequest.fromJson(body);
     List<String> problems = new ArrayList<>(addedCollectionProblems(edit));
+    problems.addAll(nextConfig().settings().columns().editProblems(edit));
     MirrorConfig next = withEdit(edit);
     next.problems().stream()
         // Only what the edit can change: the rest of the configuration was valid already.

@@ -80,6 +80,41 @@ public record TypedColumnSettings(Map<String, List<TypedColumn>> columns, Map<St
   }
 
   /**
+   * What an edit cannot do to these settings, whatever else it says: change the type of a column
+   * the table already has (its values would not fit), remove a column that is not declared, or
+   * drop data without naming the columns.
+   */
+  public List<String> editProblems(EditRequest edit) {
+    List<String> problems = new ArrayList<>();
+    if (edit.columns() != null) {
+      edit.columns().forEach((collection, added) -> {
+        for (TypedColumn column : added) {
+          for (TypedColumn existing : of(collection)) {
+            if (existing.name().equals(column.name()) && !existing.type().equals(column.type())) {
+              problems.add("columns." + collection + ": '" + column.name() + "' is " + existing.type()
+                  + " already; give the new column another name, or remove this one with removeColumns and"
+                  + " dropColumnData first");
+            }
+          }
+        }
+      });
+    }
+    if (edit.removeColumns() != null) {
+      edit.removeColumns().forEach((collection, removed) -> {
+        for (String name : removed) {
+          if (of(collection).stream().noneMatch(c -> c.name().equals(name))) {
+            problems.add("removeColumns." + collection + ": '" + name + "' is not a typed column of " + collection);
+          }
+        }
+      });
+    }
+    if (Boolean.TRUE.equals(edit.dropColumnData()) && edit.removeColumns() == null) {
+      problems.add("dropColumnData: name the columns to drop with removeColumns");
+    }
+    return problems;
+  }
+
+  /**
    * These settings with the edit's columns applied: {@code columns} adds (or redefines, by name)
    * columns, {@code removeColumns} removes them (and their indexes), {@code indexes} adds indexes.
    */
