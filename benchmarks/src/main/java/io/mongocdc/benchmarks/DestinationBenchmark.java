@@ -1,8 +1,13 @@
 package io.mongocdc.benchmarks;
 
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjection;
+import io.mongocdc.decode.ColumnProjections;
+import io.mongocdc.decode.ColumnType;
+import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.destination.DestinationTable;
 import io.mongocdc.destination.PostgresDestination;
 import io.mongocdc.destination.PostgresRecordSink;
@@ -26,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.bson.RawBsonDocument;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -59,6 +65,15 @@ import org.postgresql.copy.CopyIn;
  *   <li>{@code applyMix}: a realistic batch over a table of 100 000 existing rows: 60 % updates
  *       of existing keys, 15 % inserts of new keys, 10 % deletes, 15 % repeated keys (a second
  *       or third change of a key earlier in the batch), through {@code lanes} sinks.
+ * </ul>
+ *
+ * <ul>
+ *   <li>{@code applyTyped}: the typed columns' cost (issue 19): the same 100 000 documents as
+ *       inserts into an emptied table ({@code mode=insert}, the direct COPY) or as updates of
+ *       older rows ({@code mode=update}, the merge), through one sink, with {@code columns=doc}
+ *       (none) or {@code five} typed columns (bigint, text, boolean, timestamptz, and a nested
+ *       text); the measured time includes extracting the five values from each raw document, as
+ *       the decode pool does.
  * </ul>
  *
  * Scores are rows (records) per second (ops/s with 100 000 operations per invocation). Tables
@@ -230,6 +245,97 @@ public class DestinationBenchmark {
   @OperationsPerInvocation(ROWS)
   public long applyMix(ExistingRows existing) throws Exception {
     return existing.applyInParallel(existing.mix);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public long applyTyped(TypedRows typed) throws Exception {
+    return typed.apply();
+  }
+
+  /** A table with or without five typed columns, its records' raw documents, and older rows to update. */
+  @State(Scope.Benchmark)
+  public static class TypedRows {
+    @Param({"doc", "five"})
+    String columns;
+
+    @Param({"insert", "update"})
+    String mode;
+
+    DestinationTable table;
+    PostgresRecordSink sink;
+    DocumentProjector projector;
+    List<ChangeRecord> records;
+    List<RawBsonDocument> raws = new ArrayList<>();
+    Connection admin;
+
+    @Setup(Level.Trial)
+    public void create(DestinationBenchmark bench) throws Exception {
+      Namespace ns = new Namespace("bench", "typed");
+      admin = bench.adminConnection;
+      projector = columns.equals("five") ? new DocumentProjector(List.of(
+          new ColumnProjection("n", ColumnType.BIGINT, List.of("n")),
+          new ColumnProjection("name", ColumnType.TEXT, List.of("name")),
+          new ColumnProjection("active", ColumnType.BOOLEAN, List.of("active")),
+          new ColumnProjection("created", ColumnType.TIMESTAMPTZ, List.of("created")),
+          new ColumnProjection("zip", ColumnType.TEXT, List.of("address", "zip"))), TranscodingJsonRenderer.relaxed())
+          : null;
+      ColumnProjections projections = ns2 -> projector;
+      table = PostgresDestination.setUp(admin, SCHEMA, List.of(ns)).get(0);
+      sink = PostgresRecordSink.open(bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA),
+          List.of(table), io.mongocdc.destination.TableClaim.NONE, n -> false, projections);
+      List<ChangeRecord> older = makeRecords(ns, 1_767_225_600L);
+      for (ChangeRecord r : older) {
+        raws.add(RawBsonDocument.parse(r.document()));
+      }
+      records = mode.equals("insert") ? older : makeRecords(ns, 1_800_000_000L);
+      if (mode.equals("update")) {
+        for (int from = 0; from < ROWS; from += CHUNK) {
+          sink.write(withTyped(older, from));
+        }
+        sink.commit();
+        try (Statement st = admin.createStatement()) {
+          st.execute("create table bench.typed_base as select * from " + table.qualifiedName());
+        }
+      }
+    }
+
+    @Setup(Level.Invocation)
+    public void reset() throws Exception {
+      try (Statement st = admin.createStatement()) {
+        st.execute("truncate " + table.qualifiedName());
+        if (mode.equals("update")) {
+          st.execute("insert into " + table.qualifiedName() + " select * from bench.typed_base");
+          st.execute("analyze " + table.qualifiedName());
+        }
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+      sink.close();
+    }
+
+    /** The records as the decode pool makes them: with the typed values extracted from the raw document. */
+    List<ChangeRecord> withTyped(List<ChangeRecord> all, int from) {
+      List<ChangeRecord> chunk = all.subList(from, Math.min(ROWS, from + CHUNK));
+      List<ChangeRecord> typed = new ArrayList<>(chunk.size());
+      for (int i = 0; i < chunk.size(); i++) {
+        ChangeRecord r = chunk.get(i);
+        RawBsonDocument raw = raws.get(from + i);
+        typed.add(new ChangeRecord(r.operation(), r.source(), r.table(), r.key(), r.document(), r.position(),
+            r.commitTime(), r.sourceBytes(), null, null, projector == null ? null : projector.project(raw)));
+      }
+      return typed;
+    }
+
+    long apply() throws Exception {
+      for (int from = 0; from < ROWS; from += CHUNK) {
+        sink.write(withTyped(records, from));
+      }
+      sink.commit();
+      return sink.lastCommit().rowsChanged();
+    }
   }
 
   /** A mirror table whose 100 000 rows exist at older positions before each invocation. */

@@ -1,9 +1,11 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.decode.Operation;
+import io.mongocdc.workflows.model.ColumnDrift;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The sinks one batch attempt applies through, one per apply lane, each behind the mirror's
@@ -62,6 +64,15 @@ final class LaneSinks implements AutoCloseable {
   /** History rows appended by committed transactions, over every lane. */
   long committedHistoryRows() {
     return opened.stream().mapToLong(BatchSink::historyRowsCommitted).sum();
+  }
+
+  /** Typed column drift in committed transactions, by table and column, over every lane. */
+  Map<String, Map<String, Long>> committedDrift() {
+    Map<String, Map<String, Long>> drift = Map.of();
+    for (BatchSink sink : opened) {
+      drift = ColumnDrift.plus(drift, sink.driftCommitted());
+    }
+    return drift;
   }
 
   @Override

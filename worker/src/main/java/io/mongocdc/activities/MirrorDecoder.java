@@ -14,7 +14,8 @@ final class MirrorDecoder {
   private MirrorDecoder() {}
 
   static ChangeEventDecoder of(MirrorConfig mirror, MirrorDestination destination) {
-    return new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
-        destination.tableResolver(mirror), MirrorHistory.keepsHistory(mirror));
+    TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
+    return new ChangeEventDecoder(renderer, new IdKeyRenderer(), destination.tableResolver(mirror),
+        MirrorHistory.keepsHistory(mirror), MirrorColumns.of(mirror, renderer));
   }
 }

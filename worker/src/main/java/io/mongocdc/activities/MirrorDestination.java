@@ -6,6 +6,8 @@ import io.mongocdc.source.ResumeToken;
 import java.time.Instant;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
+import java.util.Map;
 import java.util.List;
 
 /**
@@ -99,6 +101,22 @@ public interface MirrorDestination {
   default long deleteRowsOlderThan(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
       Instant commitTime) {
     throw new InvalidMirrorConfigurationException("this destination cannot sweep rows a resync did not see");
+  }
+
+  /**
+   * Adds the mirror's missing typed columns to its existing tables and drops {@code drop}'s (when
+   * {@code resumeAfter} is null), then fills the typed columns of rows that do not hold them from
+   * their {@code doc}, a bounded slice of rows, calling {@code progress} after each transaction.
+   * @return what it filled, and where the next call goes on (null when done)
+   */
+  default TypedColumnsAligned alignTypedColumns(MirrorConfig mirror, Map<String, List<String>> drop,
+      String resumeAfter, Runnable progress) {
+    return new TypedColumnsAligned(0, null);
+  }
+
+  /** Creates the mirror's declared typed column indexes concurrently, if missing. @return indexes built */
+  default int createTypedColumnIndexes(MirrorConfig mirror, Runnable progress) {
+    return 0;
   }
 
   /** Drops these tables if they exist (on an operator's explicit request only). */

@@ -144,6 +144,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         long pruned = pruneHistoryQuietly(mirror);
         BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, tablesBefore, firstBefore,
             quarantinedBefore, attempt, oplog, historyBefore + sink.committedHistoryRows(), pruned);
+        mirrorMetrics.onColumnDrift(sink.committedDrift());
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, stage ms {},"
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().eventsRead(),
             outcome.figures().recordsDelivered(), outcome.figures().recordsExcluded(), result.endReason(),
@@ -230,7 +231,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         firstPosition(firstBefore, result.firstPosition()),
         quarantinedBefore + result.recordsQuarantined(),
         historyAppended,
-        historyPruned);
+        historyPruned,
+        sink.committedDrift());
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }

@@ -27,6 +27,7 @@ import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
@@ -131,10 +132,12 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       BsonDocument filter = SnapshotFilter.parse(collection, mirror.settings().snapshot().filterFor(collection));
       Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
       String table = destination.tableResolver(mirror).tableFor(namespace);
-      SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
-          mirror.settings().chunkSize(),
-          PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH));
+      TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
+      SnapshotCopier copier = new SnapshotCopier(renderer, new IdKeyRenderer(), mirror.settings().chunkSize(),
+          PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH),
+          MirrorColumns.of(mirror, renderer));
       SnapshotCopier.Copied copied;
+      Map<String, Map<String, Long>> drift;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);
           BatchSink sink = destination.openSink(mirror, 0);
@@ -150,15 +153,17 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
           heartbeat.throwIfFailed();
           throw e;
         }
+        drift = sink.driftCommitted();
       }
-      catalog.partitionDone(mirror.name(), collection, partition, copied.documents(), copied.bytes());
+      catalog.partitionDone(mirror.name(), collection, partition, copied.documents(), copied.bytes(), drift);
       metrics.mirror(mirror.name()).onSnapshotPartition(copied.documents());
+      metrics.mirror(mirror.name()).onColumnDrift(drift);
       log.info("mirror {}: snapshot partition {} of {} copied: {} documents{}", mirror.name(), partition, collection,
           copied.documents(), copied.quarantined() == 0 ? ""
               : ", " + copied.quarantined() + " set aside in quarantined_events");
       // The range holds _id values: kept out of the default log.
       log.debug("mirror {}: snapshot partition {} of {} was {}", mirror.name(), partition, collection, range.describe());
-      return new SnapshotPartitionCopied(collection, partition, copied.documents(), copied.bytes());
+      return new SnapshotPartitionCopied(collection, partition, copied.documents(), copied.bytes(), drift);
     } catch (ActivityCompletionException e) {
       throw e;
     } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.mongocdc.activities;
 
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,6 +36,12 @@ public interface SnapshotCatalog {
    * partition already done keeps its first figures.
    */
   void partitionDone(String mirror, String collection, int partition, long documents, long bytes);
+
+  /** Like {@link #partitionDone(String, String, int, long, long)}, also counting its typed column drift once. */
+  default void partitionDone(String mirror, String collection, int partition, long documents, long bytes,
+      Map<String, Map<String, Long>> drift) {
+    partitionDone(mirror, collection, partition, documents, bytes);
+  }
 
   /**
    * One partition of a stored plan.

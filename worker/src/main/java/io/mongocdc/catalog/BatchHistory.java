@@ -106,6 +106,7 @@ public final class BatchHistory {
           }
           if (report.endedAt() != null && report.error() == null) {
             addTableCounts(tx, report.mirror(), report.batchId(), report.tables());
+            ColumnDriftStore.add(tx, report.mirror(), report.columnDrift());
           }
           return true;
         });

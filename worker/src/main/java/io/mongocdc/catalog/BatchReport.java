@@ -24,6 +24,8 @@ import java.util.Objects;
  * @param quarantined events set aside in {@code quarantined_events}; null if unknown
  * @param historyRows rows appended to the mirror's history tables; null if unknown
  * @param historyPruned history rows removed by retention after the batch; null if unknown
+ * @param columnDrift typed column values that did not convert, by table and column, added to the
+ *     mirror's {@code column_drift} counters once; empty when none
  */
 public record BatchReport(
     String mirror,
@@ -42,7 +44,17 @@ public record BatchReport(
     List<TableCounts> tables,
     Long quarantined,
     Long historyRows,
-    Long historyPruned) {
+    Long historyPruned,
+    Map<String, Map<String, Long>> columnDrift) {
+
+  /** A report without typed column drift. */
+  public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,
+      OperationCounts operations, ResumeToken firstPosition, ResumeToken lastPosition, Map<String, Long> stageMillis,
+      String endReason, String error, Integer attempts, List<TableCounts> tables, Long quarantined, Long historyRows,
+      Long historyPruned) {
+    this(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition, lastPosition, stageMillis,
+        endReason, error, attempts, tables, quarantined, historyRows, historyPruned, null);
+  }
 
   /** A report without change history figures (unknown). */
   public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,
@@ -56,6 +68,7 @@ public record BatchReport(
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(startedAt, "startedAt");
     tables = tables == null ? List.of() : List.copyOf(tables);
+    columnDrift = columnDrift == null ? Map.of() : columnDrift;
   }
 
   /** The milliseconds the batch spent in {@code stage}: null if its timings are unknown, 0 if it did not report it. */

@@ -5,6 +5,7 @@ import io.mongocdc.catalog.jooq.tables.records.SnapshotPartitionsRecord;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,6 +51,12 @@ public final class PostgresSnapshotCatalog implements SnapshotCatalog {
   @Override
   public void partitionDone(String mirror, String collection, int partition, long documents, long bytes) {
     store.done(mirror, collection, partition, documents, bytes);
+  }
+
+  @Override
+  public void partitionDone(String mirror, String collection, int partition, long documents, long bytes,
+      Map<String, Map<String, Long>> drift) {
+    store.done(mirror, collection, partition, documents, bytes, drift);
   }
 
   private static SnapshotStore.Start startOf(StreamPosition start) {

@@ -5,6 +5,7 @@ import static io.mongocdc.catalog.jooq.Tables.SNAPSHOT_PARTITIONS;
 
 import io.mongocdc.catalog.jooq.tables.records.SnapshotCollectionsRecord;
 import io.mongocdc.catalog.jooq.tables.records.SnapshotPartitionsRecord;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -109,20 +110,28 @@ public final class SnapshotStore {
    * see the other still pending (neither committed yet) and leave the collection copying.
    */
   public void done(String mirror, String collection, int partition, long documents, long bytes) {
+    done(mirror, collection, partition, documents, bytes, Map.of());
+  }
+
+  /** Also adds the partition's typed column drift to the mirror's counters, the first time it is done. */
+  public void done(String mirror, String collection, int partition, long documents, long bytes,
+      Map<String, Map<String, Long>> drift) {
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();
       tx.selectOne().from(SNAPSHOT_COLLECTIONS)
           .where(SNAPSHOT_COLLECTIONS.MIRROR_NAME.eq(mirror), SNAPSHOT_COLLECTIONS.COLLECTION.eq(collection))
           .forUpdate()
           .fetch();
-      tx.update(SNAPSHOT_PARTITIONS)
+      if (tx.update(SNAPSHOT_PARTITIONS)
           .set(SNAPSHOT_PARTITIONS.STATE, DONE)
           .set(SNAPSHOT_PARTITIONS.DOCUMENTS, documents)
           .set(SNAPSHOT_PARTITIONS.BYTES, bytes)
           .set(SNAPSHOT_PARTITIONS.FINISHED_AT, DSL.currentOffsetDateTime())
           .where(SNAPSHOT_PARTITIONS.MIRROR_NAME.eq(mirror), SNAPSHOT_PARTITIONS.COLLECTION.eq(collection),
               SNAPSHOT_PARTITIONS.PARTITION_NO.eq(partition), SNAPSHOT_PARTITIONS.STATE.eq(PENDING))
-          .execute();
+          .execute() > 0) {
+        ColumnDriftStore.add(tx, mirror, drift);
+      }
       tx.update(SNAPSHOT_COLLECTIONS)
           .set(SNAPSHOT_COLLECTIONS.STATE, DONE)
           .set(SNAPSHOT_COLLECTIONS.FINISHED_AT, DSL.currentOffsetDateTime())

@@ -4,15 +4,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.activities.MirrorSourceFactory;
 import io.mongocdc.activities.UnknownPeerException;
-import io.mongocdc.destination.PostgresDestination;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.suggest.ColumnSuggestions;
-import io.mongocdc.suggest.ColumnsOption;
+import io.mongocdc.suggest.ColumnsOptionText;
 import io.mongocdc.suggest.DocumentSample;
 import io.mongocdc.suggest.SampleLimits;
 import io.mongocdc.suggest.SuggestedColumn;
 import io.mongocdc.suggest.ValueKind;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.TypedColumn;
 import io.temporal.client.WorkflowClient;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -89,10 +89,10 @@ final class MirrorSuggestColumnsCommand extends MirrorSubcommand {
       throw new CliException("collection " + config.sourceDatabase() + "." + collection
           + " has no documents to sample", ExitCodes.NOT_FOUND);
     }
-    ColumnSuggestions suggestions = sample.suggestions(collection, PostgresDestination.STATE_TABLE_COLUMNS);
+    ColumnSuggestions suggestions = sample.suggestions(collection, TypedColumn.RESERVED);
     if (format == Format.json) {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-          .writeValueAsString(ColumnsOption.file(suggestions)));
+          .writeValueAsString(ColumnsOptionText.file(suggestions)));
     } else {
       print(mirror.name, config.sourceDatabase(), estimated, suggestions, out);
     }
@@ -123,19 +123,19 @@ final class MirrorSuggestColumnsCommand extends MirrorSubcommand {
       out.println((line + row[5]).stripTrailing());
     }
     suggestions.notes().forEach(note -> out.printf("note: %s%n", note));
-    List<SuggestedColumn> left = ColumnsOption.inexpressible(suggestions);
+    List<SuggestedColumn> left = ColumnsOptionText.inexpressible(suggestions);
     if (!left.isEmpty()) {
       out.printf("note: %d proposed columns have a ',', ':' or '=' in their path or collection, which the option"
           + " cannot hold; --format json has them%n", left.size());
     }
-    String value = ColumnsOption.value(suggestions);
+    String value = ColumnsOptionText.value(suggestions);
     if (value == null) {
       out.println("no column to propose in the option");
       return;
     }
     out.println("paste into 'mongo-cdc mirror create' or 'mirror edit' (review it first; --format json writes a"
         + " --columns-file):");
-    out.println("  " + ColumnsOption.commandLine(value));
+    out.println("  " + ColumnsOptionText.commandLine(value));
   }
 
   /** {@code string 98%, null 2%}. */

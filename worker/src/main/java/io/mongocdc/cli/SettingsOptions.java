@@ -2,6 +2,7 @@ package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSettings;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +91,29 @@ public final class SettingsOptions {
       description = "Prune history rows older than this many days (by commit time); 0 keeps them for ever.")
   Integer historyRetentionDays;
 
+  @Option(names = "--columns", paramLabel = "COLLECTION:NAME=TYPE:PATH[,...]",
+      description = "Typed columns of COLLECTION's table, written with doc: NAME the column, TYPE one of text, bigint, "
+          + "numeric, 'double precision', boolean, timestamptz, uuid, jsonb, text[], PATH dotted (items.0.sku); "
+          + "one option per collection, repeatable. On edit, adds (or redefines) columns and backfills them.")
+  List<String> columns;
+
+  @Option(names = "--columns-file", paramLabel = "FILE",
+      description = "Typed columns from a JSON file: {\"orders\": [{\"name\": \"status\", \"type\": \"text\", "
+          + "\"path\": \"status\"}]}.")
+  Path columnsFile;
+
+  @Option(names = "--remove-column", paramLabel = "COLLECTION:COLUMN",
+      description = "Stop writing this typed column (its data stays unless --drop-column-data); repeatable.")
+  List<String> removeColumns;
+
+  @Option(names = "--drop-column-data",
+      description = "With --remove-column: also drop the removed columns from the table.")
+  Boolean dropColumnData;
+
+  @Option(names = "--index", paramLabel = "COLLECTION:COLUMN",
+      description = "Index this typed column (created concurrently once the snapshot is done); repeatable.")
+  List<String> indexes;
+
   /**
    * The options given as an edit, which also adds {@code addCollections} (null for none). Its
    * {@link EditRequest#toJson JSON} is what the edit sends.
@@ -99,7 +123,9 @@ public final class SettingsOptions {
         excludedOperations == null ? null : excludedOperations.stream().filter(s -> !s.isBlank()).toList(),
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
         snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync,
-        fullDocumentBeforeChange, historySwitches(), historyRetentionDays, verifyDocumentsPerSecond);
+        fullDocumentBeforeChange, historySwitches(), historyRetentionDays, verifyDocumentsPerSecond,
+        ColumnsOption.columns(columns, columnsFile), ColumnsOption.byCollection("--remove-column", removeColumns),
+        dropColumnData, ColumnsOption.byCollection("--index", indexes));
   }
 
   /** {@code --history} and {@code --no-history} as collection: on/off; null when neither is given. */

@@ -2,6 +2,7 @@ package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.TypedColumnSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.RejectedEdit;
 import io.mongocdc.workflows.model.SnapshotProgress;
@@ -37,6 +38,8 @@ final class StatusText {
     line(out, "  totals: %d events read, %d records delivered, %d excluded, %d quarantined, %d bytes",
         s.totals().eventsRead(), s.totals().recordsDelivered(), s.totals().recordsExcluded(),
         s.totals().recordsQuarantined(), s.totals().bytesRead());
+    s.totals().columnDrift().forEach((table, columns) -> line(out, "  typed column drift in %s: %s", table,
+        String.join(", ", columns.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())));
     if (!s.config().settings().history().collections().isEmpty() || s.totals().historyRowsAppended() > 0) {
       line(out, "  history: %d rows appended to %s, %d pruned%s", s.totals().historyRowsAppended(),
           historyTables(s.config().settings().history().collections()), s.totals().historyRowsPruned(),
@@ -69,7 +72,23 @@ final class StatusText {
         + " autoResync=" + s.autoResync() + " verifyDocumentsPerSecond=" + s.verifyDocumentsPerSecond()
         + " fullDocumentBeforeChange=" + s.history().fullDocumentBeforeChange()
         + (s.history().collections().isEmpty() ? "" : " history=" + s.history().collections()
-            + " historyRetentionDays=" + s.history().retentionDays());
+            + " historyRetentionDays=" + s.history().retentionDays())
+        + columns(s.columns());
+  }
+
+  /** {@code columns=orders(status text status, total numeric amount.total)}, and the indexes; empty without. */
+  private static String columns(TypedColumnSettings columns) {
+    if (columns.columns().isEmpty()) {
+      return "";
+    }
+    StringBuilder text = new StringBuilder(" columns=");
+    String separator = "";
+    for (var entry : columns.columns().entrySet()) {
+      text.append(separator).append(entry.getKey()).append('(').append(String.join(", ", entry.getValue().stream()
+          .map(c -> c.name() + " " + c.type() + " " + c.path()).toList())).append(')');
+      separator = " ";
+    }
+    return columns.indexes().isEmpty() ? text.toString() : text.append(" indexes=").append(columns.indexes()).toString();
   }
 
   private static String historyTables(java.util.List<String> collections) {

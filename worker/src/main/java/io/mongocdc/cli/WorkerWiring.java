@@ -7,6 +7,7 @@ import io.mongocdc.activities.RecordMirrorStateActivityImpl;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.SetupMirrorActivityImpl;
 import io.mongocdc.activities.SnapshotActivityImpl;
+import io.mongocdc.activities.TypedColumnActivityImpl;
 import io.mongocdc.activities.VerifyActivityImpl;
 import io.mongocdc.workflows.CdcFlowWorkflowImpl;
 import io.mongocdc.workflows.VerifyMirrorWorkflowImpl;
@@ -96,6 +97,7 @@ public final class WorkerWiring {
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,
             ports.catalog()::setAside),
-        new VerifyActivityImpl(ports.source(), ports.destination(), ports.catalog(), ports.verifications()));
+        new VerifyActivityImpl(ports.source(), ports.destination(), ports.catalog(), ports.verifications()),
+        new TypedColumnActivityImpl(ports.destination()));
   }
 }

@@ -23,6 +23,7 @@ public final class ChangeEventDecoder {
   private final KeyRenderer keyRenderer;
   private final DestinationTableResolver tableResolver;
   private final Predicate<Namespace> keepsHistory;
+  private final ColumnProjections projections;
 
   /** A decoder for a mirror without change history. */
   public ChangeEventDecoder(
@@ -41,6 +42,20 @@ public final class ChangeEventDecoder {
       KeyRenderer keyRenderer,
       DestinationTableResolver tableResolver,
       Predicate<Namespace> keepsHistory) {
+    this(documentRenderer, keyRenderer, tableResolver, keepsHistory, ColumnProjections.NONE);
+  }
+
+  /**
+   * @param projections the typed columns of each namespace's table, extracted from the post-image
+   *     here, in the decode pool
+   */
+  public ChangeEventDecoder(
+      DocumentRenderer documentRenderer,
+      KeyRenderer keyRenderer,
+      DestinationTableResolver tableResolver,
+      Predicate<Namespace> keepsHistory,
+      ColumnProjections projections) {
+    this.projections = Objects.requireNonNull(projections, "projections");
     this.documentRenderer = Objects.requireNonNull(documentRenderer, "documentRenderer");
     this.keyRenderer = Objects.requireNonNull(keyRenderer, "keyRenderer");
     this.tableResolver = Objects.requireNonNull(tableResolver, "tableResolver");
@@ -91,11 +106,16 @@ public final class ChangeEventDecoder {
     String document = null;
     String documentBefore = null;
     String updateDescription = null;
+    TypedValues typed = null;
     try {
       key = keyRenderer.renderIdOf(fields.documentKey);
       if (operation != Operation.DELETE) {
         if (fields.fullDocument != null) {
           document = documentRenderer.render(fields.fullDocument);
+          DocumentProjector projector = projections.of(ns);
+          if (projector != null) {
+            typed = projector.project(fields.fullDocument);
+          }
         } else if (operation != Operation.UPDATE) {
           // An update's post-image may be missing (the document was deleted before the lookup);
           // an insert or replace always carries its document.
@@ -116,7 +136,7 @@ public final class ChangeEventDecoder {
           position, operation.operationType() + " on " + ns + ": " + e.getMessage(), e);
     }
     return new ChangeRecord(operation, ns, tableResolver.tableFor(ns), key, document, position,
-        commitTime(fields, position), sourceBytes, documentBefore, updateDescription);
+        commitTime(fields, position), sourceBytes, documentBefore, updateDescription, typed);
   }
 
   private static Namespace require(Namespace namespace, String field, ResumeToken position) {

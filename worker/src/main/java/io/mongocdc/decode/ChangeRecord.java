@@ -21,6 +21,8 @@ import java.util.Objects;
  *     recorded for the collection, or an insert), or when the table keeps no history
  * @param updateDescription an update's {@code updateDescription} (updated and removed fields,
  *     truncated arrays) as JSON; null for other operations, and when the table keeps no history
+ * @param typed the values of the table's typed columns, extracted from {@code document}; null when
+ *     the table has none, or there is no document
  */
 public record ChangeRecord(
     Operation operation,
@@ -32,8 +34,16 @@ public record ChangeRecord(
     Instant commitTime,
     int sourceBytes,
     String documentBefore,
-    String updateDescription)
+    String updateDescription,
+    TypedValues typed)
     implements DecodedEvent {
+
+  /** A record without typed column values. */
+  public ChangeRecord(Operation operation, Namespace source, String table, String key, String document,
+      ResumeToken position, Instant commitTime, int sourceBytes, String documentBefore, String updateDescription) {
+    this(operation, source, table, key, document, position, commitTime, sourceBytes, documentBefore,
+        updateDescription, null);
+  }
 
   /** A record without a pre-image or update description (a table that keeps no history). */
   public ChangeRecord(
@@ -45,7 +55,7 @@ public record ChangeRecord(
       ResumeToken position,
       Instant commitTime,
       int sourceBytes) {
-    this(operation, source, table, key, document, position, commitTime, sourceBytes, null, null);
+    this(operation, source, table, key, document, position, commitTime, sourceBytes, null, null, null);
   }
 
   public ChangeRecord {

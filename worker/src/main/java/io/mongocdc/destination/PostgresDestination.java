@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -33,10 +32,6 @@ import java.util.function.Predicate;
  * collection to an existing table is refused as well.
  */
 public final class PostgresDestination {
-
-  /** The columns {@link #createTable} gives every table: names no column of a user's may take. */
-  public static final Set<String> STATE_TABLE_COLUMNS =
-      Set.of("_id", "doc", "_raw_doc", "_position", "_commit_time", "_deleted", "_synced_at");
 
   static final String COMMENT_PREFIX = "mongo-cdc mirror of ";
   static final String HISTORY_COMMENT_PREFIX = "mongo-cdc history of ";
@@ -242,6 +237,11 @@ public final class PostgresDestination {
       st.execute("create index on " + q + " (\"_commit_time\")");
     }
     comment(connection, q, HISTORY_COMMENT_PREFIX + table.source().fullName());
+  }
+
+  /** Whether the table exists (in any form). */
+  static boolean exists(Connection connection, DestinationTable table) throws SQLException {
+    return tableExists(connection, table);
   }
 
   private static boolean tableExists(Connection connection, DestinationTable table) throws SQLException {

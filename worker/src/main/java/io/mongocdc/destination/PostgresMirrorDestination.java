@@ -4,7 +4,12 @@ import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.DestinationRows;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorDestination;
+import io.mongocdc.activities.MirrorColumns;
+import io.mongocdc.decode.ColumnProjections;
+import io.mongocdc.decode.DocumentProjector;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
 import io.mongocdc.activities.MirrorHistory;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.TableOwnership;
@@ -105,7 +110,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
       return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
           plan(mirror),
           table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))),
-          MirrorHistory.keepsHistory(mirror));
+          MirrorHistory.keepsHistory(mirror), MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed()));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
@@ -148,6 +153,85 @@ public final class PostgresMirrorDestination implements MirrorDestination {
       }
     }
     return keys.size();
+  }
+
+  /** Rows filled per transaction, and per call: one call stays short, so batches run between calls. */
+  static final int BACKFILL_ROWS_PER_TRANSACTION = 1_000;
+  static final int BACKFILL_ROWS_PER_CALL = 50_000;
+
+  @Override
+  public TypedColumnsAligned alignTypedColumns(MirrorConfig mirror, Map<String, List<String>> drop,
+      String resumeAfter, Runnable progress) {
+    DataSource data = dataSource(mirror.destinationPeer());
+    ColumnProjections projections = MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed());
+    // In collection order: the resume point names a collection and a key.
+    List<DestinationTable> tables = new ArrayList<>(plan(mirror));
+    tables.sort(java.util.Comparator.comparing(t -> t.source().collection()));
+    try {
+      if (resumeAfter == null) {
+        DestinationDdl.run(data, mirror.destinationSchema(), ddl -> {
+          for (DestinationTable table : tables) {
+            if (!PostgresDestination.exists(ddl, table)) {
+              continue; // created with its columns by the first sink that meets it
+            }
+            List<String> dropped = drop.getOrDefault(table.source().collection(), List.of());
+            TypedColumnTable.drop(ddl, table, dropped);
+            DocumentProjector projector = projections.of(table.source());
+            if (projector != null) {
+              TypedColumnTable.addMissing(ddl, table, projector.columns());
+            }
+          }
+        });
+      }
+      String fromCollection = resumeAfter == null ? "" : resumeAfter.substring(0, resumeAfter.indexOf('\0'));
+      String fromKey = resumeAfter == null ? "" : resumeAfter.substring(resumeAfter.indexOf('\0') + 1);
+      long[] filled = {0};
+      try (Connection connection = data.getConnection()) {
+        connection.setAutoCommit(false);
+        for (DestinationTable table : tables) {
+          DocumentProjector projector = projections.of(table.source());
+          String collection = table.source().collection();
+          if (projector == null || collection.compareTo(fromCollection) < 0
+              || !PostgresDestination.exists(connection, table)) {
+            continue;
+          }
+          TypedColumnBackfill backfill = new TypedColumnBackfill(table, projector);
+          String key = collection.equals(fromCollection) ? fromKey : "";
+          while (key != null) {
+            if (filled[0] >= BACKFILL_ROWS_PER_CALL) {
+              return new TypedColumnsAligned(filled[0], collection + '\0' + key);
+            }
+            key = backfill.fillNext(connection, key, BACKFILL_ROWS_PER_TRANSACTION, filled);
+            progress.run();
+          }
+        }
+      }
+      return new TypedColumnsAligned(filled[0], null);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot fill the typed columns of mirror " + mirror.name() + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+  }
+
+  @Override
+  public int createTypedColumnIndexes(MirrorConfig mirror, Runnable progress) {
+    int built = 0;
+    try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
+      connection.setAutoCommit(true);
+      for (DestinationTable table : plan(mirror)) {
+        for (String column : mirror.settings().columns().indexes().getOrDefault(table.source().collection(),
+            List.of())) {
+          if (PostgresDestination.exists(connection, table) && TypedColumnIndexes.create(connection, table, column)) {
+            built++;
+          }
+          progress.run();
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot index the typed columns of mirror " + mirror.name() + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+    return built;
   }
 
   @Override

@@ -3,8 +3,12 @@ package io.mongocdc.destination;
 import com.zaxxer.hikari.HikariDataSource;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjection;
+import io.mongocdc.decode.ColumnProjections;
+import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
+import io.mongocdc.workflows.model.ColumnDrift;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -107,6 +111,7 @@ public final class PostgresRecordSink implements BatchSink {
   private final CopyManager copyManager;
   private final PostgresSinkOptions options;
   private final Predicate<Namespace> keepsHistory;
+  private final ColumnProjections projections;
   private final Map<String, Target> targets = new HashMap<>();
   private final Map<String, Target> touched = new LinkedHashMap<>();
 
@@ -118,10 +123,13 @@ public final class PostgresRecordSink implements BatchSink {
   private String activeCopySql;
   private SinkBatchStats lastCommit = SinkBatchStats.EMPTY;
   private long historyRowsCommitted;
+  private Map<String, Map<String, Long>> driftCommitted = Map.of();
 
   private PostgresRecordSink(DataSource dataSource, TableClaim claims, Connection connection,
-      PostgresSinkOptions options, Predicate<Namespace> keepsHistory) throws SQLException {
+      PostgresSinkOptions options, Predicate<Namespace> keepsHistory, ColumnProjections projections)
+      throws SQLException {
     this.dataSource = dataSource;
+    this.projections = projections;
     this.claims = claims;
     this.keepsHistory = keepsHistory;
     this.connection = connection;
@@ -159,12 +167,24 @@ public final class PostgresRecordSink implements BatchSink {
    */
   public static PostgresRecordSink open(DataSource dataSource, PostgresSinkOptions options,
       Collection<DestinationTable> tables, TableClaim claims, Predicate<Namespace> keepsHistory) throws SQLException {
+    return open(dataSource, options, tables, claims, keepsHistory, ColumnProjections.NONE);
+  }
+
+  /**
+   * Opens a sink that also writes the typed columns {@code projections} gives each table (added to
+   * the table on the way if missing), with their {@code _drift}, in the same rows as {@code doc}.
+   */
+  public static PostgresRecordSink open(DataSource dataSource, PostgresSinkOptions options,
+      Collection<DestinationTable> tables, TableClaim claims, Predicate<Namespace> keepsHistory,
+      ColumnProjections projections) throws SQLException {
+    Objects.requireNonNull(projections, "projections");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(claims, "claims");
     Objects.requireNonNull(keepsHistory, "keepsHistory");
     Connection connection = dataSource.getConnection();
     try {
-      PostgresRecordSink sink = new PostgresRecordSink(dataSource, claims, connection, options, keepsHistory);
+      PostgresRecordSink sink =
+          new PostgresRecordSink(dataSource, claims, connection, options, keepsHistory, projections);
       sink.init(tables);
       return sink;
     } catch (SQLException | RuntimeException e) {
@@ -205,7 +225,11 @@ public final class PostgresRecordSink implements BatchSink {
     HistoryAppender history = keepsHistory.test(table.source())
         ? new HistoryAppender(PostgresDestination.historyOf(table), "mongo_cdc_history_stage_" + n)
         : null;
-    return new Target(table, "mongo_cdc_stage_" + n, history);
+    DocumentProjector projector = projections.of(table.source());
+    List<ColumnProjection> columns = projector == null ? List.of() : projector.columns();
+    // The layout is in the name: a pooled session may keep a staging table of another layout.
+    String staging = "mongo_cdc_stage_" + n + (columns.isEmpty() ? "" : "_" + Integer.toHexString(columns.hashCode()));
+    return new Target(table, staging, history, columns);
   }
 
   @Override
@@ -267,6 +291,7 @@ public final class PostgresRecordSink implements BatchSink {
       touched.clear();
       lastCommit = new SinkBatchStats(stats);
       historyRowsCommitted += lastCommit.historyRows();
+      driftCommitted = ColumnDrift.plus(driftCommitted, lastCommit.drift());
     } catch (Exception e) {
       throw fail(e);
     }
@@ -280,6 +305,11 @@ public final class PostgresRecordSink implements BatchSink {
   /** What the last successful {@link #commit} applied. */
   public SinkBatchStats lastCommit() {
     return lastCommit;
+  }
+
+  @Override
+  public Map<String, Map<String, Long>> driftCommitted() {
+    return driftCommitted;
   }
 
   @Override
@@ -398,24 +428,9 @@ public final class PostgresRecordSink implements BatchSink {
     return target;
   }
 
-  private interface Ddl {
-    void run(Connection connection) throws SQLException;
-  }
-
-  /** Runs DDL on a connection of its own, committed at once, under an advisory lock all sinks take for DDL. */
-  private void createOnOwnConnection(Ddl ddl) throws SQLException {
-    try (Connection own = dataSource.getConnection()) {
-      own.setAutoCommit(false);
-      try (PreparedStatement lock = own.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {
-        lock.setString(1, "mongo-cdc table ddl");
-        lock.executeQuery().close();
-      }
-      try (Statement st = own.createStatement()) {
-        st.execute("create schema if not exists " + TableNaming.quote(options.schema()));
-      }
-      ddl.run(own);
-      own.commit();
-    }
+  /** Runs DDL on a connection of its own, committed at once, under the DDL advisory lock. */
+  private void createOnOwnConnection(DestinationDdl.Step ddl) throws SQLException {
+    DestinationDdl.run(dataSource, options.schema(), ddl);
   }
 
   /**
@@ -496,6 +511,9 @@ public final class PostgresRecordSink implements BatchSink {
     /** Where every record also goes, or null when the table keeps no history. */
     final HistoryAppender history;
     boolean historyReady;
+    /** The table's typed columns, in order; empty when it has none. */
+    final List<ColumnProjection> columns;
+    boolean columnsReady;
     /** Per key only its newest record: what the next merge applies. */
     final Map<String, ChangeRecord> pending = new LinkedHashMap<>();
     boolean stagingCreated;
@@ -510,20 +528,52 @@ public final class PostgresRecordSink implements BatchSink {
     long sanitized;
     long bytes;
     long changed;
+    /** Rows written this batch whose typed column drifted, by column. */
+    final Map<String, Long> drift = new LinkedHashMap<>();
 
-    Target(DestinationTable table, String staging, HistoryAppender history) {
+    Target(DestinationTable table, String staging, HistoryAppender history, List<ColumnProjection> columns) {
       this.table = table;
       this.history = history;
+      this.columns = columns;
       this.staging = "pg_temp." + TableNaming.quote(staging);
       this.copySql =
           "copy "
               + this.staging
-              + " (op, id, doc, raw_doc, position, commit_time) from stdin (format binary)";
+              + " (op, id, doc, raw_doc, position, commit_time" + stagedTypedColumns() + ") from stdin (format binary)";
       this.directCopySql =
           "copy "
               + table.qualifiedName()
-              + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\")"
+              + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\"" + typedColumns("") + ")"
               + " from stdin (format binary)";
+    }
+
+    /** {@code , "a", "b", "_drift"} with each name after {@code prefix}; empty without typed columns. */
+    private String typedColumns(String prefix) {
+      StringBuilder names = new StringBuilder();
+      for (ColumnProjection column : columns) {
+        names.append(", ").append(prefix).append(TableNaming.quote(column.name()));
+      }
+      if (!columns.isEmpty()) {
+        names.append(", ").append(prefix).append(TableNaming.quote(TypedColumnTable.DRIFT));
+      }
+      return names.toString();
+    }
+
+    /** The staging table's typed columns: {@code , c0, c1, drift}; positional, so no user name is needed there. */
+    private String stagedTypedColumns() {
+      StringBuilder names = new StringBuilder();
+      for (int i = 0; i < columns.size(); i++) {
+        names.append(", c").append(i);
+      }
+      return columns.isEmpty() ? "" : names.append(", drift").toString();
+    }
+
+    private String stagedTypedColumnDefinitions() {
+      StringBuilder definitions = new StringBuilder();
+      for (int i = 0; i < columns.size(); i++) {
+        definitions.append(", c").append(i).append(' ').append(columns.get(i).type().sql());
+      }
+      return columns.isEmpty() ? "" : definitions.append(", drift jsonb").toString();
     }
 
     void startBatch() throws SQLException {
@@ -536,7 +586,7 @@ public final class PostgresRecordSink implements BatchSink {
                   + staging
                   + " (op text not null, id text collate \"C\" not null,"
                   + " doc text, raw_doc text, position text collate \"C\" not null,"
-                  + " commit_time timestamptz not null) on commit delete rows");
+                  + " commit_time timestamptz not null" + stagedTypedColumnDefinitions() + ") on commit delete rows");
           stagingCreated = true;
         }
         if (history != null && !history.stagingCreated) {
@@ -544,6 +594,15 @@ public final class PostgresRecordSink implements BatchSink {
           history.stagingCreated = true;
         }
       }
+      if (!columnsReady && !columns.isEmpty()) {
+        // Declared at create, added by an edit, or a collection met on the way: the table gets
+        // the columns before its first row of this sink. Checked again under the DDL lock, so
+        // lanes meeting the table at once add them once and never wait for each other's rows.
+        if (!TypedColumnTable.missing(connection, table, columns).isEmpty()) {
+          createOnOwnConnection(ddl -> TypedColumnTable.addMissing(ddl, table, columns));
+        }
+      }
+      columnsReady = true;
       // One round trip: whether the table is empty and, once per sink, whether its history table exists.
       try (PreparedStatement ps = connection.prepareStatement(
           "select not exists (select 1 from " + table.qualifiedName() + "), exists (select 1 from pg_class c"
@@ -567,6 +626,7 @@ public final class PostgresRecordSink implements BatchSink {
       inBatch = true;
       inserts = updates = replaces = deletes = updatesWithoutDocument = sanitized = bytes = 0;
       changed = 0;
+      drift.clear();
       keys.clear();
     }
 
@@ -616,12 +676,14 @@ public final class PostgresRecordSink implements BatchSink {
         boolean fresh = emptyAtStart && keys.addIfAbsent(key);
         if (fresh && record.operation() != Operation.DELETE) {
           String doc = sanitize(record);
-          direct.startRow(5);
+          direct.startRow(5 + TypedColumnCopy.fields(columns));
           direct.putText(key);
           direct.putJsonb(doc);
           direct.putText(raw(record, doc));
           direct.putText(record.position().data());
           direct.putTimestamptz(record.commitTime());
+          TypedColumnCopy.put(direct, columns, record.typed());
+          countDrift(record);
         } else {
           ChangeRecord waiting = pending.get(key);
           // Replays and retries can bring records out of order: the newest position wins, and
@@ -683,13 +745,17 @@ public final class PostgresRecordSink implements BatchSink {
       for (Map.Entry<String, ChangeRecord> entry : pending.entrySet()) {
         ChangeRecord record = entry.getValue();
         String doc = record.operation() == Operation.DELETE ? null : sanitize(record);
-        buffer.startRow(STAGED_FIELDS);
+        buffer.startRow(STAGED_FIELDS + TypedColumnCopy.fields(columns));
         buffer.putText(opCode(record.operation()));
         buffer.putText(entry.getKey());
         buffer.putText(doc);
         buffer.putText(raw(record, doc));
         buffer.putText(record.position().data());
         buffer.putTimestamptz(record.commitTime());
+        TypedColumnCopy.put(buffer, columns, record.operation() == Operation.DELETE ? null : record.typed());
+        if (record.operation() != Operation.DELETE) {
+          countDrift(record);
+        }
         if (buffer.size() >= SEND_BUFFER_BYTES) {
           stream(copySql, buffer);
         }
@@ -726,6 +792,15 @@ public final class PostgresRecordSink implements BatchSink {
       pending.clear();
     }
 
+    /** Counts the columns of a written record that drifted (see {@link SinkBatchStats.TableStats#drift}). */
+    private void countDrift(ChangeRecord record) {
+      if (record.typed() != null) {
+        for (String column : record.typed().drifted()) {
+          drift.merge(column, 1L, Long::sum);
+        }
+      }
+    }
+
     private String sanitize(ChangeRecord record) {
       String doc = JsonbSanitizer.sanitize(record.document());
       if (doc != record.document()) {
@@ -743,7 +818,7 @@ public final class PostgresRecordSink implements BatchSink {
       flush();
       return new SinkBatchStats.TableStats(
           table, inserts, updates, replaces, deletes, updatesWithoutDocument, sanitized, bytes,
-          changed, history == null ? 0 : history.appended);
+          changed, history == null ? 0 : history.appended, Map.copyOf(drift));
     }
 
     /**
@@ -754,6 +829,16 @@ public final class PostgresRecordSink implements BatchSink {
      * sink is meant to be its tables' only writer; a row another writer inserts meanwhile makes
      * the batch fail on the primary key (and be retried), never apply wrongly.
      */
+    /** The typed columns' quoted names, then {@code "_drift"}; empty without typed columns. */
+    private List<String> typedNames() {
+      List<String> names = new ArrayList<>();
+      columns.forEach(c -> names.add(TableNaming.quote(c.name())));
+      if (!columns.isEmpty()) {
+        names.add(TableNaming.quote(TypedColumnTable.DRIFT));
+      }
+      return names;
+    }
+
     String mergeSql() {
       String t = table.qualifiedName();
       boolean hard = options.deleteMode() == DeleteMode.HARD;
@@ -774,7 +859,14 @@ public final class PostgresRecordSink implements BatchSink {
           .append(" \"doc\" = case when w.op = 'd' then t.\"doc\" else w.doc::jsonb end,")
           .append(" \"_raw_doc\" = case when w.op = 'd' then t.\"_raw_doc\" else w.raw_doc end,")
           .append(" \"_position\" = w.position, \"_commit_time\" = w.commit_time,")
-          .append(" \"_deleted\" = w.op = 'd', \"_synced_at\" = now()")
+          .append(" \"_deleted\" = w.op = 'd', \"_synced_at\" = now()");
+      List<String> targetColumns = typedNames();
+      for (int i = 0; i < targetColumns.size(); i++) {
+        String staged = i < columns.size() ? "w.c" + i : "w.drift";
+        sql.append(", ").append(targetColumns.get(i)).append(" = case when w.op = 'd' then t.")
+            .append(targetColumns.get(i)).append(" else ").append(staged).append(" end");
+      }
+      sql
           .append(" from ")
           .append(w)
           .append(" w where t.\"_id\" = w.id and t.\"_position\" < w.position");
@@ -784,9 +876,9 @@ public final class PostgresRecordSink implements BatchSink {
       sql.append(" returning 1), ins as (insert into ")
           .append(t)
           .append(" (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\",")
-          .append(" \"_deleted\", \"_synced_at\")")
+          .append(" \"_deleted\", \"_synced_at\"").append(typedColumns("")).append(")")
           .append(" select w.id, w.doc::jsonb, w.raw_doc, w.position, w.commit_time,")
-          .append(" w.op = 'd', now() from ")
+          .append(" w.op = 'd', now()").append(stagedTypedColumns().replace(", ", ", w.")).append(" from ")
           .append(w)
           .append(" w where not exists (select 1 from ")
           .append(t)

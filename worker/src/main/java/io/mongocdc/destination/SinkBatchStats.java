@@ -1,6 +1,7 @@
 package io.mongocdc.destination;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one committed transaction of a {@link PostgresRecordSink} applied.
@@ -23,6 +24,17 @@ public record SinkBatchStats(List<TableStats> tables) {
     return tables.stream().mapToLong(TableStats::historyRows).sum();
   }
 
+  /** Drifted typed column values, by table and column; tables without drift left out. */
+  public Map<String, Map<String, Long>> drift() {
+    Map<String, Map<String, Long>> drift = new java.util.TreeMap<>();
+    for (TableStats table : tables) {
+      if (!table.drift().isEmpty()) {
+        drift.put(table.table().name(), table.drift());
+      }
+    }
+    return drift;
+  }
+
   public long rowsChanged() {
     return tables.stream().mapToLong(TableStats::rowsChanged).sum();
   }
@@ -41,6 +53,8 @@ public record SinkBatchStats(List<TableStats> tables) {
    *     same batch, or older than the row, change nothing
    * @param historyRows rows appended to the table's history table (0 without history); a replayed
    *     event is not appended again
+   * @param drift rows written whose typed column did not convert ({@code _drift}), by column; empty
+   *     without typed columns or drift
    */
   public record TableStats(
       DestinationTable table,
@@ -52,7 +66,19 @@ public record SinkBatchStats(List<TableStats> tables) {
       long sanitizedDocuments,
       long bytes,
       long rowsChanged,
-      long historyRows) {
+      long historyRows,
+      Map<String, Long> drift) {
+
+    public TableStats {
+      drift = drift == null ? Map.of() : Map.copyOf(drift);
+    }
+
+    /** Counts without typed column drift. */
+    public TableStats(DestinationTable table, long inserts, long updates, long replaces, long deletes,
+        long updatesWithoutDocument, long sanitizedDocuments, long bytes, long rowsChanged, long historyRows) {
+      this(table, inserts, updates, replaces, deletes, updatesWithoutDocument, sanitizedDocuments, bytes, rowsChanged,
+          historyRows, Map.of());
+    }
 
     public long records() {
       return inserts + updates + replaces + deletes;

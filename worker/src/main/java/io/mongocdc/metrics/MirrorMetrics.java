@@ -10,6 +10,7 @@ import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.source.StreamPosition;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,6 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MirrorMetrics {
 
   private final Clock clock;
+  private final MeterRegistry registry;
+  private final Tags tags;
   private final Counter eventsRead;
   private final Counter recordsDecoded;
   private final Counter recordsDelivered;
@@ -39,6 +42,8 @@ public final class MirrorMetrics {
   MirrorMetrics(MeterRegistry registry, String mirror, Clock clock) {
     this.clock = clock;
     Tags tags = Tags.of("mirror", mirror);
+    this.registry = registry;
+    this.tags = tags;
     eventsRead = Counter.builder("mongo_cdc_events_read").description("change events read from the stream")
         .tags(tags).register(registry);
     recordsDecoded = Counter.builder("mongo_cdc_records_decoded").description("records the decode pool produced")
@@ -76,6 +81,14 @@ public final class MirrorMetrics {
   }
 
   /** A snapshot partition was copied and committed. */
+  /** Typed column values that did not convert, by table and column ({@code mongo_cdc_column_drift}). */
+  public void onColumnDrift(Map<String, Map<String, Long>> drift) {
+    drift.forEach((table, columns) -> columns.forEach((column, values) ->
+        Counter.builder("mongo_cdc_column_drift")
+            .description("written typed column values that did not convert (left NULL, described in _drift)")
+            .tags(tags.and("table", table, "column", column)).register(registry).increment(values)));
+  }
+
   public void onSnapshotPartition(long documents) {
     snapshotDocuments.increment(documents);
     snapshotPartitions.increment();

@@ -3,6 +3,8 @@ package io.mongocdc.snapshot;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.pipeline.PoisonEvents;
+import io.mongocdc.decode.ColumnProjections;
+import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.decode.DocumentRenderer;
 import io.mongocdc.decode.KeyRenderer;
@@ -44,6 +46,7 @@ public final class SnapshotCopier {
   private final KeyRenderer keys;
   private final PoisonEvents poison;
   private final int chunkSize;
+  private final ColumnProjections projections;
 
   public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize) {
     this(renderer, keys, chunkSize, PoisonEvents.NONE);
@@ -51,6 +54,13 @@ public final class SnapshotCopier {
 
   /** @param poison asked of every document before it is written (see {@code poisonEventPolicy}) */
   public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize, PoisonEvents poison) {
+    this(renderer, keys, chunkSize, poison, ColumnProjections.NONE);
+  }
+
+  /** @param projections the typed columns of each table, extracted from each document as it is rendered */
+  public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize, PoisonEvents poison,
+      ColumnProjections projections) {
+    this.projections = Objects.requireNonNull(projections, "projections");
     this.poison = Objects.requireNonNull(poison, "poison");
     this.renderer = Objects.requireNonNull(renderer, "renderer");
     this.keys = Objects.requireNonNull(keys, "keys");
@@ -69,12 +79,14 @@ public final class SnapshotCopier {
     long documents = 0;
     long bytes = 0;
     long quarantined = 0;
+    DocumentProjector projector = projections.of(source);
     try {
       List<ChangeRecord> chunk = new ArrayList<>(chunkSize);
       for (RawBsonDocument document = cursor.next(); document != null; document = cursor.next()) {
         int size = document.getByteBuffer().remaining();
         ChangeRecord record = new ChangeRecord(Operation.INSERT, source, table, keyOf(document, source),
-            render(document, source), position, commitTime, size);
+            render(document, source), position, commitTime, size, null, null,
+            projector == null ? null : projector.project(document));
         PoisonEvent refused = poison.screen(record);
         if (refused != null) {
           // Kept (or failing the copy) before the partition commits, as in a batch.

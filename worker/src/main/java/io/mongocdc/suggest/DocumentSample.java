@@ -89,7 +89,7 @@ public final class DocumentSample {
    * The suggestions so far.
    *
    * @param reservedNames column names the destination table has already (see
-   *     {@code PostgresDestination.STATE_TABLE_COLUMNS}): no proposed column gets one
+   *     {@code TypedColumn.RESERVED}): no proposed column gets one
    */
   public ColumnSuggestions suggestions(String collection, Set<String> reservedNames) {
     ColumnNames names = new ColumnNames(reservedNames);

@@ -42,8 +42,8 @@ class CatalogMigrationTest {
       // peers, mirrors, checkpoints, batches, table_counters, settings, mirror_status, flyway
       // history (V1); snapshot_collections, snapshot_partitions, snapshot_progress (V2);
       // batch_attempts, without settings (V4); mirror_tables (V6); quarantined_events (V7);
-      // verify_runs, verify_ranges (V9)
-      assertEquals(15, rs.getInt(1));
+      // verify_runs, verify_ranges (V9); column_drift (V10)
+      assertEquals(16, rs.getInt(1));
     }
   }
 

@@ -20,10 +20,13 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code mongo-cdc mirror ...} run in-process against a Temporal test environment. */
 class MongoCdcCliTest {
@@ -186,6 +189,44 @@ class MongoCdcCliTest {
     assertEquals(List.of("orders"), next.settings().history().collections());
     assertEquals("off", next.settings().history().fullDocumentBeforeChange());
     assertEquals(900, next.settings().verifyDocumentsPerSecond());
+  }
+
+  @Test
+  void typedColumnsAreSettingsShownInStatusAndEditable(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("columns.json");
+    Files.writeString(file, "{\"items\": [{\"name\": \"sku\", \"type\": \"text\", \"path\": \"lines.0.sku\"}]}");
+    Run created = run("mirror", "create", "orders", "--source-peer", "orders-mongo", "--destination-peer",
+        "warehouse-pg", "--database", "shop", "--collection", "orders", "--collection", "items",
+        "--columns", "orders:status=text:status,total=numeric:amount.total,price=double precision:price",
+        "--columns-file", file.toString(), "--index", "orders:status");
+    assertEquals(0, created.exitCode(), created.err());
+    pulls.nextCall();
+
+    Run status = run("mirror", "status", "orders");
+    assertTrue(status.out().contains(" columns=items(sku text lines.0.sku) orders(status text status, total numeric"
+        + " amount.total, price double precision price) indexes={orders=[status]}"), status.out());
+
+    Run edited = run("mirror", "edit", "orders", "--columns", "orders:placed=timestamptz:placedAt",
+        "--remove-column", "orders:status");
+    assertEquals(0, edited.exitCode(), edited.err());
+    assertTrue(edited.out().contains("orders(total numeric amount.total, price double precision price,"
+        + " placed timestamptz placedAt)"), edited.out());
+    assertOneLineError(run("mirror", "edit", "orders", "--columns", "users:x=text:x"), ExitCodes.INVALID,
+        "invalid edit: columns: 'users' is not one of the mirror's collections");
+    assertOneLineError(run("mirror", "edit", "orders", "--columns", "orders:_id=int:x"), ExitCodes.INVALID,
+        "columns.orders[3]: column name '_id' is reserved");
+    assertOneLineError(run("mirror", "edit", "orders", "--columns", "orders:total=text:amount.total"), ExitCodes.INVALID,
+        "columns.orders: 'total' is numeric already; give the new column another name");
+    assertOneLineError(run("mirror", "edit", "orders", "--remove-column", "orders:nope", "--drop-column-data"),
+        ExitCodes.INVALID, "removeColumns.orders: 'nope' is not a typed column of orders");
+    assertOneLineError(run("mirror", "edit", "orders", "--columns", "orders:status"), ExitCodes.INVALID,
+        "--columns 'orders:status' must look like COLLECTION:NAME=TYPE:PATH[,NAME=TYPE:PATH...]");
+
+    pulls.then(ScriptedPullRecords.deliver(2));
+    MirrorConfig next = pulls.nextCall().mirror();
+    assertEquals(List.of("total", "price", "placed"),
+        next.settings().columns().of("orders").stream().map(c -> c.name()).toList());
+    assertEquals(Map.of(), next.settings().columns().indexes());
   }
 
   @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.destination.PostgresDestination;
+import io.mongocdc.workflows.model.TypedColumn;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +44,7 @@ class DocumentSampleTest {
     for (BsonDocument document : documents) {
       sample.add(document);
     }
-    return sample.suggestions("orders", PostgresDestination.STATE_TABLE_COLUMNS);
+    return sample.suggestions("orders", TypedColumn.RESERVED);
   }
 
   private static ColumnSuggestions suggest(BsonDocument... documents) {

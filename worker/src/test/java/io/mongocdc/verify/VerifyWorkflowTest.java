@@ -599,7 +599,7 @@ class VerifyWorkflowTest {
       name = "verify" + MIRRORS.incrementAndGet();
       return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
           new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
-              new SnapshotSettings(true, 30, 2, null), null, autoResync, null, null));
+              new SnapshotSettings(true, 30, 2, null), null, autoResync, null, null, null));
     }
 
     String table(MirrorConfig mirror) {

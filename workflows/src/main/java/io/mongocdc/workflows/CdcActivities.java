@@ -12,6 +12,8 @@ import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
 import io.mongocdc.workflows.model.SweepRequest;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
@@ -76,6 +78,14 @@ final class CdcActivities {
 
   long sweepUnseenRows(SweepRequest request) {
     return stub(SnapshotActivity.class, CdcActivityOptions.sweepUnseenRows()).sweepUnseenRows(request);
+  }
+
+  TypedColumnsAligned alignTypedColumns(TypedColumnsRequest request) {
+    return stub(TypedColumnActivity.class, CdcActivityOptions.typedColumns()).alignTypedColumns(request);
+  }
+
+  int createTypedColumnIndexes(MirrorConfig mirror) {
+    return stub(TypedColumnActivity.class, CdcActivityOptions.typedColumns()).createTypedColumnIndexes(mirror);
   }
 
   void recordMirrorState(MirrorStateChange change) {

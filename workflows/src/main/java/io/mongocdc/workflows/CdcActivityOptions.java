@@ -104,6 +104,14 @@ public final class CdcActivityOptions {
     return longAndHeartbeating();
   }
 
+  /**
+   * AlignTypedColumns and CreateTypedColumnIndexes: a backfill over a whole table, or an index
+   * built concurrently, heartbeating as they go.
+   */
+  public static ActivityOptions typedColumns() {
+    return longAndHeartbeating();
+  }
+
   /** Up to 6 h, heartbeating, retried 5 times; a cancellation waits until the activity stopped. */
   private static ActivityOptions longAndHeartbeating() {
     return ActivityOptions.newBuilder()

@@ -19,6 +19,8 @@ import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
 import io.mongocdc.workflows.model.SnapshotProgress;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.SweepRequest;
 import io.temporal.failure.ActivityFailure;
@@ -55,6 +57,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private static final Logger log = Workflow.getLogger(CdcFlowWorkflowImpl.class);
   /** The change id of the initial snapshot: histories from before it replay without one. */
   static final String SNAPSHOT_CHANGE = "initial-snapshot";
+  /** The change id of typed columns' steps (columns aligned on edit, filled, indexed): older histories have none. */
+  static final String TYPED_COLUMNS_CHANGE = "typed-columns";
   /** The change id of numbering batches after the stored checkpoint's when a mirror is created again. */
   static final String STORED_BATCH_IDS_CHANGE = "stored-batch-ids";
   /** The change id of recording phase changes in the catalog: histories from before it replay without. */
@@ -66,6 +70,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private final CdcActivities activities = new CdcActivities();
   private final FlowState state;
+  /** A batch ran since the last slice of typed column filling: the next step may fill again. */
+  private boolean backfillTurn;
   /** This run was started by {@code mirror resync}: set up from a new starting point. */
   private final boolean resync;
   /** The scope of the PullRecords call in flight, so a signal can cancel it. */
@@ -164,6 +170,9 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         state.sweepPending.addAll(collectionsToSweep(collections));
       }
     }
+    if (!state.config.settings().columns().indexes().isEmpty() && typedColumnsVersion()) {
+      state.typedColumnIndexesPending = true;
+    }
     state.setUp = true;
     log.info("mirror {} set up: tables {}, starting {}", state.config.name(), tables, state.checkpoint.describe());
   }
@@ -181,11 +190,37 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
       sweepUnseenRows();
+    } else if (state.typedColumnIndexesPending && typedColumnsVersion()) {
+      int created = activities.createTypedColumnIndexes(state.config);
+      state.typedColumnIndexesPending = false;
+      log.info("mirror {}: {} typed column indexes created", state.config.name(), created);
+    } else if (state.typedColumnsBackfillFrom != null && backfillTurn && typedColumnsVersion()) {
+      fillTypedColumns(null);
     } else {
       state.phase = MirrorPhase.RUNNING;
       recordState();
       runBatch();
+      backfillTurn = true;
     }
+  }
+
+  /**
+   * One slice of the filling of typed columns (the first also adds and drops columns), then a
+   * batch: streaming waits at most one slice for the backfill of a large table.
+   */
+  private void fillTypedColumns(java.util.Map<String, List<String>> drop) {
+    TypedColumnsAligned aligned = activities.alignTypedColumns(
+        new TypedColumnsRequest(drop == null ? state.config : state.nextConfig(), drop,
+            drop == null ? state.typedColumnsBackfillFrom : null));
+    state.typedColumnsBackfillFrom = aligned.resumeAfter();
+    backfillTurn = false;
+    if (aligned.resumeAfter() == null) {
+      log.info("mirror {}: typed columns filled", state.config.name());
+    }
+  }
+
+  private boolean typedColumnsVersion() {
+    return Workflow.getVersion(TYPED_COLUMNS_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   /** autoResync: a new starting point, every collection copied again, then swept (see {@link #sweepUnseenRows}). */
@@ -238,6 +273,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     if (!added.isEmpty() && collectionsAccepted(added)) {
       activities.createDestinationTables(state.nextConfig());
       log.info("mirror {}: adding collections {} from {}", state.config.name(), added, state.checkpoint.describe());
+    }
+    if (state.pendingEditsChangeColumns() && typedColumnsVersion()) {
+      // Before the edits apply: a failure leaves them pending, and the batch after them finds its columns.
+      fillTypedColumns(state.columnsToDrop());
+      state.typedColumnIndexesPending = !state.nextConfig().settings().columns().indexes().isEmpty();
     }
     state.applyPendingEdits();
   }

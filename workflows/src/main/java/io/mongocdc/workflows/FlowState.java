@@ -66,6 +66,10 @@ final class FlowState {
   /** The source's oplog span at the last batch, if the source reports it. */
   OplogSpan oplog;
   long snapshotPartitionsThisRun;
+  /** Where the filling of added typed columns goes on; null when none is pending. */
+  String typedColumnsBackfillFrom;
+  /** The declared typed column indexes are to be created once no snapshot is pending. */
+  boolean typedColumnIndexesPending;
 
   FlowState(CarriedState carried) {
     config = carried.config();
@@ -89,13 +93,15 @@ final class FlowState {
     sweepPending.addAll(carried.sweepPending());
     resyncNeeded = carried.resyncNeeded();
     autoResyncedAtMillis = carried.autoResyncedAtMillis();
+    typedColumnsBackfillFrom = carried.typedColumnsBackfillFrom();
+    typedColumnIndexesPending = carried.typedColumnIndexesPending();
   }
 
   CarriedState carry() {
     return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals,
         paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis,
         failedAttempts, run + 1, snapshots, lastFailureType, stateChanges, sweepPending, resyncNeeded,
-        autoResyncedAtMillis);
+        autoResyncedAtMillis, typedColumnsBackfillFrom, typedColumnIndexesPending);
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */
@@ -148,6 +154,7 @@ final class FlowState {
     }
     EditRequest edit = EditRequest.fromJson(body);
     List<String> problems = new ArrayList<>(addedCollectionProblems(edit));
+    problems.addAll(nextConfig().settings().columns().editProblems(edit));
     MirrorConfig next = withEdit(edit);
     next.problems().stream()
         // Only what the edit can change: the rest of the configuration was valid already.
@@ -197,6 +204,23 @@ final class FlowState {
    * added while snapshots are on is snapshotted from the committed checkpoint before the next
    * batch; the batches after it replay its changes from there.
    */
+  /** Whether a pending edit adds, removes or indexes typed columns. */
+  boolean pendingEditsChangeColumns() {
+    return pendingEdits.stream().anyMatch(EditRequest::changesColumns);
+  }
+
+  /** Per collection, the typed columns pending edits remove with {@code dropColumnData}. */
+  Map<String, List<String>> columnsToDrop() {
+    Map<String, List<String>> drop = new java.util.TreeMap<>();
+    for (EditRequest edit : pendingEdits) {
+      if (Boolean.TRUE.equals(edit.dropColumnData()) && edit.removeColumns() != null) {
+        edit.removeColumns().forEach((collection, names) ->
+            drop.computeIfAbsent(collection, c -> new ArrayList<>()).addAll(names));
+      }
+    }
+    return drop;
+  }
+
   void applyPendingEdits() {
     if (!pendingEdits.isEmpty()) {
       List<String> added = collectionsToAdd();
@@ -258,6 +282,7 @@ final class FlowState {
 
   void snapshotPartitionCopied(SnapshotPartitionCopied copied) {
     replaceSnapshot(copied.collection(), progress -> progress.copied(copied));
+    totals = totals.plusDrift(copied.columnDrift());
     snapshotPartitionsThisRun++;
   }
 

@@ -30,16 +30,16 @@ import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.pipeline.PullSettings;
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.secrets.Redaction;
-import io.mongocdc.source.ChangeStreamHistoryLostException;
-import io.mongocdc.source.ResumeToken;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
+import io.mongocdc.source.ChangeStreamHistoryLostException;
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.destination.PostgresDestination;
 import io.mongocdc.suggest.DocumentSample;
 import io.mongocdc.suggest.SampleLimits;
 import io.mongocdc.suggest.SuggestedColumn;
+import io.mongocdc.workflows.model.TypedColumn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,10 +59,10 @@ import org.bson.BsonObjectId;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
+import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.bson.types.Decimal128;
 import org.bson.types.ObjectId;
-import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -352,7 +352,7 @@ class MongoSourceIT {
     DocumentSample sample = new DocumentSample(SampleLimits.defaults());
     sampled.forEach(sample::add);
     Map<String, String> types = new HashMap<>();
-    for (SuggestedColumn column : sample.suggestions("typed", PostgresDestination.STATE_TABLE_COLUMNS).proposed()) {
+    for (SuggestedColumn column : sample.suggestions("typed", TypedColumn.RESERVED).proposed()) {
       types.put(column.path(), column.type());
     }
     assertEquals(Map.of("status", "text", "key", "uuid", "at", "timestamptz", "amount", "bigint"), types,

@@ -32,6 +32,9 @@ import java.util.TreeMap;
  *     workers before it existed)
  * @param historyRowsPruned history rows older than {@code historyRetentionDays} removed after the
  *     batch (0 without retention)
+ * @param columnDrift typed column values that did not convert ({@code _drift}) in the rows the
+ *     batch wrote, by table and column; empty without typed columns, and in histories of workers
+ *     before them
  */
 public record BatchFigures(
     long eventsRead,
@@ -47,7 +50,17 @@ public record BatchFigures(
     String firstPosition,
     long recordsQuarantined,
     long historyRowsAppended,
-    long historyRowsPruned) {
+    long historyRowsPruned,
+    Map<String, Map<String, Long>> columnDrift) {
+
+  /** Figures without typed column drift. */
+  public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
+      Map<String, Long> recordsByTable, long durationMillis, String endReason, int attempts,
+      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined,
+      long historyRowsAppended, long historyRowsPruned) {
+    this(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable, durationMillis, endReason, attempts,
+        stageMillis, tables, firstPosition, recordsQuarantined, historyRowsAppended, historyRowsPruned, null);
+  }
 
   /** Figures without change history. */
   public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
@@ -62,6 +75,7 @@ public record BatchFigures(
     tables = tables == null ? null : Collections.unmodifiableMap(new TreeMap<>(tables));
     // Kept in the order given: it is shown to operators as a sequence of stages.
     stageMillis = stageMillis == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(stageMillis));
+    columnDrift = ColumnDrift.copyOf(columnDrift);
   }
 
   /** The batch's counts summed over its tables, or null when the tables are unknown. */

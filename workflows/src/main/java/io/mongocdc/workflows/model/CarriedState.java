@@ -30,6 +30,11 @@ import java.util.List;
  * @param resyncNeeded {@code autoResync} found the history lost: the next step resynchronises
  *     (null in older histories: no)
  * @param autoResyncedAtMillis when {@code autoResync} last resynchronised; null if never
+ * @param typedColumnsBackfillFrom typed columns added by an edit are still being filled from
+ *     {@code doc}, from here on (see {@link TypedColumnsAligned#resumeAfter}); null when none are
+ *     (and in older histories)
+ * @param typedColumnIndexesPending the declared indexes are still to be created (null in older
+ *     histories: no)
  */
 public record CarriedState(
     MirrorConfig config,
@@ -52,7 +57,20 @@ public record CarriedState(
     long stateChanges,
     List<String> sweepPending,
     Boolean resyncNeeded,
-    Long autoResyncedAtMillis) {
+    Long autoResyncedAtMillis,
+    String typedColumnsBackfillFrom,
+    Boolean typedColumnIndexesPending) {
+
+  /** The state without typed column work pending. */
+  public CarriedState(MirrorConfig config, boolean setUp, Checkpoint checkpoint, long lastBatchId,
+      Long committedAtMillis, MirrorTotals totals, boolean paused, boolean failed, String pausedReason,
+      List<EditRequest> pendingEdits, List<RejectedEdit> rejectedEdits, String lastError, Long lastErrorAtMillis,
+      int failedAttempts, int run, List<SnapshotProgress> snapshots, String lastFailureType, long stateChanges,
+      List<String> sweepPending, Boolean resyncNeeded, Long autoResyncedAtMillis) {
+    this(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals, paused, failed, pausedReason,
+        pendingEdits, rejectedEdits, lastError, lastErrorAtMillis, failedAttempts, run, snapshots, lastFailureType,
+        stateChanges, sweepPending, resyncNeeded, autoResyncedAtMillis, null, null);
+  }
 
   public CarriedState {
     pendingEdits = pendingEdits == null ? List.of() : List.copyOf(pendingEdits);
@@ -61,6 +79,7 @@ public record CarriedState(
     snapshots = snapshots == null ? List.of() : List.copyOf(snapshots);
     sweepPending = sweepPending == null ? List.of() : List.copyOf(sweepPending);
     resyncNeeded = Boolean.TRUE.equals(resyncNeeded);
+    typedColumnIndexesPending = Boolean.TRUE.equals(typedColumnIndexesPending);
   }
 
   /** The state of a mirror that has not been set up yet. */

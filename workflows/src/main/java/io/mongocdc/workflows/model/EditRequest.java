@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -20,6 +21,11 @@ import java.util.function.Function;
  * {@code snapshotFilters} merges into the filters in effect; a filter of {@code "{}"} removes one.
  * {@code history} merges likewise: {@code {"orders": true}} turns a collection's history table on,
  * {@code false} off (the table and its rows stay).
+ * {@code columns} adds typed columns per collection, or redefines them by name ({@code
+ * {"orders": [{"name": "status", "type": "text", "path": "status"}]}}); {@code removeColumns}
+ * ({@code {"orders": ["status"]}}) removes them from the mirror, their data kept in the table
+ * unless {@code dropColumnData} is true; {@code indexes} ({@code {"orders": ["status"]}}) adds
+ * indexes on typed columns.
  */
 public record EditRequest(
     Integer batchSize,
@@ -41,7 +47,11 @@ public record EditRequest(
     String fullDocumentBeforeChange,
     Map<String, Boolean> history,
     Integer historyRetentionDays,
-    Integer verifyDocumentsPerSecond) {
+    Integer verifyDocumentsPerSecond,
+    Map<String, List<TypedColumn>> columns,
+    Map<String, List<String>> removeColumns,
+    Boolean dropColumnData,
+    Map<String, List<String>> indexes) {
 
   /**
    * Each field's JSON name and value, in the order they are documented: the one list of the
@@ -67,7 +77,11 @@ public record EditRequest(
       new JsonField("fullDocumentBeforeChange", EditRequest::fullDocumentBeforeChange),
       new JsonField("history", EditRequest::history),
       new JsonField("historyRetentionDays", EditRequest::historyRetentionDays),
-      new JsonField("addCollections", EditRequest::addCollections));
+      new JsonField("addCollections", EditRequest::addCollections),
+      new JsonField("columns", EditRequest::columnsJson),
+      new JsonField("removeColumns", EditRequest::removeColumns),
+      new JsonField("dropColumnData", EditRequest::dropColumnData),
+      new JsonField("indexes", EditRequest::indexes));
 
   /** The fields an edit may set, in the order they are documented. */
   public static final List<String> FIELDS = JSON_FIELDS.stream().map(JsonField::name).toList();
@@ -78,9 +92,12 @@ public record EditRequest(
     snapshotFilters = snapshotFilters == null ? null : DeterministicMaps.inOrder(snapshotFilters);
     addCollections = addCollections == null ? null : List.copyOf(addCollections);
     history = history == null ? null : DeterministicMaps.inOrder(history);
+    columns = columns == null ? null : DeterministicMaps.inOrder(columns);
+    removeColumns = removeColumns == null ? null : DeterministicMaps.inOrder(removeColumns);
+    indexes = indexes == null ? null : DeterministicMaps.inOrder(indexes);
   }
 
-  /** An edit without {@code autoResync}, the change history fields and the verify rate. */
+  /** An edit without {@code autoResync}, the change history fields, the verify rate and typed columns. */
   public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
       Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
       Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
@@ -88,7 +105,8 @@ public record EditRequest(
       List<String> addCollections, String poisonEventPolicy) {
     this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null, null, null);
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null, null, null,
+        null, null, null, null);
   }
 
   /** An edit that changes only the settings this one changes (no collections added). */
@@ -96,7 +114,29 @@ public record EditRequest(
     return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
         snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy,
-        autoResync, fullDocumentBeforeChange, history, historyRetentionDays, verifyDocumentsPerSecond);
+        autoResync, fullDocumentBeforeChange, history, historyRetentionDays, verifyDocumentsPerSecond, columns,
+        removeColumns, dropColumnData, indexes);
+  }
+
+  /** Whether this edit adds, removes or indexes typed columns. */
+  public boolean changesColumns() {
+    return columns != null || removeColumns != null || indexes != null;
+  }
+
+  /** {@code columns} as JSON objects of name, type and path. */
+  private Map<String, Object> columnsJson() {
+    if (columns == null) {
+      return null;
+    }
+    Map<String, Object> json = new LinkedHashMap<>();
+    columns.forEach((collection, list) -> json.put(collection, list.stream().map(c -> {
+      Map<String, Object> column = new LinkedHashMap<>();
+      column.put("name", c.name());
+      column.put("type", c.type());
+      column.put("path", c.path());
+      return column;
+    }).toList()));
+    return json;
   }
 
   /**
@@ -143,7 +183,13 @@ public record EditRequest(
         string(body, "fullDocumentBeforeChange", problems),
         switches(body, "history", problems),
         integer(body, "historyRetentionDays", problems),
-        integer(body, "verifyDocumentsPerSecond", problems));
+        integer(body, "verifyDocumentsPerSecond", problems),
+        columns(body, "columns", problems),
+        byCollection(body, "removeColumns", problems, "a list of column names", "a list of strings",
+            EditRequest::stringList),
+        bool(body, "dropColumnData", problems),
+        byCollection(body, "indexes", problems, "a list of column names", "a list of strings",
+            EditRequest::stringList));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }
@@ -206,6 +252,35 @@ public record EditRequest(
   private static Map<String, String> filters(Map<String, ?> body, String name, List<String> problems) {
     return byCollection(body, name, problems, "filter", "a JSON object or its text",
         filter -> filter instanceof String text ? text : filter instanceof Map<?, ?> ? JsonText.of(filter) : null);
+  }
+
+  /** A map from collection to a list of typed columns, each a JSON object of name, type and path. */
+  private static Map<String, List<TypedColumn>> columns(Map<String, ?> body, String name, List<String> problems) {
+    return byCollection(body, name, problems, "a list of {name, type, path}",
+        "a list of objects with string fields name, type and path", EditRequest::columnList);
+  }
+
+  private static List<TypedColumn> columnList(Object value) {
+    if (!(value instanceof List<?> list)) {
+      return null;
+    }
+    List<TypedColumn> columns = new ArrayList<>();
+    for (Object each : list) {
+      if (!(each instanceof Map<?, ?> column) || !Set.of("name", "type", "path").containsAll(column.keySet())
+          || !(column.get("name") instanceof String n) || !(column.get("type") instanceof String t)
+          || !(column.get("path") instanceof String p)) {
+        return null;
+      }
+      columns.add(new TypedColumn(n, t, p));
+    }
+    return columns;
+  }
+
+  private static List<String> stringList(Object value) {
+    if (value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) {
+      return list.stream().map(String.class::cast).toList();
+    }
+    return null;
   }
 
   /** A map from collection to on (true) or off (false). */

@@ -70,6 +70,11 @@ public record MirrorConfig(
             problems.add("settings.history: '" + kept + "' is not one of the mirror's collections " + collections);
           }
         }
+        for (String typed : settings.columns().columns().keySet()) {
+          if (!collections.contains(typed)) {
+            problems.add("settings.columns: '" + typed + "' is not one of the mirror's collections " + collections);
+          }
+        }
       }
     }
     return problems;

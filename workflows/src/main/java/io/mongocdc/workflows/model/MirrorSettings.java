@@ -41,6 +41,8 @@ import java.util.Set;
  *     this (null in JSON means {@link #DEFAULT_VERIFY_DOCUMENTS_PER_SECOND})
  * @param history pre-images and per-collection change history tables (null in JSON means the
  *     defaults: none)
+ * @param columns typed columns: per collection, projections of documents into typed PostgreSQL
+ *     columns, and indexes on them (null in JSON means none)
  */
 public record MirrorSettings(
     int batchSize,
@@ -56,7 +58,8 @@ public record MirrorSettings(
     String poisonEventPolicy,
     Boolean autoResync,
     Integer verifyDocumentsPerSecond,
-    ChangeHistorySettings history) {
+    ChangeHistorySettings history,
+    TypedColumnSettings columns) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
@@ -80,33 +83,43 @@ public record MirrorSettings(
     verifyDocumentsPerSecond = verifyDocumentsPerSecond == null ? DEFAULT_VERIFY_DOCUMENTS_PER_SECOND
         : verifyDocumentsPerSecond;
     history = history == null ? ChangeHistorySettings.defaults() : history;
+    columns = columns == null ? TypedColumnSettings.defaults() : columns;
   }
 
-  /** Settings without {@code autoResync} (off), with the default verify rate and without change history. */
+  /** Settings without {@code autoResync} (off), with the default verify rate, without change history or typed columns. */
   public MirrorSettings(int batchSize, int idleTimeoutSeconds, int maxBatchDurationSeconds, int decodeWorkers,
       int chunkSize, List<String> excludedOperations, String controlEventPolicy, int continueAsNewEveryBatches,
       boolean splitLargeEvents, SnapshotSettings snapshot, String poisonEventPolicy) {
     this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
-        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null, null, null);
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, null, null, null,
+        null);
   }
 
   public static MirrorSettings defaults() {
     return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults(),
-        "FAIL", false, DEFAULT_VERIFY_DOCUMENTS_PER_SECOND, ChangeHistorySettings.defaults());
+        "FAIL", false, DEFAULT_VERIFY_DOCUMENTS_PER_SECOND, ChangeHistorySettings.defaults(),
+        TypedColumnSettings.defaults());
   }
 
   /** These settings with the snapshot settings replaced. */
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
-        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history);
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, columns);
   }
 
   /** These settings with the change history settings replaced. */
   public MirrorSettings withHistory(ChangeHistorySettings newHistory) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, newHistory);
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, newHistory, columns);
+  }
+
+  /** These settings with the typed column settings replaced. */
+  public MirrorSettings withColumns(TypedColumnSettings newColumns) {
+    return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
+        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, newColumns);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -135,6 +148,7 @@ public record MirrorSettings(
     }
     problems.addAll(snapshot.problems());
     problems.addAll(history.problems());
+    problems.addAll(columns.problems());
     return problems;
   }
 
@@ -157,7 +171,8 @@ public record MirrorSettings(
         edit.poisonEventPolicy() != null ? edit.poisonEventPolicy() : poisonEventPolicy,
         edit.autoResync() != null ? edit.autoResync() : autoResync,
         edit.verifyDocumentsPerSecond() != null ? edit.verifyDocumentsPerSecond() : verifyDocumentsPerSecond,
-        history.apply(edit));
+        history.apply(edit),
+        columns.apply(edit));
   }
 
   private static String quoted(String value) {

@@ -1,5 +1,7 @@
 package io.mongocdc.workflows.model;
 
+import java.util.Map;
+
 /**
  * Figures summed over every committed batch of a mirror (across continue-as-new).
  *
@@ -7,12 +9,32 @@ package io.mongocdc.workflows.model;
  *     {@code poisonEventPolicy} QUARANTINE (0 in histories of workers before it existed)
  * @param historyRowsAppended rows appended to history tables (0 before change history existed)
  * @param historyRowsPruned history rows removed by retention (0 before change history existed)
+ * @param columnDrift typed column values that did not convert, by table and column, in the rows
+ *     batches and snapshot partitions wrote (empty before typed columns existed)
  */
 public record MirrorTotals(
     long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-    long recordsQuarantined, long historyRowsAppended, long historyRowsPruned) {
+    long recordsQuarantined, long historyRowsAppended, long historyRowsPruned,
+    Map<String, Map<String, Long>> columnDrift) {
 
   public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0, 0, 0);
+
+  public MirrorTotals {
+    columnDrift = ColumnDrift.copyOf(columnDrift);
+  }
+
+  /** Totals without typed column drift. */
+  public MirrorTotals(long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
+      long recordsQuarantined, long historyRowsAppended, long historyRowsPruned) {
+    this(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined, historyRowsAppended,
+        historyRowsPruned, null);
+  }
+
+  /** These totals with a snapshot partition's drift added. */
+  public MirrorTotals plusDrift(Map<String, Map<String, Long>> drift) {
+    return new MirrorTotals(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined,
+        historyRowsAppended, historyRowsPruned, ColumnDrift.plus(columnDrift, drift));
+  }
 
   /** Totals without change history. */
   public MirrorTotals(long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
@@ -29,6 +51,7 @@ public record MirrorTotals(
         bytesRead + batch.bytesRead(),
         recordsQuarantined + batch.recordsQuarantined(),
         historyRowsAppended + batch.historyRowsAppended(),
-        historyRowsPruned + batch.historyRowsPruned());
+        historyRowsPruned + batch.historyRowsPruned(),
+        ColumnDrift.plus(columnDrift, batch.columnDrift()));
   }
 }

@@ -30,7 +30,8 @@ class CdcFlowInputTest {
   void anUnknownSettingIsNamedWithTheFieldsSettingsTake() {
     assertEquals("config.settings has an unknown field \"batchSise\" (known fields: batchSize, idleTimeoutSeconds, "
             + "maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations, controlEventPolicy, "
-            + "continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history)",
+            + "continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, autoResync, "
+            + "verifyDocumentsPerSecond, history, columns)",
         problem(settings -> settings.put("batchSise", settings.remove("batchSize"))));
   }
 

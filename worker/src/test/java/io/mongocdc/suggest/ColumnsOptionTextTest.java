@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class ColumnsOptionTest {
+class ColumnsOptionTextTest {
 
   private static SuggestedColumn column(String path, String name, String type) {
     return new SuggestedColumn(path, 1, Map.of(ValueKind.STRING, 1L), name, type, null);
@@ -23,25 +23,25 @@ class ColumnsOptionTest {
   @Test
   void theOptionListsTheProposedColumnsItCanHold() {
     assertEquals("orders:status=text:status,total=double precision:total,tags=text[]:tags",
-        ColumnsOption.value(orders));
-    assertEquals(List.of("a,b"), ColumnsOption.inexpressible(orders).stream().map(SuggestedColumn::path).toList());
+        ColumnsOptionText.value(orders));
+    assertEquals(List.of("a,b"), ColumnsOptionText.inexpressible(orders).stream().map(SuggestedColumn::path).toList());
   }
 
   @Test
   void theOptionIsQuotedForAShellWhenItNeedsIt() {
     assertEquals("--columns 'orders:total=double precision:total'",
-        ColumnsOption.commandLine("orders:total=double precision:total"));
-    assertEquals("--columns 'orders:tags=text[]:tags'", ColumnsOption.commandLine("orders:tags=text[]:tags"),
+        ColumnsOptionText.commandLine("orders:total=double precision:total"));
+    assertEquals("--columns 'orders:tags=text[]:tags'", ColumnsOptionText.commandLine("orders:tags=text[]:tags"),
         "[] is a glob");
-    assertEquals("--columns orders:status=text:status", ColumnsOption.commandLine("orders:status=text:status"));
-    assertEquals("'it'\\''s'", ColumnsOption.shellQuoted("it's"));
+    assertEquals("--columns orders:status=text:status", ColumnsOptionText.commandLine("orders:status=text:status"));
+    assertEquals("'it'\\''s'", ColumnsOptionText.shellQuoted("it's"));
   }
 
   @Test
   void aCollectionTheOptionCannotNameLeavesOnlyTheJson() {
     ColumnSuggestions odd = new ColumnSuggestions("a:b", 1, List.of(column("x", "x", "text")), List.of());
-    assertNull(ColumnsOption.value(odd));
-    assertEquals(1, ColumnsOption.inexpressible(odd).size());
+    assertNull(ColumnsOptionText.value(odd));
+    assertEquals(1, ColumnsOptionText.inexpressible(odd).size());
   }
 
   @Test
@@ -51,6 +51,6 @@ class ColumnsOptionTest {
             Map.of("name", "total", "type", "double precision", "path", "total"),
             Map.of("name", "tags", "type", "text[]", "path", "tags"),
             Map.of("name", "a_b", "type", "bigint", "path", "a,b"))),
-        ColumnsOption.file(orders));
+        ColumnsOptionText.file(orders));
   }
 }

@@ -13,11 +13,11 @@ import java.util.regex.Pattern;
  * A path or collection holding one of the option's separators ({@code , : =}) cannot be written
  * in the option; the JSON form takes every path.
  */
-public final class ColumnsOption {
+public final class ColumnsOptionText {
 
   private static final Pattern SHELL_SAFE = Pattern.compile("[A-Za-z0-9_.,:=/@%+-]+");
 
-  private ColumnsOption() {}
+  private ColumnsOptionText() {}
 
   /** Whether {@code text} can stand in the option as a collection or path. */
   public static boolean expressible(String text) {
