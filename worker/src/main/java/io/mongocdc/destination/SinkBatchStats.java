@@ -2,6 +2,7 @@ package io.mongocdc.destination;
 
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one committed transaction of a {@link PostgresRecordSink} applied.
@@ -26,7 +27,7 @@ public record SinkBatchStats(List<TableStats> tables) {
 
   /** Drifted typed column values, by table and column; tables without drift left out. */
   public Map<String, Map<String, Long>> drift() {
-    Map<String, Map<String, Long>> drift = new java.util.TreeMap<>();
+    Map<String, Map<String, Long>> drift = new TreeMap<>();
     for (TableStats table : tables) {
       if (!table.drift().isEmpty()) {
         drift.put(table.table().name(), table.drift());

@@ -9,7 +9,6 @@ import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.JsonText;
-import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
@@ -19,10 +18,10 @@ import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
 import io.mongocdc.workflows.model.SnapshotProgress;
-import io.mongocdc.workflows.model.TypedColumnsAligned;
-import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.SweepRequest;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -35,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 
@@ -208,7 +208,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * One slice of the filling of typed columns (the first also adds and drops columns), then a
    * batch: streaming waits at most one slice for the backfill of a large table.
    */
-  private void fillTypedColumns(java.util.Map<String, List<String>> drop) {
+  private void fillTypedColumns(Map<String, List<String>> drop) {
     TypedColumnsAligned aligned = activities.alignTypedColumns(
         new TypedColumnsRequest(drop == null ? state.config : state.nextConfig(), drop,
             drop == null ? state.typedColumnsBackfillFrom : null));

@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The mutable state of one workflow run: what continue-as-new carries ({@link CarriedState}) plus
@@ -199,11 +200,6 @@ final class FlowState {
     }
   }
 
-  /**
-   * Pending edits take effect: called between steps (batches, snapshot rounds). A collection
-   * added while snapshots are on is snapshotted from the committed checkpoint before the next
-   * batch; the batches after it replay its changes from there.
-   */
   /** Whether a pending edit adds, removes or indexes typed columns. */
   boolean pendingEditsChangeColumns() {
     return pendingEdits.stream().anyMatch(EditRequest::changesColumns);
@@ -211,7 +207,7 @@ final class FlowState {
 
   /** Per collection, the typed columns pending edits remove with {@code dropColumnData}. */
   Map<String, List<String>> columnsToDrop() {
-    Map<String, List<String>> drop = new java.util.TreeMap<>();
+    Map<String, List<String>> drop = new TreeMap<>();
     for (EditRequest edit : pendingEdits) {
       if (Boolean.TRUE.equals(edit.dropColumnData()) && edit.removeColumns() != null) {
         edit.removeColumns().forEach((collection, names) ->
@@ -221,6 +217,11 @@ final class FlowState {
     return drop;
   }
 
+  /**
+   * Pending edits take effect: called between steps (batches, snapshot rounds). A collection
+   * added while snapshots are on is snapshotted from the committed checkpoint before the next
+   * batch; the batches after it replay its changes from there.
+   */
   void applyPendingEdits() {
     if (!pendingEdits.isEmpty()) {
       List<String> added = collectionsToAdd();
