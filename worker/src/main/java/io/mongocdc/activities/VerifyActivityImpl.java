@@ -1,6 +1,7 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
@@ -13,8 +14,8 @@ import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.verify.DocumentFingerprint;
 import io.mongocdc.verify.Divergence;
+import io.mongocdc.verify.DocumentFingerprint;
 import io.mongocdc.verify.RangeDigest;
 import io.mongocdc.verify.ReadBound;
 import io.mongocdc.verify.ReadPacer;
@@ -303,13 +304,16 @@ public final class VerifyActivityImpl implements VerifyActivity {
       }
     }
     pacer.read(confirmed.size());
+    // The typed columns are written from the re-read document too, as a copy writes them.
+    DocumentProjector projector = MirrorColumns.of(mirror, renderer).of(namespace);
     List<ChangeRecord> records = new ArrayList<>(confirmed.size());
     for (Divergence divergence : confirmed) {
       RawBsonDocument document = now.get(divergence.key());
       records.add(document == null
           ? new ChangeRecord(Operation.DELETE, namespace, table, divergence.key(), null, position, commitTime, 0)
           : new ChangeRecord(Operation.INSERT, namespace, table, divergence.key(), renderer.render(document),
-              position, commitTime, document.getByteBuffer().remaining()));
+              position, commitTime, document.getByteBuffer().remaining(), null, null,
+              projector == null ? null : projector.project(document)));
     }
     try (BatchSink sink = destination.openSink(mirror, 0)) {
       try {

@@ -44,6 +44,8 @@ import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.TypedColumn;
+import io.mongocdc.workflows.model.TypedColumnSettings;
 import io.mongocdc.workflows.model.VerifyRequest;
 import io.mongocdc.workflows.model.VerifyResult;
 import io.temporal.client.WorkflowClient;
@@ -125,7 +127,9 @@ class VerifyWorkflowTest {
     World world = new World(new Random(3));
     world.prefill(120);
     world.change(60);
-    MirrorConfig mirror = world.mirror();
+    // Typed columns too: a repaired row gets them from the document read again, as a copy does.
+    MirrorConfig mirror = world.mirror(false, List.of(ORDERS), new TypedColumnSettings(Map.of(ORDERS,
+        List.of(new TypedColumn("n", "bigint", "n"), new TypedColumn("status", "text", "status"))), null));
     CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
 
     // Behind the mirror's back, on documents no later change touches.
@@ -178,6 +182,7 @@ class VerifyWorkflowTest {
     assertTrue(err.toString().contains("documentsPerSecond must be between 1 and"), err.toString());
     flow.terminate(new StopRequest(false));
     world.assertDestinationEqualsSource(mirror);
+    assertEquals(0, world.rowsWhoseTypedColumnsDisagreeWithDoc(mirror), "typed columns of repaired rows");
   }
 
   @Test
@@ -596,10 +601,24 @@ class VerifyWorkflowTest {
 
     /** @param collections none for a mirror of every collection */
     MirrorConfig mirror(boolean autoResync, List<String> collections) {
+      return mirror(autoResync, collections, null);
+    }
+
+    MirrorConfig mirror(boolean autoResync, List<String> collections, TypedColumnSettings columns) {
       name = "verify" + MIRRORS.incrementAndGet();
       return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
           new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
-              new SnapshotSettings(true, 30, 2, null), null, autoResync, null, null, null));
+              new SnapshotSettings(true, 30, 2, null), null, autoResync, null, null, columns));
+    }
+
+    /** Live rows whose typed columns n and status are not what their doc says. */
+    long rowsWhoseTypedColumnsDisagreeWithDoc(MirrorConfig mirror) throws SQLException {
+      try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("select count(*) from " + table(mirror) + " where not \"_deleted\""
+              + " and (n is distinct from (doc->>'n')::bigint or status is distinct from doc->>'status')")) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
 
     String table(MirrorConfig mirror) {
