@@ -2,7 +2,10 @@ package io.mongocdc.activities;
 
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DecodedEvent;
+import io.mongocdc.decode.DocumentProjector;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -39,6 +42,7 @@ public final class QuarantineReplay {
       return new Result(0, 0);
     }
     ChangeEventDecoder decoder = MirrorDecoder.of(mirror, destination);
+    ColumnProjections columns = MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed());
     RecordScreen screen = destination.screen(mirror);
     List<ChangeRecord> records = new ArrayList<>();
     List<Long> applied = new ArrayList<>();
@@ -47,7 +51,7 @@ public final class QuarantineReplay {
       String refusal;
       ChangeRecord record = null;
       try {
-        record = record(quarantined.event(), decoder);
+        record = record(quarantined.event(), decoder, columns);
         refusal = record == null ? "it is not a data change (insert, update, replace or delete)"
             : screen.refusal(record);
       } catch (RuntimeException e) {
@@ -71,13 +75,18 @@ public final class QuarantineReplay {
     return new Result(applied.size(), refused);
   }
 
-  /** The record the event is: decoded again from its raw BSON, or as it was kept. */
-  private static ChangeRecord record(PoisonEvent event, ChangeEventDecoder decoder) {
+  /**
+   * The record the event is: decoded again from its raw BSON, or as it was kept, with its typed
+   * columns taken from the kept document as a backfill takes them.
+   */
+  private static ChangeRecord record(PoisonEvent event, ChangeEventDecoder decoder, ColumnProjections columns) {
     if (event.rawEvent() != null) {
       DecodedEvent decoded = decoder.decode(new RawBsonDocument(event.rawEvent()), event.position());
       return decoded instanceof ChangeRecord record ? record : null;
     }
+    DocumentProjector projector = event.document() == null ? null : columns.of(event.source());
     return new ChangeRecord(event.operation(), event.source(), event.table(), event.key(), event.document(),
-        event.position(), event.commitTime(), 0);
+        event.position(), event.commitTime(), 0, null, null,
+        projector == null ? null : projector.project(RawBsonDocument.parse(event.document())));
   }
 }

@@ -15,6 +15,8 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.TypedColumn;
+import io.mongocdc.workflows.model.TypedColumnSettings;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -87,6 +89,23 @@ class QuarantineReplayTest {
 
     assertEquals(new QuarantineReplay.Result(0, 1), new QuarantineReplay(destination, catalog).replay(MIRROR));
     assertEquals(2, catalog.quarantined(MIRROR.name()).get(0).replayAttempts());
+  }
+
+  @Test
+  void aKeptDocumentReplayedFillsItsTypedColumnsFromIt() throws Exception {
+    MirrorConfig typed = Fixtures.orders(MIRROR.settings().withColumns(new TypedColumnSettings(
+        Map.of(Fixtures.ORDERS.collection(), List.of(new TypedColumn("state", "text", "state"))), null)));
+    RawBsonDocument event = new ChangeEvents().insert(Fixtures.ORDERS, order(3, "kept"));
+    catalog.setAside(typed.name(), 4, PoisonEvent.refused(
+        record(Operation.INSERT, "3", "{\"_id\": 3, \"state\": \"kept\"}", ResumeToken.ofEvent(event)),
+        "scripted refusal, fixed since"));
+
+    assertEquals(new QuarantineReplay.Result(1, 0), new QuarantineReplay(destination, catalog).replay(typed));
+    try (Connection c = database.getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select state from public.\"shop.orders\" where \"_id\" = '3'")) {
+      assertTrue(rs.next());
+      assertEquals("kept", rs.getString(1), "the typed column, from the kept document");
+    }
   }
 
   @Test
