@@ -5,7 +5,6 @@ import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.ColumnType;
 import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.DocumentRenderer;
-import io.mongocdc.decode.Namespace;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumn;
 import io.mongocdc.workflows.model.TypedColumnSettings;
@@ -36,17 +35,9 @@ public final class MirrorColumns {
   }
 
   /** A collection's declared columns as projections. */
-  public static List<ColumnProjection> projections(List<TypedColumn> columns) {
+  private static List<ColumnProjection> projections(List<TypedColumn> columns) {
     return columns.stream()
         .map(c -> new ColumnProjection(c.name(), ColumnType.of(c.type()), c.segments()))
         .toList();
-  }
-
-  /** The declared columns of {@code ns}'s table, as projections; empty when none. */
-  public static List<ColumnProjection> columnsOf(MirrorConfig mirror, Namespace ns) {
-    if (!ns.database().equals(mirror.sourceDatabase()) || ns.collection() == null) {
-      return List.of();
-    }
-    return projections(mirror.settings().columns().of(ns.collection()));
   }
 }

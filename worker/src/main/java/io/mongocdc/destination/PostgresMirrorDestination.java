@@ -3,30 +3,30 @@ package io.mongocdc.destination;
 import io.mongocdc.activities.BatchSink;
 import io.mongocdc.activities.DestinationRows;
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
-import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.MirrorColumns;
-import io.mongocdc.decode.ColumnProjections;
-import io.mongocdc.decode.DocumentProjector;
-import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.activities.MirrorDestination;
 import io.mongocdc.activities.MirrorHistory;
-import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.activities.MirrorTable;
 import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.activities.TableOwnership;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;
-import io.mongocdc.decode.Operation;
-import io.mongocdc.source.ResumeToken;
-import java.time.Instant;
-import java.util.ArrayList;
+import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.Namespace;
+import io.mongocdc.decode.Operation;
+import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,6 +53,10 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   /** History rows one prune removes per table, at most: one short statement per batch and table. */
   static final int PRUNE_ROWS_PER_TABLE = 10_000;
+
+  /** Rows filled per transaction, and per call: one call stays short, so batches run between calls. */
+  static final int BACKFILL_ROWS_PER_TRANSACTION = 1_000;
+  static final int BACKFILL_ROWS_PER_CALL = 50_000;
 
   private final PeerRegistry peers;
   private final PostgresSinkOptions options;
@@ -155,10 +159,6 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     return keys.size();
   }
 
-  /** Rows filled per transaction, and per call: one call stays short, so batches run between calls. */
-  static final int BACKFILL_ROWS_PER_TRANSACTION = 1_000;
-  static final int BACKFILL_ROWS_PER_CALL = 50_000;
-
   @Override
   public TypedColumnsAligned alignTypedColumns(MirrorConfig mirror, Map<String, List<String>> drop,
       String resumeAfter, Runnable progress) {
@@ -166,7 +166,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     ColumnProjections projections = MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed());
     // In collection order: the resume point names a collection and a key.
     List<DestinationTable> tables = new ArrayList<>(plan(mirror));
-    tables.sort(java.util.Comparator.comparing(t -> t.source().collection()));
+    tables.sort(Comparator.comparing(t -> t.source().collection()));
     try {
       if (resumeAfter == null) {
         DestinationDdl.run(data, mirror.destinationSchema(), ddl -> {

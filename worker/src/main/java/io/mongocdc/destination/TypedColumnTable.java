@@ -88,10 +88,7 @@ final class TypedColumnTable {
     if (missing.contains(DRIFT)) {
       sql.append(separator).append("add column if not exists ").append(TableNaming.quote(DRIFT)).append(" jsonb");
     }
-    try (Statement st = connection.createStatement()) {
-      st.execute("set local lock_timeout = '" + LOCK_TIMEOUT + "'");
-      st.execute(sql.toString());
-    }
+    alter(connection, sql);
     return missing.size();
   }
 
@@ -106,6 +103,11 @@ final class TypedColumnTable {
       sql.append(separator).append("drop column if exists ").append(TableNaming.quote(name));
       separator = ", ";
     }
+    alter(connection, sql);
+  }
+
+  /** Runs one ALTER TABLE in the caller's transaction, waiting at most {@link #LOCK_TIMEOUT} for the lock. */
+  private static void alter(Connection connection, CharSequence sql) throws SQLException {
     try (Statement st = connection.createStatement()) {
       st.execute("set local lock_timeout = '" + LOCK_TIMEOUT + "'");
       st.execute(sql.toString());
