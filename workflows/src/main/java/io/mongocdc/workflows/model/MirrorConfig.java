@@ -1,6 +1,7 @@
 package io.mongocdc.workflows.model;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -60,24 +61,22 @@ public record MirrorConfig(
     } else {
       settings.problems().forEach(p -> problems.add("settings." + p));
       if (!collections.isEmpty()) {
-        for (String filtered : settings.snapshot().filters().keySet()) {
-          if (!collections.contains(filtered)) {
-            problems.add("settings.snapshotFilters: '" + filtered + "' is not one of the mirror's collections " + collections);
-          }
-        }
-        for (String kept : settings.history().collections()) {
-          if (!collections.contains(kept)) {
-            problems.add("settings.history: '" + kept + "' is not one of the mirror's collections " + collections);
-          }
-        }
-        for (String typed : settings.columns().columns().keySet()) {
-          if (!collections.contains(typed)) {
-            problems.add("settings.columns: '" + typed + "' is not one of the mirror's collections " + collections);
-          }
-        }
+        requireCollections("snapshotFilters", settings.snapshot().filters().keySet(), problems);
+        requireCollections("history", settings.history().collections(), problems);
+        requireCollections("columns", settings.columns().columns().keySet(), problems);
       }
     }
     return problems;
+  }
+
+  /** A problem for each collection a per-collection setting names that the mirror does not replicate. */
+  private void requireCollections(String setting, Collection<String> named, List<String> problems) {
+    for (String collection : named) {
+      if (!collections.contains(collection)) {
+        problems.add("settings." + setting + ": '" + collection + "' is not one of the mirror's collections "
+            + collections);
+      }
+    }
   }
 
   /**
