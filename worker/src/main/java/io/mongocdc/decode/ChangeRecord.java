@@ -38,14 +38,7 @@ public record ChangeRecord(
     TypedValues typed)
     implements DecodedEvent {
 
-  /** A record without typed column values. */
-  public ChangeRecord(Operation operation, Namespace source, String table, String key, String document,
-      ResumeToken position, Instant commitTime, int sourceBytes, String documentBefore, String updateDescription) {
-    this(operation, source, table, key, document, position, commitTime, sourceBytes, documentBefore,
-        updateDescription, null);
-  }
-
-  /** A record without a pre-image or update description (a table that keeps no history). */
+  /** A record without a pre-image, update description or typed column values. */
   public ChangeRecord(
       Operation operation,
       Namespace source,

@@ -66,7 +66,7 @@ class HistoryTableTest {
 
   private static ChangeRecord withImages(ChangeRecord r, String before, String updateDescription) {
     return new ChangeRecord(r.operation(), r.source(), r.table(), r.key(), r.document(), r.position(), r.commitTime(),
-        r.sourceBytes(), before, updateDescription);
+        r.sourceBytes(), before, updateDescription, r.typed());
   }
 
   private String historyTable() {
