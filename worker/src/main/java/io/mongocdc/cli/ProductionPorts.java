@@ -29,11 +29,12 @@ public final class ProductionPorts implements PortsFactory {
   public static final int CATALOG_CONNECTIONS = 8;
 
   private static final int PROBE_SECONDS = 10;
+  private static final String CATALOG_URL = "the catalog URL (--catalog-url)";
 
   @Override
   public WorkerPorts create(String catalogJdbcUrl, PeerRegistry peers, PostgresSinkOptions destination) {
     requireReachable(catalogJdbcUrl);
-    DataSource catalogSource = PostgresUrls.pool("pg-catalog", catalogJdbcUrl, CATALOG_CONNECTIONS);
+    DataSource catalogSource = PostgresUrls.pool("pg-catalog", CATALOG_URL, catalogJdbcUrl, CATALOG_CONNECTIONS);
     CatalogMigrator.migrate(catalogSource);
     Catalog catalog = Catalog.open(catalogSource);
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
@@ -57,7 +58,7 @@ public final class ProductionPorts implements PortsFactory {
    * that refuses connections and then report only that; this fails at once, with the reason.
    */
   static void requireReachable(String catalogJdbcUrl) {
-    try (Connection probe = PostgresUrls.dataSource(catalogJdbcUrl).getConnection()) {
+    try (Connection probe = PostgresUrls.dataSource(CATALOG_URL, catalogJdbcUrl).getConnection()) {
       if (!probe.isValid(PROBE_SECONDS)) {
         throw new SQLException("the server did not answer within " + PROBE_SECONDS + " s");
       }

@@ -283,8 +283,8 @@ public final class PostgresMirrorDestination implements MirrorDestination {
    */
   @Override
   public void checkReachable(String destinationPeer) {
-    try (Connection connection = PostgresUrls.dataSource(peers.resolve(destinationPeer).connectionString())
-            .getConnection();
+    try (Connection connection = PostgresUrls.dataSource(describe(destinationPeer),
+            peers.resolve(destinationPeer).connectionString()).getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute("select 1");
     } catch (SQLException e) {
@@ -332,7 +332,11 @@ public final class PostgresMirrorDestination implements MirrorDestination {
 
   private DataSource dataSource(String destinationPeer) {
     return dataSources.computeIfAbsent(destinationPeer,
-        name -> PostgresUrls.pool("pg-destination-" + name, peers.resolve(name).connectionString(),
+        name -> PostgresUrls.pool("pg-destination-" + name, describe(name), peers.resolve(name).connectionString(),
             Math.max(POOL_CONNECTIONS, options.applyConnections() + 2)));
+  }
+
+  private static String describe(String destinationPeer) {
+    return "the connection string of PostgreSQL peer '" + destinationPeer + "'";
   }
 }

@@ -25,12 +25,13 @@ public final class PostgresUrls {
    * {@code maxConnections}, and closed after a minute unused.
    *
    * @param name the pool's name in logs and thread names; must not hold a secret
+   * @param what what the connection string is, for error messages; see {@link #dataSource}
    */
-  public static HikariDataSource pool(String name, String connectionString, int maxConnections) {
-    return pool(name, dataSource(connectionString), maxConnections);
+  public static HikariDataSource pool(String name, String what, String connectionString, int maxConnections) {
+    return pool(name, dataSource(what, connectionString), maxConnections);
   }
 
-  /** A connection pool over an existing (unpooled) data source; see {@link #pool(String, String, int)}. */
+  /** A connection pool over an existing (unpooled) data source; see {@link #pool(String, String, String, int)}. */
   public static HikariDataSource pool(String name, DataSource connections, int maxConnections) {
     HikariConfig config = new HikariConfig();
     config.setPoolName(name);
@@ -43,22 +44,43 @@ public final class PostgresUrls {
     return new HikariDataSource(config);
   }
 
-  public static PGSimpleDataSource dataSource(String connectionString) {
+  /**
+   * An unpooled data source over {@code connectionString}.
+   *
+   * <p>In a libpq URI the user and password run to the last {@code @} before the query string, so
+   * a password may hold {@code /}, {@code @}, {@code :} or a space as written; percent-encoded
+   * characters are decoded, and a {@code ?} in a password must be percent-encoded ({@code %3F}).
+   *
+   * @param what what the connection string is, for error messages ({@code "the catalog URL"},
+   *     {@code "the connection string of PostgreSQL peer 'warehouse'"}); must not hold a secret
+   * @throws InvalidMirrorConfigurationException if it is neither a JDBC URL nor a libpq URI; the
+   *     message shows it redacted
+   */
+  public static PGSimpleDataSource dataSource(String what, String connectionString) {
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
     try {
       if (connectionString.startsWith("jdbc:")) {
         dataSource.setUrl(connectionString);
         return dataSource;
       }
-      if (!connectionString.startsWith("postgresql://") && !connectionString.startsWith("postgres://")) {
+      String scheme = connectionString.startsWith("postgresql://") ? "postgresql://"
+          : connectionString.startsWith("postgres://") ? "postgres://" : null;
+      if (scheme == null) {
         throw new IllegalArgumentException("not a jdbc:postgresql:// or postgresql:// URL");
       }
-      URI uri = URI.create(connectionString);
+      String rest = connectionString.substring(scheme.length());
+      int query = rest.indexOf('?');
+      int at = rest.lastIndexOf('@', query < 0 ? rest.length() - 1 : query);
+      URI uri = URI.create("postgresql://" + rest.substring(at + 1));
+      if (uri.getHost() == null) {
+        throw new IllegalArgumentException("no host name");
+      }
       String path = uri.getRawPath() == null || uri.getRawPath().length() <= 1 ? "/postgres" : uri.getRawPath();
-      String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
-      dataSource.setUrl("jdbc:postgresql://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + path + query);
-      if (uri.getRawUserInfo() != null) {
-        String[] userInfo = uri.getRawUserInfo().split(":", 2);
+      String parameters = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
+      dataSource.setUrl("jdbc:postgresql://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + path
+          + parameters);
+      if (at >= 0) {
+        String[] userInfo = rest.substring(0, at).split(":", 2);
         dataSource.setUser(percentDecoded(userInfo[0]));
         if (userInfo.length == 2) {
           dataSource.setPassword(percentDecoded(userInfo[1]));
@@ -67,9 +89,9 @@ public final class PostgresUrls {
       return dataSource;
     } catch (IllegalArgumentException e) {
       // The parser's message quotes the whole string, password included.
-      throw new InvalidMirrorConfigurationException("the PostgreSQL peer's connection string "
-          + Redaction.redact(connectionString) + " is not usable: " + Redaction.redact(e.getMessage())
-          + " (percent-encode special characters of the user and password, e.g. a space as %20)");
+      throw new InvalidMirrorConfigurationException(what + " " + Redaction.redact(connectionString)
+          + " is not usable: " + Redaction.redact(e.getMessage())
+          + " (write jdbc:postgresql://HOST:PORT/DB?user=U&password=P or postgresql://U:P@HOST:PORT/DB)");
     }
   }
 

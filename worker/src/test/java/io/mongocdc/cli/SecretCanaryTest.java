@@ -74,6 +74,12 @@ class SecretCanaryTest {
       "jdbc:postgresql://127.0.0.1:1/catalog?user=cdc&PASSWORD=" + CANARY,
       "host=127.0.0.1 port=1 user=cdc password='my " + CANARY + "' dbname=catalog",
       "host=127.0.0.1 port=1 user=cdc password = " + CANARY,
+      "jdbc:postgresql://127.0.0.1:1/catalog?user=cdc&sslpassword=" + CANARY,
+      "jdbc:postgresql://127.0.0.1:1/catalog?user=cdc&password=x&sslpassword=" + CANARY,
+      "postgresql://cdc:TOP/" + CANARY + "@127.0.0.1:1/catalog",
+      "postgresql://cdc:a/b@" + CANARY + "@127.0.0.1:1/catalog",
+      "mongodb://127.0.0.1:1/?tls=true&tlsCertificateKeyFilePassword=" + CANARY,
+      "mongodb://127.0.0.1:1/?authMechanism=MONGODB-AWS&authMechanismProperties=AWS_SESSION_TOKEN:" + CANARY,
   })
   void theCanaryAppearsInNoLogLineAndNoCliLine(String credential) {
     // A library that logs through java.util.logging, as pgjdbc does, and one that logs a failure.
@@ -97,5 +103,33 @@ class SecretCanaryTest {
     assertTrue(exit != 0, cliOut::toString);
     assertTrue(cliOut.toString().startsWith("mongo-cdc: "), cliOut.toString());
     assertFalse(cliOut.toString().contains(CANARY), () -> "the password reached the CLI's output: " + cliOut);
+  }
+
+  /**
+   * Every command's error path that can quote a catalog URL: the real ports (the catalog is
+   * unreachable: port 1), a drop that needs the catalog, and picocli's own echo of an option it
+   * does not know, which quotes the value that followed it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "worker|--catalog-url|jdbc:postgresql://127.0.0.1:1/db?user=u&sslpassword=" + CANARY + "|--metrics-port|-1",
+      "worker|--catalog-url|postgresql://u:TOP/" + CANARY + "@127.0.0.1:1/db|--metrics-port|-1",
+      "mirror|drop|m1|--drop-tables|--catalog-url|jdbc:postgresql://127.0.0.1:1/db?password=x&sslpassword=" + CANARY,
+      "mirror|drop|m1|--drop-tables|--catalog-url|postgresql://u:TOP/" + CANARY + "@127.0.0.1:1/db",
+      "worker|--catalog-urll|jdbc:postgresql://127.0.0.1:1/db?user=u&sslpassword=" + CANARY,
+      "worker|--catalog-urll=postgresql://u:TOP/" + CANARY + "@127.0.0.1:1/db",
+  })
+  void theCanaryAppearsInNoLineOfAnyCommandsErrorPath(String arguments) {
+    StringWriter cliOut = new StringWriter();
+    int exit = MongoCdc.commandLine(new CliContext(ClientFactory.grpc(), PortsFactory.installed(), Map.of(),
+            stop -> stop.run()))
+        .setOut(new PrintWriter(cliOut, true)).setErr(new PrintWriter(cliOut, true))
+        .execute(arguments.split("\\|"));
+
+    String log = logged.toString(StandardCharsets.UTF_8);
+    assertTrue(exit != 0, cliOut::toString);
+    assertTrue(cliOut.toString().startsWith("mongo-cdc: "), cliOut.toString());
+    assertFalse(cliOut.toString().contains(CANARY), () -> "the password reached the CLI's output: " + cliOut);
+    assertFalse(log.contains(CANARY), () -> "the password reached the log: " + log);
   }
 }

@@ -26,6 +26,7 @@ class RedactionTest {
     assertEquals("mongodb://db1:27017/?replicaSet=rs0", Redaction.redact("mongodb://db1:27017/?replicaSet=rs0"));
     assertEquals("mongodb://cdc@db1/", Redaction.redact("mongodb://cdc@db1/"));
     assertEquals("Timed out after 30000 ms", Redaction.redact("Timed out after 30000 ms"));
+    assertEquals("batch 3 ended at resume token 82654A1B", Redaction.redact("batch 3 ended at resume token 82654A1B"));
     assertNull(Redaction.redact(null));
   }
 
@@ -50,6 +51,15 @@ class RedactionTest {
       libpq spaces around =        | host=pg password = s3cr3t dbname=c              | host=pg password = *** dbname=c
       pwd and secret               | Server=x;pwd=hunter2 secret=abc                 | Server=x;pwd=*** secret=***
       upper case                   | jdbc:postgresql://pg/c?PASSWORD=Hunter2         | jdbc:postgresql://pg/c?PASSWORD=***
+      / in the password            | postgresql://u:TOP/SECRET3@pg:5432/db           | postgresql://u:***@pg:5432/db
+      / and @ in the password      | postgresql://u:a/b@c@pg/db?sslmode=require      | postgresql://u:***@pg/db?sslmode=require
+      quoted by picocli            | Unknown options: 'postgresql://u:a/b@pg/c', 'x' | Unknown options: 'postgresql://u:***@pg/c', 'x'
+      sslpassword                  | jdbc:postgresql://pg/c?user=u&sslpassword=TOP2  | jdbc:postgresql://pg/c?user=u&sslpassword=***
+      sslpassword after password   | jdbc:postgresql://pg/c?password=a&sslpassword=b | jdbc:postgresql://pg/c?password=***&sslpassword=***
+      TLS key file password        | mongodb://h/?tls=true&tlsCertificateKeyFilePassword=k1&w=1 | mongodb://h/?tls=true&tlsCertificateKeyFilePassword=***&w=1
+      AWS session token            | mongodb://h/?authMechanismProperties=AWS_SESSION_TOKEN:t0k,X:y | mongodb://h/?authMechanismProperties=AWS_SESSION_TOKEN:***,X:y
+      AWS keys as keywords         | aws_secret_access_key=k2 aws_session_token=t3   | aws_secret_access_key=*** aws_session_token=***
+      client secret                | client_secret=abc&scope=x                       | client_secret=***&scope=x
       """)
   void hidesThePasswordWhateverFormItIsWrittenIn(String form, String written, String shown) {
     assertEquals(shown, Redaction.redact(written));
