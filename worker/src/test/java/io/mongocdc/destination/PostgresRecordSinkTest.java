@@ -477,7 +477,7 @@ class PostgresRecordSinkTest {
         }
       }
     }
-    assertTrue(TypedColumn.RESERVED.containsAll(columns), "no typed column may take a table's own column: " + columns);
+    assertTrue(TypedColumn.TABLE_COLUMNS.containsAll(columns), "no typed column may take a table's own column: " + columns);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.mongocdc.workflows.model;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -19,9 +20,18 @@ public record TypedColumn(String name, String type, String path) {
   public static final List<String> TYPES = List.of(
       "text", "bigint", "numeric", "double precision", "boolean", "timestamptz", "uuid", "jsonb", "text[]");
 
-  /** The columns every destination table already has, so no projection may take their name. */
-  public static final Set<String> RESERVED = Set.of(
+  /** The columns every destination table has of its own, so no projection may take their name. */
+  public static final Set<String> TABLE_COLUMNS = Set.of(
       "_id", "doc", "_raw_doc", "_position", "_commit_time", "_deleted", "_synced_at", "_drift");
+
+  /**
+   * PostgreSQL's system columns: every table has them, and {@code ALTER TABLE ... ADD COLUMN}
+   * refuses their names (SQLSTATE 42701), which no retry or resume could get past.
+   */
+  public static final Set<String> SYSTEM_COLUMNS = Set.of("tableoid", "xmin", "cmin", "xmax", "cmax", "ctid");
+
+  /** Every name a projection may not take: the table's own columns and PostgreSQL's system columns. */
+  public static final Set<String> RESERVED = union(TABLE_COLUMNS, SYSTEM_COLUMNS);
 
   /** PostgreSQL truncates identifiers longer than this many bytes. */
   static final int MAX_NAME_BYTES = 63;
@@ -48,9 +58,12 @@ public record TypedColumn(String name, String type, String path) {
       if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
         problems.add(where + ": column name '" + name + "' is longer than " + MAX_NAME_BYTES + " bytes");
       }
-      if (RESERVED.contains(name)) {
-        problems.add(where + ": column name '" + name + "' is reserved (" + String.join(", ", RESERVED.stream()
-            .sorted().toList()) + ")");
+      if (TABLE_COLUMNS.contains(name)) {
+        problems.add(where + ": column name '" + name + "' is reserved (" + sorted(TABLE_COLUMNS) + ")");
+      }
+      if (SYSTEM_COLUMNS.contains(name)) {
+        problems.add(where + ": column name '" + name + "' is a PostgreSQL system column name ("
+            + sorted(SYSTEM_COLUMNS) + "), which no table column may have; choose another name");
       }
     }
     if (type == null || !TYPES.contains(type)) {
@@ -63,5 +76,15 @@ public record TypedColumn(String name, String type, String path) {
       problems.add(where + ": path '" + path + "' has an empty segment");
     }
     return problems;
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new HashSet<>(a);
+    all.addAll(b);
+    return Set.copyOf(all);
+  }
+
+  private static String sorted(Set<String> names) {
+    return String.join(", ", names.stream().sorted().toList());
   }
 }

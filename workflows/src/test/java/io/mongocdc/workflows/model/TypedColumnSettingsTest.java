@@ -46,6 +46,23 @@ class TypedColumnSettingsTest {
         "indexes.orders: 'nope' is not a typed column of orders"), settings.problems());
   }
 
+  /** Issue 36, finding 6: PostgreSQL refuses these names (42701), which no resume could get past. */
+  @Test
+  void aSystemColumnNameIsRefusedByTheEditWithTheReason() {
+    MirrorSettings settings = MirrorSettings.defaults();
+    for (String system : List.of("xmin", "ctid", "cmin", "cmax", "xmax", "tableoid")) {
+      EditRequest edit = EditRequest.fromJson(Map.of(
+          "columns", Map.of("users", List.of(Map.of("name", system, "type", "bigint", "path", "version")))));
+      assertEquals(List.of("columns.users[0]: column name '" + system + "' is a PostgreSQL system column name "
+          + "(cmax, cmin, ctid, tableoid, xmax, xmin), which no table column may have; choose another name"),
+          settings.apply(edit).problems());
+    }
+    // Names are quoted, so only the exact lower-case names are PostgreSQL's.
+    EditRequest upper = EditRequest.fromJson(Map.of(
+        "columns", Map.of("users", List.of(Map.of("name", "XMIN", "type", "bigint", "path", "version")))));
+    assertEquals(List.of(), settings.apply(upper).problems());
+  }
+
   @Test
   void doubleIsTheOneAlias() {
     assertEquals("double precision", column("p", "double", "p").type());
