@@ -139,7 +139,7 @@ class TypedColumnsWorkflowTest {
     assertEquals(2, countIn(catalogData, "select drifted from mongo_cdc.column_drift where mirror_name = '" + name
         + "' and destination_table = '" + TABLE + "' and column_name = 'total'"));
     assertEquals(1, count("select count(*) from pg_indexes where schemaname = '" + name + "' and indexname = '"
-        + TypedColumnIndexes.indexName(new DestinationTable(ORDERS, name, TABLE), "status") + "'"),
+        + TypedColumnIndexes.preferredName(new DestinationTable(ORDERS, name, TABLE), "status") + "'"),
         "the index is built after the snapshot");
 
     // Added by an edit: the column appears and the rows already there are filled from doc.
