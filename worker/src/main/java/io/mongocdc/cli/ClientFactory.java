@@ -4,6 +4,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.time.Duration;
 
 /** Connects to Temporal. Tests substitute one that returns a test environment's client. */
 @FunctionalInterface
@@ -19,8 +20,12 @@ public interface ClientFactory {
     return new ClientFactory() {
       @Override
       public WorkflowClient connect(TemporalOptions temporal) {
+        // The SDK's default deadlines (a few seconds for the first call) fail on a loaded machine
+        // while the server is up; every call here gets the operator's timeout instead.
+        Duration timeout = temporal.timeout();
         WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build());
+            WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).setRpcTimeout(timeout)
+                .setRpcQueryTimeout(timeout).setSystemInfoTimeout(timeout).setHealthCheckTimeout(timeout).build());
         return WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().setNamespace(temporal.namespace()).build());
       }
 

@@ -37,9 +37,17 @@ final class Failures {
         if (code == Status.Code.NOT_FOUND) {
           return new CliException(subject + "not found: " + grpc.getStatus().getDescription(), ExitCodes.NOT_FOUND);
         }
-        if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED) {
-          return new CliException("cannot reach Temporal at " + temporal.address() + ": " + grpc.getStatus().getDescription(),
+        if (code == Status.Code.UNAVAILABLE) {
+          return new CliException("cannot reach Temporal at " + temporal.address() + ": "
+              + grpc.getStatus().getDescription() + " (is the server running there? see --temporal-address)",
               ExitCodes.FAILED);
+        }
+        if (code == Status.Code.DEADLINE_EXCEEDED) {
+          // Reachable but slow: the request may still take effect, so repeating it blindly is wrong.
+          return new CliException(subject + "Temporal at " + temporal.address() + " did not answer within "
+              + temporal.timeout().toSeconds() + " s (" + grpc.getStatus().getDescription() + "); the server or this "
+              + "machine is busy. The request may still take effect: check with 'mongo-cdc mirror status' before "
+              + "repeating it, or allow longer with --temporal-timeout", ExitCodes.FAILED);
         }
       }
     }
