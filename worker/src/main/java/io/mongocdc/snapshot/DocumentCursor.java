@@ -2,7 +2,11 @@ package io.mongocdc.snapshot;
 
 import org.bson.RawBsonDocument;
 
-/** Documents of one snapshot partition, in no particular order. Used from one thread. */
+/**
+ * Documents of one snapshot partition, in no particular order as far as callers are concerned
+ * (MongoDB's are read in {@code _id} order, so a lost server cursor is read on after its last
+ * {@code _id}). Used from one thread.
+ */
 public interface DocumentCursor extends AutoCloseable {
 
   /** The next document, or null once the partition is exhausted. Blocks while the server reads. */

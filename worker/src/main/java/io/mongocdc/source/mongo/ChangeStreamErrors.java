@@ -28,6 +28,8 @@ public final class ChangeStreamErrors {
   /** Credentials or privileges: 18 AuthenticationFailed, 13 Unauthorized, 8000 AtlasError (auth). */
   static final Set<Integer> ACCESS_DENIED = Set.of(18, 13, 8000);
   static final int CHANGE_STREAM_FATAL = 280;
+  /** A server cursor is gone, the collection is not: 43 CursorNotFound, 175 QueryPlanKilled, 237 CursorKilled. */
+  static final Set<Integer> CURSOR_LOST = Set.of(43, 175, 237);
 
   private ChangeStreamErrors() {}
 
@@ -66,7 +68,8 @@ public final class ChangeStreamErrors {
       }
       boolean retryable = error.hasErrorLabel(MongoException.TRANSIENT_TRANSACTION_ERROR_LABEL)
           || error.hasErrorLabel("ResumableChangeStreamError")
-          || isElectionOrShutdown(code);
+          || isElectionOrShutdown(code)
+          || CURSOR_LOST.contains(code);
       String kind = error instanceof MongoCommandException ? "command" : "server";
       return new ChangeStreamException(
           "MongoDB " + kind + " error " + code + " on the change stream: " + message, code, retryable, error);

@@ -36,6 +36,7 @@ import org.bson.RawBsonDocument;
 public final class MongoSnapshotSource implements SnapshotSource {
 
   static final Collation SIMPLE = Collation.builder().locale("simple").build();
+  private static final BsonDocument BY_ID = new BsonDocument("_id", new BsonInt32(1));
 
   private final MongoDatabase database;
 
@@ -122,7 +123,11 @@ public final class MongoSnapshotSource implements SnapshotSource {
     MongoCollection<RawBsonDocument> source = database.getCollection(collection, RawBsonDocument.class)
         .withReadConcern(ReadConcern.MAJORITY);
     try {
-      return new MongoDocumentCursor(source.find(query(range, filter)).collation(SIMPLE).batchSize(batchSize).cursor());
+      // In _id order, so a lost cursor is reopened after the last _id it returned; a partition of
+      // a collection whose _id index cannot serve the simple collation is sorted on disk if need be.
+      return new MongoDocumentCursor(database.getName() + "." + collection + " " + range.describe(),
+          after -> source.find(query(range, after, filter)).collation(SIMPLE).sort(BY_ID).allowDiskUse(true)
+              .batchSize(batchSize).cursor());
     } catch (MongoException e) {
       throw ChangeStreamErrors.classify(e);
     }
@@ -148,14 +153,24 @@ public final class MongoSnapshotSource implements SnapshotSource {
 
   /** The range's filter ANDed with the mirror's; {@code $and} keeps a filter on {@code _id} from replacing the range's. */
   static BsonDocument query(IdRange range, BsonDocument filter) {
+    return query(range, null, filter);
+  }
+
+  /** {@link #query(IdRange, BsonDocument)} for the documents after {@code _id} {@code after} (null: all). */
+  static BsonDocument query(IdRange range, BsonValue after, BsonDocument filter) {
+    List<BsonDocument> parts = new ArrayList<>(3);
     BsonDocument byRange = range.toFilter();
-    if (filter == null || filter.isEmpty()) {
-      return byRange;
+    if (!byRange.isEmpty()) {
+      parts.add(byRange);
     }
-    if (byRange.isEmpty()) {
-      return filter;
+    if (after != null) {
+      parts.add(new BsonDocument("_id", new BsonDocument("$gt", after)));
     }
-    return new BsonDocument("$and", new BsonArray(List.of(byRange, filter)));
+    if (filter != null && !filter.isEmpty()) {
+      parts.add(filter);
+    }
+    return parts.isEmpty() ? new BsonDocument() : parts.size() == 1 ? parts.get(0)
+        : new BsonDocument("$and", new BsonArray(parts));
   }
 
   @Override

@@ -28,6 +28,15 @@ class MongoSnapshotQueryTest {
   }
 
   @Test
+  void aReadAfterAnIdAddsItsLowerBoundBesideTheRangeAndTheFilter() {
+    BsonDocument filter = BsonDocument.parse("{status: 'open'}");
+    assertEquals(BsonDocument.parse("{$and: [{_id: {$type: ['double', 'int', 'long', 'decimal'], $gte: 5}},"
+        + " {_id: {$gt: 42}}, {status: 'open'}]}"), MongoSnapshotSource.query(range, new BsonInt32(42), filter));
+    assertEquals(BsonDocument.parse("{_id: {$gt: 42}}"),
+        MongoSnapshotSource.query(IdRange.whole(), new BsonInt32(42), new BsonDocument()));
+  }
+
+  @Test
   void partitionsAreReadWithTheSimpleCollation() {
     assertEquals("simple", MongoSnapshotSource.SIMPLE.getLocale());
   }

@@ -333,6 +333,46 @@ class MongoSourceIT {
     assertTrue(reads.values().stream().allMatch(n -> n == 2), "every document once per filter: " + reads);
   }
 
+  /**
+   * A partition whose server cursor is killed mid-read (error 43 at its next getMore) is read on
+   * after the last _id it returned, and yields every document once.
+   */
+  @Test
+  void aSnapshotCursorKilledMidPartitionIsReadOnAfterItsLastId() {
+    MongoCollection<BsonDocument> many = db.getCollection("many", BsonDocument.class);
+    List<BsonDocument> documents = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      documents.add(new BsonDocument("_id", new BsonInt32(i)).append("v", new BsonString("x".repeat(100))));
+    }
+    many.insertMany(documents);
+    MongoSnapshotSource source = new MongoSnapshotSource(client, dbName);
+    List<Integer> read = new ArrayList<>();
+    try (DocumentCursor cursor = source.open("many", IdRange.whole(), new BsonDocument(), 10)) {
+      for (int i = 0; i < 15; i++) {
+        read.add(cursor.next().getInt32("_id").getValue());
+      }
+      // The partition's idle cursor on this namespace, as an operator would find and kill it.
+      List<BsonValue> cursorIds = new ArrayList<>();
+      client.getDatabase("admin").aggregate(List.of(
+              new BsonDocument("$currentOp", new BsonDocument("idleCursors", org.bson.BsonBoolean.TRUE)),
+              new BsonDocument("$match", new BsonDocument("type", new BsonString("idleCursor"))
+                  .append("ns", new BsonString(dbName + ".many")))), BsonDocument.class)
+          .forEach(op -> cursorIds.add(op.getDocument("cursor").get("cursorId")));
+      assertEquals(1, cursorIds.size(), cursorIds.toString());
+      BsonDocument killed = db.runCommand(new BsonDocument("killCursors", new BsonString("many"))
+          .append("cursors", new org.bson.BsonArray(cursorIds)), BsonDocument.class);
+      assertEquals(1, killed.getArray("cursorsKilled").size(), killed.toJson());
+      for (RawBsonDocument doc = cursor.next(); doc != null; doc = cursor.next()) {
+        read.add(doc.getInt32("_id").getValue());
+      }
+    }
+    List<Integer> expected = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      expected.add(i);
+    }
+    assertEquals(expected, read, "every document once, in _id order");
+  }
+
   @Test
   void sampleDocumentsReadsABoundedRandomSampleOfWholeDocuments() {
     MongoCollection<BsonDocument> typed = db.getCollection("typed", BsonDocument.class);
