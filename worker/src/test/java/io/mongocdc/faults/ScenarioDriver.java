@@ -53,8 +53,18 @@ final class ScenarioDriver {
    * the mirror waits on a timer (a retry back-off, a heartbeat timeout, the workflow's back-off).
    */
   private static final long QUIET_NANOS = Duration.ofMillis(5).toNanos();
+  /**
+   * While its looks find nothing to do (a heartbeat timeout passing in real time), the driver
+   * looks half as often each time, down to once per this long: every look is a describe and a
+   * status query, and eight lanes looking every 5 ms would take the cores the mirrors need.
+   */
+  private static final long QUIET_NANOS_MAX = Duration.ofMillis(80).toNanos();
 
   private final Scenario scenario;
+  /** How long the scenario must have been quiet for the driver's next look. */
+  private long quietNanos = QUIET_NANOS;
+  /** When the driver last looked (the scenario's {@code lastChange} it then set). */
+  private long lookedAt;
 
   ScenarioDriver(Scenario scenario) {
     this.scenario = scenario;
@@ -192,11 +202,19 @@ final class ScenarioDriver {
       }
     }
     long now = System.nanoTime();
-    if (now - scenario.lastChange >= QUIET_NANOS && runningHere() == 0) {
+    long changed = scenario.lastChange;
+    if (changed != lookedAt) {
+      // An attempt started or ended, or a gate fired, since the last look: look soon again.
+      quietNanos = QUIET_NANOS;
+    }
+    if (now - changed >= quietNanos && runningHere() == 0) {
       scenario.lastChange = now;
+      lookedAt = now;
       if (moveServerClock(workflow)) {
+        quietNanos = QUIET_NANOS;
         return;
       }
+      quietNanos = Math.min(2 * quietNanos, QUIET_NANOS_MAX);
     }
     LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
   }
