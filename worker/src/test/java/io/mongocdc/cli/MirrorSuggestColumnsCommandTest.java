@@ -21,6 +21,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.ScriptedPullRecords;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -37,25 +38,22 @@ import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonNull;
 import org.bson.BsonString;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code mongo-cdc mirror suggest-columns}, in-process, against a running mirror's scripted or generated source. */
 class MirrorSuggestColumnsCommandTest {
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
   private final ScriptedChangeStream stream = ScriptedChangeStream.of(List.of());
-  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+  @RegisterExtension
+  final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
+  private final WorkerEnvironment flow = servers.start(WorkerEnvironment.builder().interceptors(pulls.interceptor()))
       .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(new InMemoryDestination(), new InMemoryCatalog(), stream));
   private final ScriptedSnapshotSource database = new ScriptedSnapshotSource(7).createCollection("orders");
   /** The peer each sample was read through: the CLI resolves the mirror's source peer itself. */
   private final List<String> resolvedPeers = new ArrayList<>();
   private volatile boolean failReads;
-
-  @AfterEach
-  void tearDown() {
-    flow.close();
-  }
 
   record Run(int exitCode, String out, String err) {}
 

@@ -14,6 +14,7 @@ import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.ScriptedPullRecords;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -24,8 +25,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code mongo-cdc mirror ...} run in-process against a Temporal test environment. */
@@ -35,7 +36,9 @@ class MongoCdcCliTest {
   private final ScriptedChangeStream stream = ScriptedChangeStream.of(List.of());
   private final InMemoryDestination destination = new InMemoryDestination();
   private final InMemoryCatalog catalog = new InMemoryCatalog();
-  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+  @RegisterExtension
+  final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
+  private final WorkerEnvironment flow = servers.start(WorkerEnvironment.builder().interceptors(pulls.interceptor()))
       .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(destination, catalog, stream));
   private final InMemoryTableOwnership tables = new InMemoryTableOwnership();
   private final CliContext context = new CliContext(
@@ -44,11 +47,6 @@ class MongoCdcCliTest {
           new InMemorySnapshotCatalog(), tables),
       Map.of(),
       stop -> stop.run());
-
-  @AfterEach
-  void tearDown() {
-    flow.close();
-  }
 
   /** The outcome of one command: exit code, standard output and standard error. */
   record Run(int exitCode, String out, String err) {}

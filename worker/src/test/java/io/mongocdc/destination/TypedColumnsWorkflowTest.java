@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -19,8 +18,7 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
-import io.mongocdc.testing.MirrorDatabases;
-import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -46,9 +44,8 @@ import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.RawBsonDocument;
 import org.bson.types.Decimal128;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Typed columns on a live mirror: the real workflow and activities, the PostgreSQL destination and
@@ -64,26 +61,8 @@ class TypedColumnsWorkflowTest {
   private static final Namespace ORDERS = new Namespace(DATABASE, "orders");
   private static final String TABLE = TableNaming.tableName(ORDERS);
 
-  private static DataSource catalogData;
-  private static DataSource destinationData;
-  private static PeerRegistry peers;
-
-  private WorkerEnvironment temporal;
-
-  @BeforeAll
-  static void databases() throws SQLException {
-    MirrorDatabases databases = MirrorDatabases.create("typed", SOURCE_PEER, DESTINATION_PEER);
-    catalogData = databases.catalog();
-    destinationData = databases.destination();
-    peers = databases.peers();
-  }
-
-  @AfterEach
-  void stop() {
-    if (temporal != null) {
-      temporal.close();
-    }
-  }
+  @RegisterExtension
+  static final WorkflowTestExtension fixture = WorkflowTestExtension.withDatabases("typed", SOURCE_PEER, DESTINATION_PEER);
 
   private static BsonDocument order(int id, BsonDocument amount) {
     BsonDocument doc = new BsonDocument("_id", new BsonInt32(id)).append("status", new BsonString("s" + id % 3))
@@ -136,7 +115,7 @@ class TypedColumnsWorkflowTest {
     assertEquals("7.75", text("select total::text from " + table + " where _id = '7'"));
     // Counted once in the snapshot (row 7) and once in the stream (row 33).
     assertEquals(Map.of(TABLE, Map.of("total", 2L)), first.totals().columnDrift());
-    assertEquals(2, countIn(catalogData, "select drifted from mongo_cdc.column_drift where mirror_name = '" + name
+    assertEquals(2, countIn(fixture.catalog(), "select drifted from mongo_cdc.column_drift where mirror_name = '" + name
         + "' and destination_table = '" + TABLE + "' and column_name = 'total'"));
     assertEquals(1, count("select count(*) from pg_indexes where schemaname = '" + name + "' and indexname = '"
         + TypedColumnIndexes.preferredName(new DestinationTable(ORDERS, name, TABLE), "status") + "'"),
@@ -164,7 +143,7 @@ class TypedColumnsWorkflowTest {
     assertEquals(List.of("placed", "total"), last.config().settings().columns().of("orders").stream()
         .map(TypedColumn::name).sorted().toList());
     workflow.terminate(new StopRequest(false));
-    temporal.captureWhenClosed(name, "typed-columns-edit");
+    fixture.temporal().captureWhenClosed(name, "typed-columns-edit");
   }
 
   private static boolean delivered(MirrorStatus status, RevealedChangeStream stream, int eventIndex) {
@@ -173,7 +152,7 @@ class TypedColumnsWorkflowTest {
   }
 
   private CdcFlowWorkflow start(ScriptedSnapshotSource snapshot, RevealedChangeStream stream, MirrorConfig mirror) {
-    Catalog catalog = Catalog.open(catalogData);
+    Catalog catalog = Catalog.open(fixture.catalog());
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     MirrorSourceFactory source = new MirrorSourceFactory() {
       @Override
@@ -194,14 +173,14 @@ class TypedColumnsWorkflowTest {
         return StreamPosition.atOperationTime(new BsonTimestamp(1_700_000_000, 0));
       }
     };
-    WorkerPorts ports = new WorkerPorts(source, new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(),
+    WorkerPorts ports = new WorkerPorts(source, new PostgresMirrorDestination(fixture.peers(), PostgresSinkOptions.defaults(),
         tables), new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
-    temporal = WorkerEnvironment.start().startWorker(peers, ports);
-    return temporal.start(mirror);
+    fixture.start().startWorker(fixture.peers(), ports);
+    return fixture.temporal().start(mirror);
   }
 
   private static long count(String sql) throws SQLException {
-    return countIn(destinationData, sql);
+    return countIn(fixture.destination(), sql);
   }
 
   private static long countIn(DataSource data, String sql) throws SQLException {
@@ -212,7 +191,7 @@ class TypedColumnsWorkflowTest {
   }
 
   private static String text(String sql) throws SQLException {
-    try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
         ResultSet rs = st.executeQuery(sql)) {
       rs.next();
       return rs.getString(1);
@@ -221,7 +200,7 @@ class TypedColumnsWorkflowTest {
 
   private static List<String> keys(String sql) throws SQLException {
     List<String> keys = new ArrayList<>();
-    try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
         ResultSet rs = st.executeQuery(sql)) {
       while (rs.next()) {
         keys.add(rs.getString(1));

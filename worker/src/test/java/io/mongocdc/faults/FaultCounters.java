@@ -8,6 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Figures of a run of the fault suite: scenarios, events checked, faults injected by kind. */
 final class FaultCounters {
 
+  /** The figures of the suite's run, added to by every scenario and lane. */
+  static final FaultCounters SUITE = new FaultCounters();
+
   private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
 
   void add(String kind, long n) {

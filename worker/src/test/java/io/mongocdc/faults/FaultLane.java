@@ -22,13 +22,18 @@ final class FaultLane implements AutoCloseable {
   static final String SOURCE_PEER = "orders-mongo";
   static final String DESTINATION_PEER = "faults-pg";
   static final String DESTINATION_DATABASE = "faults_dest";
+  /**
+   * The application name of the test's own connections to the destination ({@link #destinationData}:
+   * the oracle's reads, its trigger): the faults kill the mirror's connections, not these.
+   */
+  static final String TEST_APPLICATION = "faults-oracle";
   /** A test server serves this many scenarios, then a new one starts (its histories are kept in memory). */
   private static final int SCENARIOS_PER_HARNESS = 50;
 
   final DestinationServer destination;
   final DataSource destinationData;
   final PeerRegistry peers;
-  private FaultInjectionTest.Harness harness;
+  private FaultHarness harness;
   private int scenariosInHarness;
 
   FaultLane() throws SQLException {
@@ -40,6 +45,7 @@ final class FaultLane implements AutoCloseable {
     String url = destination.postgres().getJdbcUrl("postgres", DESTINATION_DATABASE);
     PGSimpleDataSource data = new PGSimpleDataSource();
     data.setUrl(url);
+    data.setApplicationName(TEST_APPLICATION);
     this.destinationData = data;
     try (Connection c = data.getConnection(); Statement st = c.createStatement()) {
       // The oracle's witness: any update that moves a row's position back is logged here.
@@ -55,16 +61,16 @@ final class FaultLane implements AutoCloseable {
   }
 
   /** The test server and worker for the next scenario. */
-  FaultInjectionTest.Harness harness() {
+  FaultHarness harness() {
     if (harness != null && scenariosInHarness < SCENARIOS_PER_HARNESS && harness.timeSkippingStuck()) {
       // The test server leaked a time-skipping lock (seen as the lock of a workflow task that is
       // never released): from then on every skip of its clock passes in real time.
-      FaultInjectionTest.count("test servers replaced: their clock no longer skipped", 1);
+      FaultCounters.SUITE.add("test servers replaced: their clock no longer skipped", 1);
       retireHarness();
     }
     if (harness == null || scenariosInHarness >= SCENARIOS_PER_HARNESS) {
       retireHarness();
-      harness = new FaultInjectionTest.Harness();
+      harness = new FaultHarness();
       scenariosInHarness = 0;
     }
     scenariosInHarness++;

@@ -45,7 +45,7 @@ final class SnapshotScenarioSource implements MirrorSourceFactory {
   private final ScriptedSnapshotSource documents;
   /** Told of every open before it happens: the scenario checks that no finished partition is read again. */
   private final BiConsumer<String, IdRange> beforeOpen;
-  private final Map<String, Map<Integer, FaultInjectionTest.PlannedGate>> armed = new ConcurrentHashMap<>();
+  private final Map<String, Map<Integer, PlannedGate>> armed = new ConcurrentHashMap<>();
   private final Map<String, Integer> opens = new ConcurrentHashMap<>();
   /** Events of the workload applied to the documents so far. */
   private int appliedUpTo;
@@ -71,7 +71,7 @@ final class SnapshotScenarioSource implements MirrorSourceFactory {
   }
 
   /** Arms {@code gate} on the {@code open}-th open of {@code collection}, at its {@code gate.nth}-th document. */
-  void arm(String collection, int open, FaultInjectionTest.PlannedGate gate) {
+  void arm(String collection, int open, PlannedGate gate) {
     armed.computeIfAbsent(collection, c -> new ConcurrentHashMap<>()).put(open, gate);
   }
 
@@ -131,7 +131,7 @@ final class SnapshotScenarioSource implements MirrorSourceFactory {
     catchUp();
     beforeOpen.accept(collection, range);
     int n = opens.merge(collection, 1, Integer::sum);
-    FaultInjectionTest.PlannedGate gate = armed.getOrDefault(collection, Map.of()).get(n);
+    PlannedGate gate = armed.getOrDefault(collection, Map.of()).get(n);
     if (gate != null) {
       gate.thread = Thread.currentThread();
       documents.gateAt(collection, range, gate.nth, gate.gate);

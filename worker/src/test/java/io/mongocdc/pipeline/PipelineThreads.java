@@ -2,7 +2,10 @@ package io.mongocdc.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
+import java.util.Map;
 
 /** Checks that no pipeline thread outlives its call. */
 final class PipelineThreads {
@@ -16,6 +19,24 @@ final class PipelineThreads {
         .filter(name -> name.startsWith("mongo-cdc-"))
         .sorted()
         .toList();
+  }
+
+  /**
+   * The CPU time used so far by the pipeline's threads and by {@code caller}: it grows while the
+   * pull works, however slowly a busy machine lets it, and stands still while it hangs. A thread
+   * that has ended counts with the time last seen in {@code seen} (thread id to CPU time).
+   */
+  static long cpuNanos(Thread caller, Map<Long, Long> seen) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread == caller || thread.getName().startsWith("mongo-cdc-")) {
+        long cpu = threads.getThreadCpuTime(thread.getId());
+        if (cpu > 0) {
+          seen.merge(thread.getId(), cpu, Math::max);
+        }
+      }
+    }
+    return seen.values().stream().mapToLong(Long::longValue).sum();
   }
 
   static void assertNoneAlive() {

@@ -2,7 +2,9 @@ package io.mongocdc.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -10,6 +12,11 @@ import java.util.concurrent.atomic.AtomicReference;
 final class PullOutcomeProbe {
 
   private static final long RETURN_WITHIN_SECONDS = 10;
+  /**
+   * CPU time a pull's threads spend in {@link #RETURN_WITHIN_SECONDS} when they still work: a
+   * parked or blocked pipeline spends next to none.
+   */
+  private static final long BUSY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final AtomicReference<PullResult> result = new AtomicReference<>();
   private final AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -70,12 +77,32 @@ final class PullOutcomeProbe {
     return assertInstanceOf(PullRecordsException.class, thrown());
   }
 
+  /**
+   * What the pull returned. It must return within 10 seconds, or keep working: a pull whose
+   * threads are busy (decoding, writing) on a machine shared with other work is waited for; one
+   * whose threads did no work for 10 seconds is hung and fails the test.
+   */
   PullResult result() throws InterruptedException {
-    awaitReturn();
+    awaitCompletion();
     if (thrown.get() != null) {
       throw new AssertionError("the pull failed", thrown.get());
     }
     return result.get();
+  }
+
+  private void awaitCompletion() throws InterruptedException {
+    Map<Long, Long> seen = new HashMap<>();
+    long worked = PipelineThreads.cpuNanos(caller, seen);
+    caller.join(TimeUnit.SECONDS.toMillis(RETURN_WITHIN_SECONDS));
+    while (caller.isAlive()) {
+      long now = PipelineThreads.cpuNanos(caller, seen);
+      if (now - worked < BUSY_NANOS) {
+        throw new AssertionError("the pull did not return within " + RETURN_WITHIN_SECONDS
+            + " s, and its threads did no work in the last " + RETURN_WITHIN_SECONDS + " s");
+      }
+      worked = now;
+      caller.join(TimeUnit.SECONDS.toMillis(RETURN_WITHIN_SECONDS));
+    }
   }
 
   private void awaitReturn() throws InterruptedException {

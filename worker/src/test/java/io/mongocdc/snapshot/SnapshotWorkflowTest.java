@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -25,8 +24,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
-import io.mongocdc.testing.MirrorDatabases;
-import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -49,7 +47,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.sql.DataSource;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonObjectId;
@@ -58,9 +55,8 @@ import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.bson.types.ObjectId;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -79,26 +75,8 @@ class SnapshotWorkflowTest {
   private static final BsonTimestamp START = new BsonTimestamp(1_700_000_000, 0);
   private static final AtomicInteger MIRRORS = new AtomicInteger();
 
-  private static DataSource catalogData;
-  private static DataSource destinationData;
-  private static PeerRegistry peers;
-
-  private WorkerEnvironment temporal;
-
-  @BeforeAll
-  static void databases() throws SQLException {
-    MirrorDatabases databases = MirrorDatabases.create("snapshot", SOURCE_PEER, DESTINATION_PEER);
-    catalogData = databases.catalog();
-    destinationData = databases.destination();
-    peers = databases.peers();
-  }
-
-  @AfterEach
-  void stop() {
-    if (temporal != null) {
-      temporal.close();
-    }
-  }
+  @RegisterExtension
+  static final WorkflowTestExtension fixture = WorkflowTestExtension.withDatabases("snapshot", SOURCE_PEER, DESTINATION_PEER);
 
   // ---- the tests ----
 
@@ -430,7 +408,7 @@ class SnapshotWorkflowTest {
       Map<String, String> expected = new HashMap<>();
       model.get(collection).forEach((id, doc) -> expected.put(keys.render(id),
           json.render(RawBsonDocument.parse(doc.toJson()))));
-      try (Connection c = destinationData.getConnection()) {
+      try (Connection c = fixture.destination().getConnection()) {
         List<String> live = new ArrayList<>();
         try (Statement st = c.createStatement();
             ResultSet rs = st.executeQuery("select \"_id\" from " + table + " where not \"_deleted\"")) {
@@ -474,18 +452,18 @@ class SnapshotWorkflowTest {
   // ---- the system under test ----
 
   private CdcFlowWorkflow start(World world, MirrorConfig mirror) {
-    Catalog catalog = Catalog.open(catalogData);
+    Catalog catalog = Catalog.open(fixture.catalog());
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     WorkerPorts ports = new WorkerPorts(world.source(),
-        new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
+        new PostgresMirrorDestination(fixture.peers(), PostgresSinkOptions.defaults(), tables),
         new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
-    temporal = WorkerEnvironment.start().startWorker(peers, ports);
-    return temporal.start(mirror);
+    fixture.start().startWorker(fixture.peers(), ports);
+    return fixture.temporal().start(mirror);
   }
 
   /** Captures the mirror's history for the replay tests, once its run has closed. */
   private void captureWhenClosed(MirrorConfig mirror, String name) {
-    temporal.captureWhenClosed(mirror.name(), name);
+    fixture.temporal().captureWhenClosed(mirror.name(), name);
   }
 
   /** A gate already open: arming it only marks an open of the source as seen. */
@@ -496,7 +474,7 @@ class SnapshotWorkflowTest {
   }
 
   private static long catalogDocumentsCopied(String mirror) throws SQLException {
-    try (Connection c = catalogData.getConnection();
+    try (Connection c = fixture.catalog().getConnection();
         PreparedStatement st = c.prepareStatement(
             "select documents_copied from mongo_cdc.snapshot_progress where mirror = ?")) {
       st.setString(1, mirror);
@@ -514,7 +492,7 @@ class SnapshotWorkflowTest {
   /** Records every write to the table with its position, in commit order per row. */
   private static void installAudit(String table) throws SQLException {
     String audit = table.replace("\"", "").replace('.', '_') + "_audit";
-    try (Connection c = destinationData.getConnection(); Statement st = c.createStatement()) {
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement()) {
       st.execute("create table \"" + audit + "\" (seq bigserial primary key, id text, position text collate \"C\")");
       st.execute("create function \"" + audit + "_fn\"() returns trigger language plpgsql as $$ begin "
           + "insert into \"" + audit + "\" (id, position) values (new.\"_id\", new.\"_position\"); return new; end $$");
@@ -527,7 +505,7 @@ class SnapshotWorkflowTest {
     String audit = table.replace("\"", "").replace('.', '_') + "_audit";
     Map<String, String> last = new HashMap<>();
     int writes = 0;
-    try (Connection c = destinationData.getConnection();
+    try (Connection c = fixture.destination().getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("select id, position from \"" + audit + "\" order by seq")) {
       while (rs.next()) {

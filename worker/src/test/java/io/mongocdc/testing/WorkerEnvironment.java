@@ -57,6 +57,8 @@ public final class WorkerEnvironment implements AutoCloseable {
   static final Duration HEARTBEAT_THROTTLE = Duration.ofMillis(50);
 
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+  /** How long {@link #awaitStatus} waits on a status that does not change. */
+  private static final Duration STATUS_STALL = Duration.ofSeconds(60);
 
   public final TestWorkflowEnvironment testServer;
   public final WorkflowClient client;
@@ -200,18 +202,23 @@ public final class WorkerEnvironment implements AutoCloseable {
 
   /**
    * Queries status until it satisfies {@code condition}: a signal is applied at the workflow's
-   * next task, which the test cannot observe otherwise.
+   * next task, which the test cannot observe otherwise. Fails when the status has not changed
+   * for {@link #STATUS_STALL}: a mirror that moves on slowly (a snapshot and several batches on a
+   * busy machine) is waited for; the test's own timeout bounds a mirror that moves for ever.
    */
   public static MirrorStatus awaitStatus(CdcFlowWorkflow workflow, Predicate<MirrorStatus> condition) {
-    // Generous: a snapshot and several batches may have to pass on a loaded machine.
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     MirrorStatus status = workflow.status();
+    long changedAt = System.nanoTime();
     while (!condition.test(status)) {
-      if (System.nanoTime() > deadline) {
-        fail("status never got there; last: " + status);
+      if (System.nanoTime() - changedAt > STATUS_STALL.toNanos()) {
+        fail("status never got there, and stood still for " + STATUS_STALL.toSeconds() + " s; last: " + status);
       }
       LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
-      status = workflow.status();
+      MirrorStatus next = workflow.status();
+      if (!next.equals(status)) {
+        changedAt = System.nanoTime();
+      }
+      status = next;
     }
     return status;
   }

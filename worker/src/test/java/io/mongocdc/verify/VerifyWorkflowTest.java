@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -31,9 +30,9 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
-import io.mongocdc.testing.MirrorDatabases;
 import io.mongocdc.testing.ShortHeartbeatTimeout;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
 import io.mongocdc.workflows.model.Checkpoint;
@@ -70,7 +69,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.sql.DataSource;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonObjectId;
@@ -79,9 +77,8 @@ import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.bson.types.ObjectId;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
@@ -101,26 +98,8 @@ class VerifyWorkflowTest {
   private static final BsonTimestamp START = new BsonTimestamp(1_700_000_000, 0);
   private static final AtomicInteger MIRRORS = new AtomicInteger();
 
-  private static DataSource catalogData;
-  private static DataSource destinationData;
-  private static PeerRegistry peers;
-
-  private WorkerEnvironment temporal;
-
-  @BeforeAll
-  static void databases() throws SQLException {
-    MirrorDatabases databases = MirrorDatabases.create("verify", SOURCE_PEER, DESTINATION_PEER);
-    catalogData = databases.catalog();
-    destinationData = databases.destination();
-    peers = databases.peers();
-  }
-
-  @AfterEach
-  void stop() {
-    if (temporal != null) {
-      temporal.close();
-    }
-  }
+  @RegisterExtension
+  static final WorkflowTestExtension fixture = WorkflowTestExtension.withDatabases("verify", SOURCE_PEER, DESTINATION_PEER);
 
   @Test
   void everyKindOfDivergenceIsFoundNotTheChangesInFlightAndRepairLeavesNothingToFind() throws Exception {
@@ -213,9 +192,9 @@ class VerifyWorkflowTest {
     MirrorConfig mirror = world.mirror();
     // Not sticky, and heartbeats missed for 2 s count: the test server would otherwise keep the
     // workflows' tasks for the stopped worker for ever and wait 30 s for each of its activities.
-    temporal = WorkerEnvironment.builder().stickyWorkflows(false)
-        .interceptors(new ShortHeartbeatTimeout(Duration.ofSeconds(2))).start()
-        .startWorker(peers, world.ports());
+    fixture.start(WorkerEnvironment.builder().stickyWorkflows(false)
+        .interceptors(new ShortHeartbeatTimeout(Duration.ofSeconds(2))))
+        .startWorker(fixture.peers(), world.ports());
     CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 10);
     world.tamperUpdate(mirror, world.untouchedFrom(10).subList(0, 2));
     Map<IdRange, Integer> opensBeforeVerify = Map.copyOf(world.snapshot.openCounts(ORDERS));
@@ -226,9 +205,9 @@ class VerifyWorkflowTest {
     world.snapshot.gateAt(ORDERS, null, 10, halfWay);
     WorkflowStub verify = startVerify(mirror, false, 1);
     assertTrue(halfWay.awaitReached(Duration.ofSeconds(60)), "verify reached its third range");
-    temporal.stopWorker();
+    fixture.temporal().stopWorker();
     long judgedBeforeTheStop = judgedRanges(verify);
-    temporal.startWorker(peers, world.ports());
+    fixture.temporal().startWorker(fixture.peers(), world.ports());
 
     VerifyResult result = verify.getResult(VerifyResult.class);
     flow.terminate(new StopRequest(false));
@@ -267,7 +246,7 @@ class VerifyWorkflowTest {
     world.change(10);
     world.stream.reveal(60);
     world.applyToSource(50, 60);
-    CdcFlowWorkflow resynced = temporal.client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+    CdcFlowWorkflow resynced = fixture.temporal().client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
     MirrorStatus running = awaitStatus(resynced, s -> world.delivered(s, 59));
     assertTrue(running.committedBatchId() > failed.committedBatchId(), "batch numbers go on: " + running);
     resynced.terminate(new StopRequest(false));
@@ -297,7 +276,7 @@ class VerifyWorkflowTest {
 
     world.stream.reveal(40);
     world.applyToSource(30, 40);
-    CdcFlowWorkflow resynced = temporal.client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
+    CdcFlowWorkflow resynced = fixture.temporal().client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
     MirrorStatus running = awaitStatus(resynced, s -> world.delivered(s, 39));
     resynced.terminate(new StopRequest(false));
     assertTrue(running.committedBatchId() > failed.committedBatchId(), running.toString());
@@ -389,10 +368,10 @@ class VerifyWorkflowTest {
   private CdcFlowWorkflow startMirrorDelivering(World world, MirrorConfig mirror, int changes) {
     world.applyToSource(0, changes);
     world.stream.reveal(changes);
-    if (temporal == null) {
-      temporal = WorkerEnvironment.start().startWorker(peers, world.ports());
+    if (!fixture.running()) {
+      fixture.start().startWorker(fixture.peers(), world.ports());
     }
-    CdcFlowWorkflow flow = temporal.start(mirror);
+    CdcFlowWorkflow flow = fixture.temporal().start(mirror);
     awaitStatus(flow, s -> world.delivered(s, changes - 1));
     return flow;
   }
@@ -402,7 +381,7 @@ class VerifyWorkflowTest {
   }
 
   private WorkflowStub startVerify(MirrorConfig mirror, boolean repair, int parallel) {
-    VerifyMirrorWorkflow workflow = temporal.client.newWorkflowStub(VerifyMirrorWorkflow.class,
+    VerifyMirrorWorkflow workflow = fixture.temporal().client.newWorkflowStub(VerifyMirrorWorkflow.class,
         WorkflowOptions.newBuilder().setWorkflowId(MirrorIds.verifyWorkflowId(mirror.name()))
             .setTaskQueue(WorkerEnvironment.TASK_QUEUE).build());
     WorkflowClient.start(workflow::run, new VerifyRequest(mirror, repair, 1_000_000, parallel));
@@ -410,13 +389,13 @@ class VerifyWorkflowTest {
   }
 
   private CommandLine cli(World world) {
-    return MongoCdc.commandLine(new CliContext(options -> temporal.client,
+    return MongoCdc.commandLine(new CliContext(options -> fixture.temporal().client,
         (catalogUrl, registry, sinkOptions) -> world.ports(), Map.of(), stop -> stop.run()));
   }
 
   /** Ranges of the verify run with a verdict in the catalog. */
   private static long judgedRanges(WorkflowStub verify) throws SQLException {
-    try (Connection c = catalogData.getConnection();
+    try (Connection c = fixture.catalog().getConnection();
         PreparedStatement st = c.prepareStatement("select count(*) from mongo_cdc.verify_ranges r"
             + " join mongo_cdc.verify_runs v using (run_id) where v.workflow_run_id = ? and r.state = 'done'")) {
       st.setString(1, verify.getExecution().getRunId());
@@ -429,7 +408,7 @@ class VerifyWorkflowTest {
 
   private static Set<String> sampleIds(long runId) throws SQLException {
     Set<String> ids = new HashSet<>();
-    try (Connection c = catalogData.getConnection();
+    try (Connection c = fixture.catalog().getConnection();
         PreparedStatement st = c.prepareStatement(
             "select j from mongo_cdc.verify_ranges, jsonb_array_elements_text(sample_ids::jsonb) j where run_id = ?")) {
       st.setLong(1, runId);
@@ -613,7 +592,7 @@ class VerifyWorkflowTest {
 
     /** Live rows whose typed columns n and status are not what their doc says. */
     long rowsWhoseTypedColumnsDisagreeWithDoc(MirrorConfig mirror) throws SQLException {
-      try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
+      try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("select count(*) from " + table(mirror) + " where not \"_deleted\""
               + " and (n is distinct from (doc->>'n')::bigint or status is distinct from doc->>'status')")) {
         rs.next();
@@ -670,7 +649,7 @@ class VerifyWorkflowTest {
 
     Set<String> liveKeys(MirrorConfig mirror, String collection) throws SQLException {
       Set<String> keys = new HashSet<>();
-      try (Connection c = destinationData.getConnection(); Statement st = c.createStatement();
+      try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("select \"_id\" from " + table(mirror, collection) + " where not \"_deleted\"")) {
         while (rs.next()) {
           keys.add(rs.getString(1));
@@ -689,7 +668,7 @@ class VerifyWorkflowTest {
 
     Set<String> tamperInsert(MirrorConfig mirror, int rows) throws SQLException {
       Set<String> keys = new HashSet<>();
-      try (Connection c = destinationData.getConnection();
+      try (Connection c = fixture.destination().getConnection();
           PreparedStatement st = c.prepareStatement("insert into " + table(mirror)
               + " (\"_id\", doc, \"_position\", \"_commit_time\") values (?, ?::jsonb, '00', now())")) {
         for (int i = 0; i < rows; i++) {
@@ -706,7 +685,7 @@ class VerifyWorkflowTest {
 
     private Set<String> tamper(MirrorConfig mirror, List<BsonValue> ids, String sql) throws SQLException {
       Set<String> keys = new HashSet<>();
-      try (Connection c = destinationData.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
+      try (Connection c = fixture.destination().getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
         for (BsonValue id : ids) {
           String key = new IdKeyRenderer().render(id);
           st.setString(1, key);
@@ -718,10 +697,10 @@ class VerifyWorkflowTest {
     }
 
     WorkerPorts ports() {
-      Catalog catalog = Catalog.open(catalogData);
+      Catalog catalog = Catalog.open(fixture.catalog());
       PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
       return new WorkerPorts(source(),
-          new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
+          new PostgresMirrorDestination(fixture.peers(), PostgresSinkOptions.defaults(), tables),
           new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables,
           new VerifyStore(catalog));
     }
@@ -804,7 +783,7 @@ class VerifyWorkflowTest {
         expected.put(keys.renderIdOf(document), json.render(document));
       }
       Map<String, Boolean> live = new HashMap<>();
-      try (Connection c = destinationData.getConnection()) {
+      try (Connection c = fixture.destination().getConnection()) {
         try (Statement st = c.createStatement();
             ResultSet rs = st.executeQuery("select \"_id\", doc::text from " + table(mirror) + " where not \"_deleted\"")) {
           while (rs.next()) {

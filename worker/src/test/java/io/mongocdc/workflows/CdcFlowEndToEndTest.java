@@ -20,6 +20,7 @@ import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -30,8 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bson.RawBsonDocument;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The workflow with the real activities: PullRecords over a scripted change stream, an
@@ -47,14 +48,11 @@ class CdcFlowEndToEndTest {
       ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
   private final InMemoryDestination destination = new InMemoryDestination();
   private final InMemoryCatalog catalog = new InMemoryCatalog();
-  private final WorkerEnvironment flow = WorkerEnvironment.start().startWorker(Fixtures.peers(),
+  @RegisterExtension
+  final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
+  private final WorkerEnvironment flow = servers.start().startWorker(Fixtures.peers(),
       Fixtures.inMemoryPorts(destination, catalog, stream),
       new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10)), clock);
-
-  @AfterEach
-  void tearDown() {
-    flow.close();
-  }
 
   private static MirrorConfig mirror() {
     // Batches of 40 events, chunks of 8, a sink commit once 10 records are staged.

@@ -15,6 +15,7 @@ import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.EditResult;
@@ -31,21 +32,18 @@ import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class CdcFlowWorkflowTest {
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
   private final InMemoryDestination destination = new InMemoryDestination();
   private final InMemoryCatalog catalog = new InMemoryCatalog();
-  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+  @RegisterExtension
+  final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
+  private final WorkerEnvironment flow = servers.start(WorkerEnvironment.builder().interceptors(pulls.interceptor()))
       .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(destination, catalog, ScriptedChangeStream.of(List.of())));
-
-  @AfterEach
-  void tearDown() {
-    flow.close();
-  }
 
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final Checkpoint STARTING_POINT = Checkpoints.of(Fixtures.BEFORE_EVENTS);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.temporal.client.WorkflowOptions;
@@ -19,8 +20,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sends the Temporal CLI commands of {@code docs/operations.md}, exactly as written there and in
@@ -33,13 +34,10 @@ class OperatorPayloadsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
-  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+  @RegisterExtension
+  final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
+  private final WorkerEnvironment flow = servers.start(WorkerEnvironment.builder().interceptors(pulls.interceptor()))
       .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(ScriptedChangeStream.of(List.of())));
-
-  @AfterEach
-  void tearDown() {
-    flow.close();
-  }
 
   /** One {@code temporal workflow ...} line: the subcommand and its options. */
   record CliCommand(String subcommand, Map<String, String> options) {

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -27,8 +28,8 @@ import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Signal, update and start bodies of the wrong shape, sent raw as an operator's tool would: each
@@ -45,13 +46,10 @@ class SignalBodiesTest {
   private static final Map<String, Object> MARKER_EDIT = Map.of("chunkSize", 64);
 
   private final ScriptedPullRecords pulls = new ScriptedPullRecords();
-  private final WorkerEnvironment flow = WorkerEnvironment.builder().interceptors(pulls.interceptor()).start()
+  @RegisterExtension
+  final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
+  private final WorkerEnvironment flow = servers.start(WorkerEnvironment.builder().interceptors(pulls.interceptor()))
       .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(ScriptedChangeStream.of(List.of())));
-
-  @AfterEach
-  void tearDown() {
-    flow.close();
-  }
 
   private CdcFlowWorkflow startRunning() throws InterruptedException {
     CdcFlowWorkflow workflow = flow.start(Fixtures.orders());

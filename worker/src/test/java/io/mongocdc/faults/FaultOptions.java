@@ -1,0 +1,32 @@
+package io.mongocdc.faults;
+
+/**
+ * The fault suite's switches ({@code -Dfaults.*}, see {@link FaultInjectionTest}) and the choices
+ * made from a seed alone: whether it runs with snapshots, whether it keeps a change history.
+ */
+final class FaultOptions {
+
+  static final boolean HEARTBEAT_STALLS = !Boolean.getBoolean("faults.noHeartbeat");
+  static final boolean WORKER_CRASHES = !Boolean.getBoolean("faults.noCrash");
+  static final boolean CANCELLING_PAUSES = !Boolean.getBoolean("faults.noCancel");
+  /** Seeds divisible by this run with snapshots on (1: every seed; 0: none). */
+  static final int SNAPSHOT_EVERY = Integer.getInteger("faults.snapshotEvery", 4);
+  /** Seeds without snapshots whose remainder by this is 1 keep a change history of orders (0: none). */
+  static final int HISTORY_EVERY = Integer.getInteger("faults.historyEvery", 3);
+  /** Prints the driver's looks and, on failure, the workflow's histories. */
+  static final boolean DEBUG = Boolean.getBoolean("faults.debug");
+  /** Prints every scenario's time, plan and counts as it ends. */
+  static final boolean TIMES = Boolean.getBoolean("faults.times");
+
+  private FaultOptions() {}
+
+  /** Whether the seed keeps a change history of orders: chosen from the seed alone. */
+  static boolean isHistorySeed(long seed) {
+    return HISTORY_EVERY > 0 && !isSnapshotSeed(seed) && seed % HISTORY_EVERY == 1 % HISTORY_EVERY;
+  }
+
+  /** Whether the seed runs with snapshots on: chosen from the seed alone. */
+  static boolean isSnapshotSeed(long seed) {
+    return SNAPSHOT_EVERY > 0 && seed % SNAPSHOT_EVERY == 0;
+  }
+}

@@ -1,0 +1,226 @@
+package io.mongocdc.faults;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.destination.TableNaming;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fault suite's oracle over one scenario: at every catalog commit the checkpoint covers only
+ * what the destination holds; at the end the destination equals the workload's model, rows never
+ * moved back, the history holds each event once, and no attempt, pipeline thread or cursor is
+ * left. See docs/reliability.md.
+ */
+final class FaultOracle {
+
+  private final Scenario scenario;
+
+  FaultOracle(Scenario scenario) {
+    this.scenario = scenario;
+  }
+
+  void check() throws SQLException {
+    if (!scenario.violations.isEmpty()) {
+      fail("invariant violated during the run: " + scenario.violations);
+    }
+    ResumeToken last = scenario.workload.lastToken();
+    StreamPosition position = SuiteCatalog.checkpoints().committed(scenario.mirror.name()).orElseThrow();
+    if (!(position instanceof StreamPosition.AfterToken after) || after.token().compareTo(last) < 0) {
+      fail("the committed checkpoint " + position + " is before the last event " + last);
+    }
+    try (Connection c = scenario.lane.destinationData.getConnection()) {
+      if (!scenario.snapshots) {
+        checkTable(c, RandomWorkload.ORDERS, scenario.workload.stateAt(null));
+      } else {
+        // Per collection copied: the documents from before its snapshot's start, at the start's
+        // position, and every change after it.
+        if (!scenario.snapshotStarts.containsKey(RandomWorkload.ORDERS)) {
+          fail("the snapshot of " + RandomWorkload.ORDERS + " was never planned");
+        }
+        if (scenario.added != scenario.snapshotStarts.containsKey(Scenario.ADDED_COLLECTION)) {
+          fail("a batch watched " + Scenario.ADDED_COLLECTION + ": " + scenario.added + ", its snapshot was planned: "
+              + scenario.snapshotStarts.containsKey(Scenario.ADDED_COLLECTION));
+        }
+        for (Map.Entry<String, ResumeToken> start : new java.util.TreeMap<>(scenario.snapshotStarts).entrySet()) {
+          checkTable(c, start.getKey(), scenario.workload.expectedRows(start.getKey(), start.getValue()));
+        }
+      }
+      if (scenario.history) {
+        checkHistory(c);
+      }
+      // Per _id, applied positions never went backwards (the trigger saw every update).
+      try (PreparedStatement st = c.prepareStatement("select id, old_position, new_position"
+          + " from public.faults_backwards where schema_name = ?")) {
+        st.setString(1, scenario.mirror.destinationSchema());
+        try (ResultSet rs = st.executeQuery()) {
+          if (rs.next()) {
+            fail("row " + rs.getString(1) + " moved back from position " + rs.getString(2) + " to "
+                + rs.getString(3));
+          }
+        }
+      }
+    }
+    if (!scenario.awaitNothingRunning(Duration.ofSeconds(30))) {
+      fail("activity attempts still running after the workflow ended: " + scenario.running.values());
+    }
+    String prefix = "mongo-cdc-" + scenario.mirror.name() + "-";
+    List<String> threads = Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive).map(Thread::getName).filter(n -> n.startsWith(prefix)).sorted().toList();
+    if (!threads.isEmpty()) {
+      fail("pipeline threads left alive: " + threads);
+    }
+    if (scenario.snapshots && scenario.source.openCursors() != 0) {
+      fail(scenario.source.openCursors() + " snapshot cursors left open");
+    }
+  }
+
+  /**
+   * The history table of orders holds exactly one row per event of the workload, whatever the
+   * faults replayed: its position, key and whether it is a delete; and every state row has the
+   * history row of its position.
+   */
+  private void checkHistory(Connection c) throws SQLException {
+    String historyTable = TableNaming.qualified(scenario.mirror.destinationSchema(),
+        TableNaming.historyTableName(TableNaming.tableName(RandomWorkload.NS)));
+    Map<String, RandomWorkload.Applied> expected = new HashMap<>();
+    for (RandomWorkload.Applied a : scenario.workload.applied) {
+      expected.put(a.token().data(), a);
+    }
+    int rows = 0;
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+        "select \"_position\", \"_id\", \"_operation\" from " + historyTable)) {
+      while (rs.next()) {
+        rows++;
+        RandomWorkload.Applied want = expected.get(rs.getString(1));
+        if (want == null) {
+          fail("history row at " + rs.getString(1) + " of " + rs.getString(2) + " is no event of the source");
+        }
+        if (!want.key().equals(rs.getString(2)) || want.delete() != rs.getString(3).equals("delete")) {
+          fail("history row at " + rs.getString(1) + " is " + rs.getString(3) + " of " + rs.getString(2)
+              + ", the event is " + (want.delete() ? "a delete" : "a write") + " of " + want.key());
+        }
+      }
+    }
+    if (rows != expected.size()) {
+      fail("the history has " + rows + " rows, the source " + expected.size() + " events");
+    }
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("select count(*) from " + scenario.table
+        + " s where not exists (select 1 from " + historyTable + " h where h.\"_position\" = s.\"_position\""
+        + " and h.\"_id\" = s.\"_id\")")) {
+      rs.next();
+      if (rs.getLong(1) != 0) {
+        fail(rs.getLong(1) + " state rows have no history row of their position");
+      }
+    }
+    scenario.count("history checks", 1);
+  }
+
+  /**
+   * The destination table of {@code collection} holds exactly the {@code expected} rows: per key
+   * the position, whether it is deleted, and the document.
+   */
+  private void checkTable(Connection c, String collection, Map<String, RandomWorkload.KeyState> expected)
+      throws SQLException {
+    String table = scenario.tableOf(collection);
+    TranscodingJsonRenderer documents = TranscodingJsonRenderer.relaxed();
+    String of = collection.equals(RandomWorkload.ORDERS) ? "" : " of " + collection;
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("select count(*) from " + table)) {
+      rs.next();
+      if (rs.getInt(1) != expected.size()) {
+        fail("the destination" + of + " has " + rs.getInt(1) + " rows, the source" + of + " has " + expected.size()
+            + (scenario.snapshots ? " keys (copied or written after the copy's start)" : " touched keys"));
+      }
+    }
+    try (PreparedStatement st = c.prepareStatement(
+        "select doc = ?::jsonb, \"_position\", \"_deleted\", doc::text from " + table + " where \"_id\" = ?")) {
+      for (Map.Entry<String, RandomWorkload.KeyState> e : expected.entrySet()) {
+        RandomWorkload.KeyState want = e.getValue();
+        st.setString(1, want.document() == null ? "null" : documents.render(want.document()));
+        st.setString(2, e.getKey());
+        try (ResultSet rs = st.executeQuery()) {
+          if (!rs.next()) {
+            if (!scenario.snapshots && want.deleted() && want.document() == null) {
+              continue;
+            }
+            fail("row " + e.getKey() + of + " is missing");
+          }
+          if (!rs.getString(2).equals(want.token().data())) {
+            fail("row " + e.getKey() + of + " has position " + rs.getString(2) + ", its last event is "
+                + want.token().data());
+          }
+          if (rs.getBoolean(3) != want.deleted()) {
+            fail("row " + e.getKey() + of + " deleted=" + rs.getBoolean(3) + ", the source says " + want.deleted());
+          }
+          if (!want.deleted() && !rs.getBoolean(1)) {
+            fail("row " + e.getKey() + of + " is " + rs.getString(4) + ", the source has "
+                + documents.render(want.document()));
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * At a catalog commit: every event the checkpoint covers is in the destination. With
+   * snapshots, per collection copied, the events after its snapshot's start (the copy holds
+   * those before it).
+   */
+  void checkDeliveredPrefix(StreamPosition checkpoint) {
+    if (!(checkpoint instanceof StreamPosition.AfterToken after)) {
+      return;
+    }
+    if (!scenario.snapshots) {
+      if (checkDeliveredPrefix(RandomWorkload.ORDERS, scenario.workload.stateAt(after.token()), after.token())) {
+        scenario.count("prefix checks at commit", 1);
+      }
+      return;
+    }
+    for (Map.Entry<String, ResumeToken> start : scenario.snapshotStarts.entrySet()) {
+      if (!checkDeliveredPrefix(start.getKey(), scenario.workload.stateAt(start.getKey(), after.token(), start.getValue()),
+          after.token())) {
+        return;
+      }
+    }
+    scenario.count("prefix checks at commit", 1);
+  }
+
+  private boolean checkDeliveredPrefix(String collection, Map<String, RandomWorkload.KeyState> expected,
+      ResumeToken checkpoint) {
+    Map<String, String> rows = new HashMap<>();
+    // Not while the driver restarts the destination server: the oracle's read is no target of
+    // the faults (its connections are spared by the killing of backends too, see FaultLane).
+    synchronized (scenario.lane.destination) {
+      try (Connection c = scenario.lane.destinationData.getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("select \"_id\", \"_position\" from " + scenario.tableOf(collection))) {
+        while (rs.next()) {
+          rows.put(rs.getString(1), rs.getString(2));
+        }
+      } catch (SQLException e) {
+        scenario.violations.add("cannot read the destination: " + e.getMessage());
+        return false;
+      }
+    }
+    for (Map.Entry<String, RandomWorkload.KeyState> e : expected.entrySet()) {
+      String at = rows.get(e.getKey());
+      if (at == null || ResumeToken.of(at).compareTo(e.getValue().token()) < 0) {
+        scenario.violations.add("checkpoint " + checkpoint + " covers event " + e.getValue().token() + " of key "
+            + e.getKey() + (collection.equals(RandomWorkload.ORDERS) ? "" : " of " + collection)
+            + " but the destination has " + at);
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,54 @@
+package io.mongocdc.faults;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.mongocdc.catalog.Catalog;
+import io.mongocdc.catalog.CatalogMigrator;
+import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
+import javax.sql.DataSource;
+
+/**
+ * The fault suite's one catalog, on the shared embedded PostgreSQL: every scenario records its
+ * mirror there under its own name, and faults reach it only through a scenario's wrappers
+ * ({@link FaultyCheckpointCatalog}, {@link FaultySnapshotCatalog}). Reached through a connection
+ * pool, as the worker reaches its catalog: a backend started per catalog call would cost the
+ * suite's two cores more than the calls do.
+ */
+final class SuiteCatalog {
+
+  /** Enough for every lane's commit, state record and snapshot call at once. */
+  private static final int CONNECTIONS = 16;
+
+  private static PostgresCheckpointCatalog checkpoints;
+  private static PostgresSnapshotCatalog snapshots;
+
+  private SuiteCatalog() {}
+
+  static synchronized PostgresCheckpointCatalog checkpoints() {
+    open();
+    return checkpoints;
+  }
+
+  static synchronized PostgresSnapshotCatalog snapshots() {
+    open();
+    return snapshots;
+  }
+
+  private static void open() {
+    if (checkpoints == null) {
+      DataSource database = EmbeddedPostgresSupport.newDatabase("faults_catalog");
+      CatalogMigrator.migrate(database);
+      HikariConfig pool = new HikariConfig();
+      pool.setPoolName("faults-catalog");
+      pool.setDataSource(database);
+      pool.setMaximumPoolSize(CONNECTIONS);
+      pool.setMinimumIdle(0);
+      // The pool lives as long as the test JVM, like the embedded server under it.
+      Catalog catalog = Catalog.open(new HikariDataSource(pool));
+      checkpoints = new PostgresCheckpointCatalog(catalog);
+      snapshots = new PostgresSnapshotCatalog(catalog);
+    }
+  }
+}
