@@ -1,7 +1,5 @@
 package io.mongocdc.wiring;
 
-import io.mongocdc.cli.CliException;
-import io.mongocdc.cli.ExitCodes;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.destination.PostgresSinkOptions;
@@ -47,9 +45,9 @@ public interface PortsFactory {
 
       private PortsFactory found() {
         return ServiceLoader.load(PortsFactory.class).findFirst()
-            .orElseThrow(() -> new CliException(
+            .orElseThrow(() -> new PortsUnavailableException(
                 "no MongoDB source and PostgreSQL catalog/destination are installed in this build "
-                    + "(no " + PortsFactory.class.getName() + " service found)", ExitCodes.FAILED));
+                    + "(no " + PortsFactory.class.getName() + " service found)"));
       }
     };
   }

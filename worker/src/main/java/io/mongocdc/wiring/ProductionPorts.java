@@ -1,7 +1,5 @@
 package io.mongocdc.wiring;
 
-import io.mongocdc.cli.CliException;
-import io.mongocdc.cli.ExitCodes;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
@@ -64,8 +62,8 @@ public final class ProductionPorts implements PortsFactory {
         throw new SQLException("the server did not answer within " + PROBE_SECONDS + " s");
       }
     } catch (SQLException e) {
-      throw new CliException("cannot reach the catalog at " + Redaction.redact(catalogJdbcUrl) + ": "
-          + Redaction.redact(String.valueOf(e.getMessage())), ExitCodes.FAILED);
+      throw new PortsUnavailableException("cannot reach the catalog at " + Redaction.redact(catalogJdbcUrl) + ": "
+          + Redaction.redact(String.valueOf(e.getMessage())));
     }
   }
 }

@@ -1,9 +1,5 @@
-package io.mongocdc.devtools;
+package io.mongocdc.cli;
 
-import io.mongocdc.cli.ExitCodes;
-import io.mongocdc.cli.CliContext;
-import io.mongocdc.cli.ClientFactory;
-import io.mongocdc.cli.MongoCdc;
 import io.mongocdc.wiring.PortsFactory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
