@@ -2,6 +2,7 @@ package io.mongocdc.devtools;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.mongocdc.catalog.MirrorProgress;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.devtools.generator.GeneratorUri;
 import io.mongocdc.workflows.CdcFlowWorkflow;
@@ -16,7 +17,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,9 +25,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -176,20 +176,19 @@ public final class DevClusterHost {
     long total = options.events() * mirrors.size();
     ProgressBar bar = options.headless() ? null : RecordsProgressBar.start(mirrors.size() + " mirrors", total);
     try {
+      MirrorProgress catalog = stack.progress();
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
-        try (Connection connection = stack.dataSource().getConnection()) {
-          if (bar != null) {
-            bar.stepTo(deliveredRecords(connection, mirrors));
-          }
-          String failed = failedMirror(connection, mirrors);
-          if (failed != null) {
-            out.printf("%nmirror %s FAILED: the host stops without checking (see mongo_cdc.mirror_status)%n", failed);
-            return false;
-          }
-          if (finalState != null && finalState.isDone()
-              && allDelivered(connection, mirrors, finalState.get().lastEventToken())) {
-            return true;
-          }
+        if (bar != null) {
+          bar.stepTo(catalog.recordsDelivered(mirrors));
+        }
+        Optional<String> failed = catalog.firstFailed(mirrors);
+        if (failed.isPresent()) {
+          out.printf("%nmirror %s FAILED: the host stops without checking (see mongo_cdc.mirror_status)%n", failed.get());
+          return false;
+        }
+        if (finalState != null && finalState.isDone()
+            && allDelivered(catalog, mirrors, finalState.get().lastEventToken())) {
+          return true;
         }
       }
       return false;
@@ -200,52 +199,16 @@ public final class DevClusterHost {
     }
   }
 
-  private static long deliveredRecords(Connection connection, List<String> mirrors) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(
-        "select coalesce(sum(records), 0) from mongo_cdc.batches where mirror_name = any(?)")) {
-      statement.setArray(1, names(connection, mirrors));
-      try (ResultSet row = statement.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
-    }
-  }
-
-  private static String failedMirror(Connection connection, List<String> mirrors) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(
-        "select name from mongo_cdc.mirrors where name = any(?) and status = 'failed' order by name limit 1")) {
-      statement.setArray(1, names(connection, mirrors));
-      try (ResultSet row = statement.executeQuery()) {
-        return row.next() ? row.getString(1) : null;
-      }
-    }
-  }
-
   /** True once every mirror's committed checkpoint is at or past {@code last} (null: the generator made no event). */
-  private static boolean allDelivered(Connection connection, List<String> mirrors, ResumeToken last)
-      throws SQLException {
-    Map<String, ResumeToken> committed = new HashMap<>();
-    try (PreparedStatement statement = connection.prepareStatement(
-        "select mirror_name, resume_token from mongo_cdc.checkpoints where mirror_name = any(?)"
-            + " and resume_token is not null")) {
-      statement.setArray(1, names(connection, mirrors));
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          committed.put(rows.getString(1), ResumeToken.of(rows.getString(2)));
-        }
-      }
-    }
+  private static boolean allDelivered(MirrorProgress catalog, List<String> mirrors, ResumeToken last) {
+    Map<String, String> committed = catalog.committedTokens(mirrors);
     for (String mirror : mirrors) {
-      ResumeToken token = committed.get(mirror);
-      if (last != null && (token == null || token.compareTo(last) < 0)) {
+      String token = committed.get(mirror);
+      if (last != null && (token == null || ResumeToken.of(token).compareTo(last) < 0)) {
         return false;
       }
     }
     return true;
-  }
-
-  private static Array names(Connection connection, List<String> mirrors) throws SQLException {
-    return connection.createArrayOf("varchar", mirrors.toArray());
   }
 
   /** Terminates the mirrors, the batches in flight cancelled, and gives the workflows a moment to end. */
@@ -282,7 +245,7 @@ public final class DevClusterHost {
     try (Connection connection = stack.dataSource().getConnection()) {
       for (String mirror : mirrors) {
         String schema = schemaOf(mirror);
-        BatchStatistics batches = BatchStatistics.of(connection, mirror);
+        BatchStatistics batches = BatchStatistics.of(stack.progress(), mirror);
         delivered += batches.records();
         if (batches.phaseStart() != null) {
           firstStart = firstStart == null || batches.phaseStart().isBefore(firstStart) ? batches.phaseStart() : firstStart;

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.PullTuning;
+import io.mongocdc.catalog.MirrorProgress;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.TableNaming;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.devtools.generator.GeneratedChangeStream;
+import io.mongocdc.devtools.generator.GeneratorMirrorSourceFactory;
 import io.mongocdc.devtools.generator.LoadProfile;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.workflows.CdcFlowWorkflow;
@@ -28,8 +30,6 @@ import io.temporal.client.WorkflowOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,6 +40,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import me.tongfei.progressbar.ProgressBar;
+import org.jooq.exception.DataAccessException;
 
 /**
  * One {@code mongo-cdc dev} session: starts the stack, creates the mirror, shows progress until
@@ -103,7 +104,7 @@ public final class DevRun {
     String database = generated ? "demo" : options.mongoDatabase();
     try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
         generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
-        peers -> generated ? new GeneratorSourceFactory(generator, options.seed()) : new MongoMirrorSourceFactory(peers),
+        peers -> generated ? GeneratorMirrorSourceFactory.running(generator, options.seed()) : new MongoMirrorSourceFactory(peers),
         PullTuning.defaults(), options.destination())) {
       MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
           database, collections, SCHEMA, options.settings()).requireValid();
@@ -234,25 +235,12 @@ public final class DevRun {
   private record Progress(long records, long batches, long lagSeconds, long snapshotPartitions,
       long snapshotPartitionsDone, long snapshotDocuments) {}
 
-  private static Progress progress(DevStack stack) throws SQLException {
-    try (Connection connection = stack.dataSource().getConnection();
-        PreparedStatement statement = connection.prepareStatement("""
-            select coalesce((select sum(records) from mongo_cdc.batches where mirror_name = ?), 0),
-                   coalesce((select max(batch_id) from mongo_cdc.batches where mirror_name = ?), 0),
-                   coalesce((select extract(epoch from now() - cluster_time_at)::bigint
-                             from mongo_cdc.checkpoints where mirror_name = ?), -1),
-                   coalesce(sum(s.partitions_total), 0), coalesce(sum(s.partitions_done), 0),
-                   coalesce(sum(s.documents_copied), 0)
-            from mongo_cdc.snapshot_progress s where s.mirror = ?""")) {
-      for (int i = 1; i <= 4; i++) {
-        statement.setString(i, MIRROR);
-      }
-      try (ResultSet row = statement.executeQuery()) {
-        row.next();
-        return new Progress(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), row.getLong(5),
-            row.getLong(6));
-      }
-    }
+  private static Progress progress(DevStack stack) {
+    MirrorProgress catalog = stack.progress();
+    MirrorProgress.BatchTotals batches = catalog.batchTotals(MIRROR);
+    MirrorProgress.SnapshotTotals snapshot = catalog.snapshotTotals(MIRROR);
+    return new Progress(batches.records(), batches.lastBatchId(), catalog.checkpointAgeSeconds(MIRROR).orElse(-1L),
+        snapshot.partitions(), snapshot.partitionsDone(), snapshot.documentsCopied());
   }
 
   /** True once the catalog's committed checkpoint is at or past {@code token}. */
@@ -260,14 +248,10 @@ public final class DevRun {
     if (token == null) {
       return true;
     }
-    try (Connection connection = stack.dataSource().getConnection();
-        PreparedStatement statement = connection.prepareStatement(
-            "select resume_token from mongo_cdc.checkpoints where mirror_name = ?")) {
-      statement.setString(1, MIRROR);
-      try (ResultSet row = statement.executeQuery()) {
-        return row.next() && row.getString(1) != null && ResumeToken.of(row.getString(1)).compareTo(token) >= 0;
-      }
-    } catch (SQLException e) {
+    try {
+      String committed = stack.progress().committedTokens(List.of(MIRROR)).get(MIRROR);
+      return committed != null && ResumeToken.of(committed).compareTo(token) >= 0;
+    } catch (DataAccessException e) {
       return false;
     }
   }
@@ -321,13 +305,14 @@ public final class DevRun {
       List<String> collections, String database, DevReport.Verify verified) throws SQLException {
     cpu.sample();
     try (Connection connection = stack.dataSource().getConnection()) {
-      BatchStatistics batches = BatchStatistics.of(connection, MIRROR);
+      MirrorProgress catalog = stack.progress();
+      BatchStatistics batches = BatchStatistics.of(catalog, MIRROR);
       List<Namespace> namespaces = collections.stream().map(c -> new Namespace(database, c)).toList();
       long rows = DestinationComparison.liveRows(connection, SCHEMA, namespaces);
       Boolean matches = null;
       long mismatched = 0;
       long sourceEvents = batches.records();
-      long quarantined = quarantinedEvents(connection);
+      long quarantined = catalog.quarantined(MIRROR);
       if (generated) {
         // The generator's model leaves its poison events out: the destination cannot hold them,
         // so each must be in quarantine instead.
@@ -339,11 +324,11 @@ public final class DevRun {
       double phase = batches.phaseSeconds();
       double rate = phase > 0 ? sourceEvents / phase : 0;
       Double cores = cpu.coresBusy(batches.phaseStart(), batches.phaseEnd());
-      return new DevReport(generated ? "generator" : "mongodb", snapshotDocuments(connection), sourceEvents,
+      return new DevReport(generated ? "generator" : "mongodb", catalog.snapshotTotals(MIRROR).documentsCopied(), sourceEvents,
           batches.records(), rows, matches,
           mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
           Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
-          batches.p99Millis(), quarantined, historyRows(connection, database), historyRowsReported(connection),
+          batches.p99Millis(), quarantined, historyRows(connection, database), catalog.historyRowsReported(MIRROR),
           verified);
     }
   }
@@ -355,21 +340,6 @@ public final class DevRun {
       rows += SqlNumber.of(connection, "select count(*) from " + TableNaming.qualified(SCHEMA, table));
     }
     return rows;
-  }
-
-  private static long historyRowsReported(Connection connection) throws SQLException {
-    return SqlNumber.of(connection,
-        "select coalesce(sum(history_rows), 0) from mongo_cdc.batches where mirror_name = ?", MIRROR);
-  }
-
-  private static long quarantinedEvents(Connection connection) throws SQLException {
-    return SqlNumber.of(connection,
-        "select count(*) from mongo_cdc.quarantined_events where mirror_name = ? and replayed_at is null", MIRROR);
-  }
-
-  private static long snapshotDocuments(Connection connection) throws SQLException {
-    return SqlNumber.of(connection,
-        "select coalesce(sum(documents_copied), 0) from mongo_cdc.snapshot_progress where mirror = ?", MIRROR);
   }
 
   private void printSummary(DevReport report) {

@@ -8,6 +8,7 @@ import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.ports.UnknownPeerException;
 import io.mongocdc.catalog.Catalog;
+import io.mongocdc.catalog.MirrorProgress;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -161,6 +162,11 @@ final class DevStack implements AutoCloseable {
       postgres.close();
       throw e;
     }
+  }
+
+  /** The mirrors' progress as the catalog records it. */
+  MirrorProgress progress() {
+    return new MirrorProgress(catalogPool);
   }
 
   DataSource dataSource() {

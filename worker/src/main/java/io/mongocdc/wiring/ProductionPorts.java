@@ -10,7 +10,6 @@ import io.mongocdc.catalog.VerifyStore;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.wiring.SourcesByPeerScheme;
-import io.mongocdc.devtools.generator.GeneratorMirrorSourceFactory;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.destination.PostgresUrls;
 import io.mongocdc.secrets.Redaction;
@@ -19,9 +18,9 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * The worker's ports on real systems: MongoDB change streams as the source (or the load generator
- * for a source peer whose URI is {@code generator:...}), PostgreSQL as the destination, and the
- * PostgreSQL catalog (migrated at start).
+ * The worker's ports on real systems: MongoDB change streams as the source (or the source of a
+ * registered {@link SourceScheme}, such as the load generator for a {@code generator:...} peer),
+ * PostgreSQL as the destination, and the PostgreSQL catalog (migrated at start).
  */
 public final class ProductionPorts implements PortsFactory {
 
@@ -46,10 +45,13 @@ public final class ProductionPorts implements PortsFactory {
         new VerifyStore(catalog));
   }
 
-  /** MongoDB, or the load generator for a {@code generator:} peer; no catalog is touched. */
+  /**
+   * MongoDB, or the source of a scheme registered as a {@link SourceScheme} (the load generator
+   * for a {@code generator:} peer); no catalog is touched.
+   */
   @Override
   public SourcesByPeerScheme sources(PeerRegistry peers) {
-    return new SourcesByPeerScheme(peers, new MongoMirrorSourceFactory(peers), new GeneratorMirrorSourceFactory(peers));
+    return SourcesByPeerScheme.of(peers, new MongoMirrorSourceFactory(peers), SourceScheme.installed());
   }
 
   /**

@@ -117,7 +117,7 @@ class GeneratorMirrorSourceFactoryTest {
     List<String> calls = new ArrayList<>();
     MirrorSourceFactory mongodb = new Recording("mongodb", calls);
     MirrorSourceFactory generator = new Recording("generator", calls);
-    SourcesByPeerScheme sources = new SourcesByPeerScheme(peers, mongodb, generator);
+    SourcesByPeerScheme sources = new SourcesByPeerScheme(peers, mongodb, Map.of("generator", generator));
     sources.validate(mirror("a", "mongo", "shop", List.of()));
     sources.validate(mirror("b", "gen", "demo", List.of()));
     sources.currentPosition(mirror("b", "gen", "demo", List.of()));
