@@ -1,6 +1,6 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.ports.BatchSink;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.decode.MirrorColumns;
 import io.mongocdc.ports.MirrorDestination;
@@ -71,7 +71,7 @@ public final class QuarantineReplay {
       }
     }
     if (!records.isEmpty()) {
-      try (BatchSink sink = destination.openSink(mirror, 0)) {
+      try (RecordSink sink = destination.openSink(mirror, 0)) {
         sink.write(records);
         sink.commit();
       }

@@ -1,6 +1,6 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.ports.BatchSink;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.decode.MirrorColumns;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
@@ -146,7 +146,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       Map<String, Map<String, Long>> drift;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);
-          BatchSink sink = destination.openSink(mirror, 0);
+          RecordSink sink = destination.openSink(mirror, 0);
           PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat,
               new SnapshotHeartbeat(collection, partition, 0), HEARTBEAT_EVERY,
               "mongo-cdc-" + mirror.name() + "-snapshot-heartbeat", cursor::close)) {

@@ -1,6 +1,6 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.ports.BatchSink;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
@@ -323,7 +323,7 @@ public final class VerifyActivityImpl implements VerifyActivity {
               position, commitTime, document.getByteBuffer().remaining(), null, null,
               projector == null ? null : projector.project(document)));
     }
-    try (BatchSink sink = destination.openSink(mirror, 0)) {
+    try (RecordSink sink = destination.openSink(mirror, 0)) {
       try {
         sink.write(records);
         sink.commit();

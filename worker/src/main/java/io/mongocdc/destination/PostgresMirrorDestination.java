@@ -1,6 +1,6 @@
 package io.mongocdc.destination;
 
-import io.mongocdc.ports.BatchSink;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.decode.MirrorColumns;
@@ -109,7 +109,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
-  public BatchSink openSink(MirrorConfig mirror, long batchId) {
+  public RecordSink openSink(MirrorConfig mirror, long batchId) {
     try {
       return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
           plan(mirror),
@@ -140,7 +140,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     if (keys.isEmpty()) {
       return 0;
     }
-    try (BatchSink sink = openSink(mirror, 0)) {
+    try (RecordSink sink = openSink(mirror, 0)) {
       try {
         for (int from = 0; from < keys.size(); from += SWEEP_CHUNK) {
           List<ChangeRecord> deletes = new ArrayList<>();

@@ -45,7 +45,7 @@ public interface MirrorDestination {
   }
 
   /** A sink for one batch attempt: one connection and transaction. */
-  BatchSink openSink(MirrorConfig mirror, long batchId);
+  RecordSink openSink(MirrorConfig mirror, long batchId);
 
   /**
    * How many sinks one batch applies through in parallel (apply lanes). Every key always goes

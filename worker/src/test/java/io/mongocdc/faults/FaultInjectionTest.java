@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.mongocdc.ports.BatchSink;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.activities.Checkpoints;
@@ -1849,11 +1849,11 @@ class FaultInjectionTest {
       }
 
       @Override
-      public BatchSink openSink(MirrorConfig m, long batchId) {
+      public RecordSink openSink(MirrorConfig m, long batchId) {
         // Opened on the activity's thread: which attempt of which batch this sink writes for.
         int attempt = Activity.getExecutionContext().getInfo().getAttempt();
-        BatchSink sink = real.openSink(m, batchId);
-        return new BatchSink() {
+        RecordSink sink = real.openSink(m, batchId);
+        return new RecordSink() {
           private boolean stale() {
             return latestPullAttempt.getOrDefault(batchId, attempt) > attempt;
           }
