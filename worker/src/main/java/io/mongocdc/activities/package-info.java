@@ -1,6 +1,6 @@
 /**
- * Temporal activities of a mirror (setup, PullRecords, CommitCheckpoint) and the narrow ports
- * they need: {@link io.mongocdc.ports.MirrorSourceFactory} (the MongoDB side),
+ * Temporal activities of a mirror (setup, snapshot, PullRecords, CommitCheckpoint, typed columns,
+ * verify, state records), over the ports of {@code io.mongocdc.ports}: {@link io.mongocdc.ports.MirrorSourceFactory} (the MongoDB side),
  * {@link io.mongocdc.ports.MirrorDestination} (the PostgreSQL tables),
  * {@link io.mongocdc.ports.CheckpointCatalog} (checkpoints and batch history) and
  * {@link io.mongocdc.ports.PeerRegistry} (peer names to credentials, on the worker only).
