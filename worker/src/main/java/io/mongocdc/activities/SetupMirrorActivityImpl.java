@@ -4,7 +4,6 @@ import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
-import io.mongocdc.activities.SnapshotFilter;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.Checkpoint;

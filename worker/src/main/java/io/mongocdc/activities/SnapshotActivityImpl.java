@@ -15,7 +15,6 @@ import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
 import io.mongocdc.snapshot.SnapshotCopier;
-import io.mongocdc.activities.SnapshotFilter;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.StreamPosition;

@@ -1,10 +1,5 @@
 package io.mongocdc.decode;
 
-import io.mongocdc.decode.ColumnProjection;
-import io.mongocdc.decode.ColumnProjections;
-import io.mongocdc.decode.ColumnType;
-import io.mongocdc.decode.DocumentProjector;
-import io.mongocdc.decode.DocumentRenderer;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumn;
 import io.mongocdc.workflows.model.TypedColumnSettings;

@@ -1,6 +1,5 @@
 package io.mongocdc.decode;
 
-import io.mongocdc.decode.Namespace;
 import io.mongocdc.workflows.model.ChangeHistorySettings;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.function.Predicate;
