@@ -10,14 +10,9 @@ import io.mongocdc.ports.UnknownPeerException;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.MirrorProgress;
 import io.mongocdc.catalog.CatalogMigrator;
-import io.mongocdc.catalog.PostgresCheckpointCatalog;
-import io.mongocdc.catalog.PostgresSnapshotCatalog;
-import io.mongocdc.catalog.VerifyStore;
-import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.wiring.ProductionPorts;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.wiring.WorkerWiring;
-import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.PostgresUrls;
 import io.mongocdc.metrics.PipelineMetrics;
@@ -107,12 +102,7 @@ final class DevStack implements AutoCloseable {
         }
         return new Peer(name, uri);
       };
-      Catalog catalog = Catalog.open(dataSource);
-      PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
-      WorkerPorts ports = new WorkerPorts(sources.apply(peers),
-          new PostgresMirrorDestination(peers, destination, tables),
-          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables,
-          new VerifyStore(catalog));
+      WorkerPorts ports = ProductionPorts.over(Catalog.open(dataSource), peers, destination, sources.apply(peers));
 
       TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -1,5 +1,6 @@
 package io.mongocdc.wiring;
 
+import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
@@ -9,7 +10,6 @@ import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.catalog.VerifyStore;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
-import io.mongocdc.wiring.SourcesByPeerScheme;
 import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.destination.PostgresUrls;
 import io.mongocdc.secrets.Redaction;
@@ -34,10 +34,15 @@ public final class ProductionPorts implements PortsFactory {
     requireReachable(catalogJdbcUrl);
     DataSource catalogSource = PostgresUrls.pool("pg-catalog", catalogJdbcUrl, CATALOG_CONNECTIONS);
     CatalogMigrator.migrate(catalogSource);
-    Catalog catalog = Catalog.open(catalogSource);
+    return over(Catalog.open(catalogSource), peers, destination, sources(peers));
+  }
+
+  /** The PostgreSQL destination and catalog over an open catalog, with {@code sources} as the source port. */
+  public static WorkerPorts over(Catalog catalog, PeerRegistry peers, PostgresSinkOptions destination,
+      MirrorSourceFactory sources) {
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     return new WorkerPorts(
-        sources(peers),
+        sources,
         new PostgresMirrorDestination(peers, destination, tables),
         new PostgresCheckpointCatalog(catalog),
         new PostgresSnapshotCatalog(catalog),
