@@ -2,7 +2,7 @@ package io.mongocdc.ports;
 
 /**
  * A peer refused the worker's credentials. Port implementations throw it (or let a driver's own
- * authentication exception through; {@link FailureClassifier} knows those too).
+ * authentication exception through; {@code FailureClassifier} knows those too).
  */
 public class PeerAuthenticationException extends RuntimeException {
 
