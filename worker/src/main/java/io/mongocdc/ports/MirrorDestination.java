@@ -5,6 +5,7 @@ import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ResumeToken;
 import java.time.Instant;
 import io.mongocdc.pipeline.RecordScreen;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
 import java.util.Map;
