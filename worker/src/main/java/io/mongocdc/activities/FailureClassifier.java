@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.ports.PeerAuthenticationException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoSecurityException;
 import io.mongocdc.decode.ChangeEventDecodeException;
@@ -7,6 +9,7 @@ import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.pipeline.PoisonEventException;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.secrets.Redaction;
+import io.mongocdc.snapshot.UnsupportedSourceReadException;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.SourceAccessDeniedException;
@@ -74,6 +77,7 @@ public final class FailureClassifier {
         return FailureTypes.HISTORY_LOST;
       }
       if (t instanceof InvalidMirrorConfigurationException
+          || t instanceof UnsupportedSourceReadException
           || t instanceof InvalidMirrorException
           || t instanceof InvalidEditException) {
         return FailureTypes.INVALID_CONFIGURATION;

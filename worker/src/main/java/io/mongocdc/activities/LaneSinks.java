@@ -1,5 +1,8 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.workflows.model.ColumnDrift;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -13,10 +16,10 @@ import java.util.Map;
  */
 final class LaneSinks implements AutoCloseable {
 
-  private final List<BatchSink> opened;
+  private final List<RecordSink> opened;
   private final List<ExcludingSink> lanes;
 
-  private LaneSinks(List<BatchSink> opened, List<ExcludingSink> lanes) {
+  private LaneSinks(List<RecordSink> opened, List<ExcludingSink> lanes) {
     this.opened = opened;
     this.lanes = lanes;
   }
@@ -28,13 +31,13 @@ final class LaneSinks implements AutoCloseable {
       throw new InvalidMirrorConfigurationException("the destination must apply through at least one lane, got "
           + count);
     }
-    List<BatchSink> opened = new ArrayList<>(count);
+    List<RecordSink> opened = new ArrayList<>(count);
     try {
       for (int i = 0; i < count; i++) {
         opened.add(destination.openSink(mirror, batchId));
       }
     } catch (RuntimeException e) {
-      opened.forEach(BatchSink::close);
+      opened.forEach(RecordSink::close);
       throw e;
     }
     List<ExcludingSink> lanes = opened.stream()
@@ -63,13 +66,13 @@ final class LaneSinks implements AutoCloseable {
 
   /** History rows appended by committed transactions, over every lane. */
   long committedHistoryRows() {
-    return opened.stream().mapToLong(BatchSink::historyRowsCommitted).sum();
+    return opened.stream().mapToLong(RecordSink::historyRowsCommitted).sum();
   }
 
   /** Typed column drift in committed transactions, by table and column, over every lane. */
   Map<String, Map<String, Long>> committedDrift() {
     Map<String, Map<String, Long>> drift = Map.of();
-    for (BatchSink sink : opened) {
+    for (RecordSink sink : opened) {
       drift = ColumnDrift.plus(drift, sink.driftCommitted());
     }
     return drift;
@@ -77,6 +80,6 @@ final class LaneSinks implements AutoCloseable {
 
   @Override
   public void close() {
-    opened.forEach(BatchSink::close);
+    opened.forEach(RecordSink::close);
   }
 }

@@ -1,5 +1,10 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjections;
@@ -66,7 +71,7 @@ public final class QuarantineReplay {
       }
     }
     if (!records.isEmpty()) {
-      try (BatchSink sink = destination.openSink(mirror, 0)) {
+      try (RecordSink sink = destination.openSink(mirror, 0)) {
         sink.write(records);
         sink.commit();
       }

@@ -1,5 +1,11 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.QuarantineLog;
+import io.mongocdc.ports.SnapshotCatalog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
@@ -9,7 +15,6 @@ import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
 import io.mongocdc.snapshot.SnapshotCopier;
-import io.mongocdc.snapshot.SnapshotFilter;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.StreamPosition;
@@ -140,7 +145,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       Map<String, Map<String, Long>> drift;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);
-          BatchSink sink = destination.openSink(mirror, 0);
+          RecordSink sink = destination.openSink(mirror, 0);
           PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat,
               new SnapshotHeartbeat(collection, partition, 0), HEARTBEAT_EVERY,
               "mongo-cdc-" + mirror.name() + "-snapshot-heartbeat", cursor::close)) {

@@ -3,6 +3,7 @@ package io.mongocdc.cli;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.mongocdc.secrets.Redaction;
+import io.mongocdc.wiring.PortsUnavailableException;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;
@@ -17,6 +18,9 @@ final class Failures {
   static CliException explain(Throwable failure, String mirror, TemporalOptions temporal) {
     if (failure instanceof CliException cli) {
       return cli;
+    }
+    if (failure instanceof PortsUnavailableException unavailable) {
+      return new CliException(unavailable.getMessage(), ExitCodes.FAILED);
     }
     String subject = mirror == null ? "" : "mirror '" + mirror + "': ";
     for (Throwable t = failure; t != null; t = t.getCause()) {

@@ -1,14 +1,14 @@
 package io.mongocdc.destination;
 
-import io.mongocdc.activities.BatchSink;
-import io.mongocdc.activities.DestinationRows;
-import io.mongocdc.activities.InvalidMirrorConfigurationException;
-import io.mongocdc.activities.MirrorColumns;
-import io.mongocdc.activities.MirrorDestination;
-import io.mongocdc.activities.MirrorHistory;
-import io.mongocdc.activities.MirrorTable;
-import io.mongocdc.activities.PeerRegistry;
-import io.mongocdc.activities.TableOwnership;
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.DestinationRows;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.decode.MirrorHistory;
+import io.mongocdc.ports.MirrorTable;
+import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.ports.TableOwnership;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;
@@ -109,7 +109,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
-  public BatchSink openSink(MirrorConfig mirror, long batchId) {
+  public RecordSink openSink(MirrorConfig mirror, long batchId) {
     try {
       return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
           plan(mirror),
@@ -140,7 +140,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     if (keys.isEmpty()) {
       return 0;
     }
-    try (BatchSink sink = openSink(mirror, 0)) {
+    try (RecordSink sink = openSink(mirror, 0)) {
       try {
         for (int from = 0; from < keys.size(); from += SWEEP_CHUNK) {
           List<ChangeRecord> deletes = new ArrayList<>();

@@ -1,7 +1,8 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.decode.JsonbSanitizer;
 import com.zaxxer.hikari.HikariDataSource;
-import io.mongocdc.activities.BatchSink;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjection;
 import io.mongocdc.decode.ColumnProjections;
@@ -86,7 +87,7 @@ import org.slf4j.LoggerFactory;
  * transaction back and leaves the sink unusable (open a new one for the retry): nothing of it is
  * applied, and nothing is reported delivered.
  */
-public final class PostgresRecordSink implements BatchSink {
+public final class PostgresRecordSink implements RecordSink {
 
   private static final Logger log = LoggerFactory.getLogger(PostgresRecordSink.class);
 

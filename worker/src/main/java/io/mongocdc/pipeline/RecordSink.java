@@ -2,6 +2,7 @@ package io.mongocdc.pipeline;
 
 import io.mongocdc.decode.ChangeRecord;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where the pipeline delivers records: the destination's side of PullRecords.
@@ -10,8 +11,12 @@ import java.util.List;
  * thread, then {@link #commit} when the records written so far must become durable. Only after
  * {@code commit} returns does the delivered checkpoint move. A sink may stage written records
  * (for example in an open transaction) until then.
+ *
+ * <p>A destination's sink is opened for one batch attempt and closed by whoever opened it once the
+ * pull returns; what its committed transactions wrote beyond the records is in its committed
+ * figures.
  */
-public interface RecordSink {
+public interface RecordSink extends AutoCloseable {
 
   /** Stages records, in source order. May block: that is the back-pressure the reader feels. */
   void write(List<ChangeRecord> records) throws Exception;
@@ -25,4 +30,21 @@ public interface RecordSink {
    * should then unblock. Must not throw.
    */
   default void abort(Throwable cause) {}
+
+  /** Rows its committed transactions appended to history tables (a replayed event appends none). */
+  default long historyRowsCommitted() {
+    return 0;
+  }
+
+  /**
+   * Typed column values that did not convert in the rows its committed transactions wrote, by
+   * table and column (see {@code _drift}).
+   */
+  default Map<String, Map<String, Long>> driftCommitted() {
+    return Map.of();
+  }
+
+  /** Releases what the sink holds (a destination's connection). Never throws. */
+  @Override
+  default void close() {}
 }

@@ -1,6 +1,5 @@
 package io.mongocdc.snapshot;
 
-import io.mongocdc.activities.InvalidMirrorConfigurationException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -36,10 +35,10 @@ public interface SnapshotSource extends AutoCloseable {
    * The documents with these {@code _id}s that exist now, read as raw BSON, in no particular
    * order: what verify re-reads to judge and repair single documents.
    *
-   * @throws InvalidMirrorConfigurationException if this source cannot
+   * @throws UnsupportedSourceReadException if this source cannot
    */
   default List<RawBsonDocument> findByIds(String collection, List<BsonValue> ids) {
-    throw new InvalidMirrorConfigurationException(
+    throw new UnsupportedSourceReadException(
         "this source cannot read documents by _id, so it cannot be verified");
   }
 
@@ -50,10 +49,10 @@ public interface SnapshotSource extends AutoCloseable {
    * suggest-columns} reads: nothing for an empty or missing collection.
    *
    * @throws IllegalArgumentException if {@code size} is not positive
-   * @throws InvalidMirrorConfigurationException if this source cannot
+   * @throws UnsupportedSourceReadException if this source cannot
    */
   default void sampleDocuments(String collection, int size, Duration maxTime, Consumer<? super RawBsonDocument> each) {
-    throw new InvalidMirrorConfigurationException("this source cannot sample documents");
+    throw new UnsupportedSourceReadException("this source cannot sample documents");
   }
 
   /** Releases what the source holds. Never throws. */

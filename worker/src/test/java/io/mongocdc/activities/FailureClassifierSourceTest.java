@@ -3,6 +3,7 @@ package io.mongocdc.activities;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.snapshot.UnsupportedSourceReadException;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.OversizedEventException;
 import io.mongocdc.source.SourceAccessDeniedException;
@@ -13,6 +14,16 @@ import org.junit.jupiter.api.Test;
 
 /** The source's own classification (retryable or not) reaches the activity's failure types. */
 class FailureClassifierSourceTest {
+
+  @Test
+  void aReadTheSourceCannotServeIsAnInvalidConfiguration() {
+    ApplicationFailure unsupported = FailureClassifier.classify(ActivityNames.VERIFY_RANGE,
+        new UnsupportedSourceReadException("this source cannot sample documents"));
+    assertEquals(FailureTypes.INVALID_CONFIGURATION, unsupported.getType());
+    assertTrue(unsupported.isNonRetryable());
+    assertTrue(unsupported.getOriginalMessage().contains("this source cannot sample documents"),
+        unsupported.getOriginalMessage());
+  }
 
   @Test
   void sourceFailuresThatRetryingCannotFixAreNotRetried() {

@@ -1,5 +1,9 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.decode.MirrorHistory;
+import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Operation;
@@ -72,9 +76,9 @@ public final class InMemoryDestination implements MirrorDestination {
   }
 
   @Override
-  public BatchSink openSink(MirrorConfig mirror, long batchId) {
+  public RecordSink openSink(MirrorConfig mirror, long batchId) {
     java.util.function.Predicate<io.mongocdc.decode.Namespace> keepsHistory = MirrorHistory.keepsHistory(mirror);
-    return new BatchSink() {
+    return new RecordSink() {
       private final List<ChangeRecord> staged = new ArrayList<>();
       private long historyRows;
 

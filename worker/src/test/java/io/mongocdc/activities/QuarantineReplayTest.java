@@ -1,5 +1,8 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
+import io.mongocdc.ports.QuarantinedEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -136,7 +139,7 @@ class QuarantineReplayTest {
   }
 
   private void apply(ChangeRecord record) throws Exception {
-    try (BatchSink sink = destination.openSink(MIRROR, 1)) {
+    try (RecordSink sink = destination.openSink(MIRROR, 1)) {
       sink.write(List.of(record));
       sink.commit();
     }

@@ -1,7 +1,7 @@
 package io.mongocdc.faults;
 
-import io.mongocdc.activities.CheckpointCatalog;
-import io.mongocdc.activities.CheckpointCommit;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.CdcFlowWorkflow;
@@ -48,7 +48,7 @@ final class FaultyCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public List<io.mongocdc.activities.QuarantinedEvent> quarantined(String m) {
+  public List<io.mongocdc.ports.QuarantinedEvent> quarantined(String m) {
     return SuiteCatalog.checkpoints().quarantined(m);
   }
 

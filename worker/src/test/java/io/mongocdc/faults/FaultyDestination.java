@@ -1,8 +1,8 @@
 package io.mongocdc.faults;
 
-import io.mongocdc.activities.BatchSink;
-import io.mongocdc.activities.MirrorDestination;
-import io.mongocdc.activities.MirrorTable;
+import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -56,11 +56,11 @@ final class FaultyDestination implements MirrorDestination {
   }
 
   @Override
-  public BatchSink openSink(MirrorConfig m, long batchId) {
+  public RecordSink openSink(MirrorConfig m, long batchId) {
     // Opened on the activity's thread: which attempt of which batch this sink writes for.
     int attempt = Activity.getExecutionContext().getInfo().getAttempt();
-    BatchSink sink = real.openSink(m, batchId);
-    return new BatchSink() {
+    RecordSink sink = real.openSink(m, batchId);
+    return new RecordSink() {
       private boolean stale() {
         return scenario.latestPullAttempt.getOrDefault(batchId, attempt) > attempt;
       }

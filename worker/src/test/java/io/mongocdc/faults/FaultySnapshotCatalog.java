@@ -1,6 +1,6 @@
 package io.mongocdc.faults;
 
-import io.mongocdc.activities.SnapshotCatalog;
+import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;

@@ -54,7 +54,8 @@ final class RecordingSink implements RecordSink {
   }
 
   /** From now on any call is a violation (the pull has returned). */
-  void close() {
+  @Override
+  public void close() {
     closed = true;
   }
 

@@ -1,6 +1,6 @@
 package io.mongocdc.testing;
 
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.PeerRegistry;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

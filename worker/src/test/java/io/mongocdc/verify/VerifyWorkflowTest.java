@@ -4,7 +4,7 @@ import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.activities.MirrorSourceFactory;
+import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -12,7 +12,7 @@ import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.catalog.VerifyStore;
 import io.mongocdc.cli.CliContext;
 import io.mongocdc.cli.MongoCdc;
-import io.mongocdc.cli.WorkerPorts;
+import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
