@@ -1,5 +1,6 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.decode.JsonbSanitizer;
 import io.mongocdc.decode.ChangeRecord;
 import java.sql.Connection;
 import java.sql.SQLException;

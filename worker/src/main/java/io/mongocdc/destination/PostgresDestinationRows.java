@@ -5,7 +5,7 @@ import static io.mongocdc.destination.DestinationColumn.DOC;
 import static io.mongocdc.destination.DestinationColumn.ID;
 import static io.mongocdc.destination.DestinationColumn.POSITION;
 
-import io.mongocdc.activities.DestinationRows;
+import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.IdTypeBracket;
 import io.mongocdc.verify.RangeDigest;

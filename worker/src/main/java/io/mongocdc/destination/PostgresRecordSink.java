@@ -1,7 +1,7 @@
 package io.mongocdc.destination;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.mongocdc.activities.BatchSink;
+import io.mongocdc.ports.BatchSink;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.Namespace;

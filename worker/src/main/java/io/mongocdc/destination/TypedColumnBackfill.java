@@ -1,5 +1,6 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.decode.JsonbSanitizer;
 import static io.mongocdc.destination.DestinationColumn.DOC;
 import static io.mongocdc.destination.DestinationColumn.DRIFT;
 import static io.mongocdc.destination.DestinationColumn.ID;
