@@ -118,8 +118,8 @@ public class DestinationBenchmark {
     }
     mirrorTable = PostgresDestination.setUp(adminConnection, SCHEMA, List.of(ns)).get(0);
     sink =
-        PostgresRecordSink.open(
-            dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable));
+        PostgresRecordSink.builder(dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable))
+            .open();
     copyConnection = dataSource.getConnection();
     copyConnection.setAutoCommit(false);
   }
@@ -282,8 +282,8 @@ public class DestinationBenchmark {
           : null;
       ColumnProjections projections = ns2 -> projector;
       table = PostgresDestination.setUp(admin, SCHEMA, List.of(ns)).get(0);
-      sink = PostgresRecordSink.open(bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA),
-          List.of(table), io.mongocdc.destination.TableClaim.NONE, n -> false, projections);
+      sink = PostgresRecordSink.builder(bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA),
+          List.of(table)).projections(projections).open();
       List<ChangeRecord> older = makeRecords(ns, 1_767_225_600L);
       for (ChangeRecord r : older) {
         raws.add(RawBsonDocument.parse(r.document()));
@@ -363,8 +363,8 @@ public class DestinationBenchmark {
       table = tables.get(0);
       historyTable = tables.size() > 1 ? tables.get(1) : null;
       for (int i = 0; i < lanes; i++) {
-        sinks.add(PostgresRecordSink.open(bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA),
-            List.of(table), io.mongocdc.destination.TableClaim.NONE, keepsHistory));
+        sinks.add(PostgresRecordSink.builder(bench.dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA),
+            List.of(table)).keepsHistory(keepsHistory).open());
       }
       threads = Executors.newFixedThreadPool(lanes);
       List<ChangeRecord> older = makeRecords(ns, 1_767_225_600L);

@@ -104,7 +104,8 @@ public class SnapshotBenchmark {
       st.execute("create table snap.plain (\"_id\" text, \"doc\" jsonb, \"_position\" text, \"_commit_time\" timestamptz)");
     }
     mirrorTable = PostgresDestination.setUp(adminConnection, SCHEMA, List.of(NS)).get(0);
-    sink = PostgresRecordSink.open(dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable));
+    sink = PostgresRecordSink.builder(dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable))
+        .open();
 
     source = new InMemorySnapshotSource(1);
     source.createCollection(NS.collection());

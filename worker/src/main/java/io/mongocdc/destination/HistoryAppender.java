@@ -2,45 +2,59 @@ package io.mongocdc.destination;
 
 import io.mongocdc.decode.JsonbSanitizer;
 import io.mongocdc.decode.ChangeRecord;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
- * The rows one sink appends to one history table ({@code <table>_history}) in the open
- * transaction: every record of the state table, in source order, not collapsed.
+ * Appends every record of one mirror table, in source order and not collapsed, to its history
+ * table ({@code <table>_history}) in the sink's open transaction.
  *
  * <p>Rows are encoded for a binary COPY into a temporary staging table and moved into the history
- * table by one {@code insert ... on conflict do nothing}: the history table is unique on the event's
- * position and key (an event has one key; the documents a snapshot copies share the snapshot's
- * position), so a replayed event (a retry, an older batch) is never appended twice, and the rows
- * of one event within one statement collapse to one. It runs in the same
- * transaction as the state table's merge, so history and state commit or roll back together.
+ * table by one {@code insert ... on conflict do nothing} ({@link SinkStatements#appendHistory()}):
+ * the history table is unique on the event's position and key (an event has one key; the documents
+ * a snapshot copies share the snapshot's position), so a replayed event (a retry, an older batch) is
+ * never appended twice, and the rows of one event within one statement collapse to one. It runs in
+ * the same transaction as the state table's merge, so history and state commit or roll back
+ * together.
  */
 final class HistoryAppender {
 
   private static final int STAGED_FIELDS = 8;
 
-  final DestinationTable table;
-  final String staging;
-  final String copySql;
-  final BinaryCopyBuffer buffer = new BinaryCopyBuffer();
-  boolean stagingCreated;
+  private final SinkStatements sql;
+  private final String copySql;
+  private final Connection connection;
+  private final CopyStream copy;
+  private final BinaryCopyBuffer buffer = new BinaryCopyBuffer();
+  private boolean stagingCreated;
   /** Rows copied into staging and not yet moved into the history table. */
-  long staged;
+  private long staged;
   /** Rows this transaction appended (replays not counted). */
-  long appended;
-  long sanitized;
+  private long appended;
 
-  HistoryAppender(DestinationTable table, String staging) {
-    this.table = table;
-    this.staging = "pg_temp." + TableNaming.quote(staging);
-    this.copySql = "copy " + this.staging
-        + " (op, id, position, commit_time, doc, raw_doc, doc_before, update_description) from stdin (format binary)";
+  HistoryAppender(SinkStatements sql, Connection connection, CopyStream copy) {
+    this.sql = sql;
+    this.copySql = sql.copyIntoHistoryStaging();
+    this.connection = connection;
+    this.copy = copy;
   }
 
-  String createStagingSql() {
-    return "create temporary table if not exists " + staging
-        + " (op text not null, id text collate \"C\" not null, position text collate \"C\" not null,"
-        + " commit_time timestamptz not null, doc text, raw_doc text, doc_before text, update_description text)"
-        + " on commit delete rows";
+  DestinationTable table() {
+    return sql.history();
+  }
+
+  /** Creates the staging table on the first batch (a pooled session may have it already). */
+  void createStaging(Statement statement) throws SQLException {
+    if (!stagingCreated) {
+      statement.execute(sql.createHistoryStaging());
+      stagingCreated = true;
+    }
+  }
+
+  void startBatch() {
+    staged = 0;
+    appended = 0;
   }
 
   /** Encodes one record (any operation, with or without a document) under its key text. */
@@ -58,29 +72,44 @@ final class HistoryAppender {
     staged++;
   }
 
-  private String sanitize(String json) {
-    if (json == null) {
-      return null;
+  /** After a chunk: appends once {@code appendRows} rows are staged, else sends a full buffer on. */
+  void afterChunk(int appendRows) throws SQLException {
+    if (staged >= appendRows) {
+      append();
+    } else if (buffer.size() >= CopyStream.SEND_BUFFER_BYTES) {
+      copy.send(copySql, buffer);
     }
-    String clean = JsonbSanitizer.sanitize(json);
-    if (clean != json) {
-      sanitized++;
-    }
-    return clean;
   }
 
-  /** Moves the staged rows into the history table, skipping positions it already holds, and empties staging. */
-  String appendSql() {
-    return "insert into " + table.qualifiedName()
-        + " (\"_position\", \"_id\", \"_operation\", \"_commit_time\", \"doc\", \"_raw_doc\", \"doc_before\","
-        + " \"updateDescription\")"
-        + " select position, id, op, commit_time, doc::jsonb, raw_doc, doc_before::jsonb, update_description::jsonb"
-        + " from " + staging + " on conflict (\"_position\", \"_id\") do nothing; truncate " + staging;
-  }
-
-  void startBatch() {
+  /** Moves the rows staged so far into the history table (same transaction). */
+  void append() throws SQLException {
+    if (staged == 0) {
+      return;
+    }
+    if (buffer.rows() > 0) {
+      copy.send(copySql, buffer);
+    }
+    copy.finish();
+    try (Statement st = connection.createStatement()) {
+      st.execute(sql.appendHistory());
+      appended += st.getUpdateCount();
+      while (st.getMoreResults() || st.getUpdateCount() >= 0) {
+        // drain the truncate's result
+      }
+    }
     staged = 0;
-    appended = 0;
-    sanitized = 0;
+  }
+
+  /** Rows this transaction appended so far. */
+  long appended() {
+    return appended;
+  }
+
+  void endBatch() {
+    buffer.trim(CopyStream.KEEP_BUFFER_BYTES);
+  }
+
+  private static String sanitize(String json) {
+    return json == null ? null : JsonbSanitizer.sanitize(json);
   }
 }

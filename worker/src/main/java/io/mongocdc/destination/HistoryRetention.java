@@ -1,5 +1,9 @@
 package io.mongocdc.destination;
 
+import static io.mongocdc.destination.DestinationColumn.COMMIT_TIME;
+import static io.mongocdc.destination.DestinationColumn.ID;
+import static io.mongocdc.destination.DestinationColumn.POSITION;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,9 +41,9 @@ public final class HistoryRetention {
     String h = history.qualifiedName();
     // ctid: the rows the bounded select found, whatever their key; the commit-time index finds them.
     try (PreparedStatement ps = connection.prepareStatement("delete from " + h + " where ctid = any (array("
-        + "select x.ctid from " + h + " x where x.\"_commit_time\" < now() - make_interval(days => ?)"
-        + " and not exists (select 1 from " + state.qualifiedName() + " s where s.\"_id\" = x.\"_id\""
-        + " and s.\"_position\" = x.\"_position\") limit ?))")) {
+        + "select x.ctid from " + h + " x where x." + COMMIT_TIME.quoted() + " < now() - make_interval(days => ?)"
+        + " and not exists (select 1 from " + state.qualifiedName() + " s where s." + ID.quoted() + " = x." + ID.quoted()
+        + " and s." + POSITION.quoted() + " = x." + POSITION.quoted() + ") limit ?))")) {
       ps.setInt(1, retentionDays);
       ps.setInt(2, limit);
       return ps.executeUpdate();

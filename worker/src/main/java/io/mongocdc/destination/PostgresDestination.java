@@ -16,17 +16,8 @@ import java.util.function.Predicate;
 
 /**
  * Sets up a mirror's destination tables: one per source collection, named by {@link
- * TableNaming}, each with this layout:
- *
- * <pre>
- *   "_id"          text collate "C" primary key  -- the document key (KeyRenderer text)
- *   "doc"          jsonb                          -- the document; null only in a tombstone
- *   "_raw_doc"     text                           -- exact JSON when doc had to be altered
- *   "_position"    text collate "C" not null      -- resume token of the event that wrote the row
- *   "_commit_time" timestamptz not null           -- that event's commit (wall) time
- *   "_deleted"     boolean not null default false -- soft delete flag
- *   "_synced_at"   timestamptz not null           -- when the row was last written here
- * </pre>
+ * TableNaming}, each with the columns {@link DestinationColumn#STATE_TABLE} (primary key {@code
+ * _id}, the document key as {@code KeyRenderer} text).
  *
  * <p>The table comment records the source namespace, so a later set-up that maps another
  * collection to an existing table is refused as well.
@@ -151,16 +142,8 @@ public final class PostgresDestination {
     }
     String q = table.qualifiedName();
     try (Statement st = connection.createStatement()) {
-      st.execute(
-          "create table if not exists "
-              + q
-              + " (\"_id\" text collate \"C\" not null primary key,"
-              + " \"doc\" jsonb,"
-              + " \"_raw_doc\" text,"
-              + " \"_position\" text collate \"C\" not null,"
-              + " \"_commit_time\" timestamptz not null,"
-              + " \"_deleted\" boolean not null default false,"
-              + " \"_synced_at\" timestamptz not null default now())");
+      st.execute("create table if not exists " + q + " (" + DestinationColumn.definitions(DestinationColumn.STATE_TABLE)
+          + ", primary key (" + DestinationColumn.ID.quoted() + "))");
     }
     if (existing == null) {
       comment(connection, q, COMMENT_PREFIX + table.source().fullName());
@@ -185,24 +168,12 @@ public final class PostgresDestination {
   }
 
   /**
-   * Creates a history table if missing, within the caller's transaction. Its layout:
-   *
-   * <pre>
-   *   "_position"         text collate "C" not null     -- resume token of the event
-   *   "_id"               text collate "C" not null     -- the document key, as in the state table
-   *   "_operation"        text not null                 -- insert, update, replace or delete
-   *   "_commit_time"      timestamptz not null          -- the event's commit (wall) time
-   *   "doc"               jsonb                         -- the document after the event; null for a delete
-   *   "_raw_doc"          text                          -- exact JSON when doc had to be altered
-   *   "doc_before"        jsonb                         -- the pre-image, when the stream carried one
-   *   "updateDescription" jsonb                         -- an update's updated/removed fields, truncated arrays
-   *   "_synced_at"        timestamptz not null          -- when the row was appended
-   * </pre>
-   *
+   * Creates a history table if missing, within the caller's transaction: the columns {@link
+   * DestinationColumn#HISTORY_TABLE} (per event its position, the document's key, the operation,
+   * the document after it, null for a delete, and before it when the stream carried a pre-image),
    * with primary key ({@code _position}, {@code _id}): one row per event (an event has one key; the
    * documents a snapshot copies share its starting position), and indexes on ({@code _id}, {@code
-   * _position}) for a document's changes and on {@code
-   * _commit_time} for time ranges and retention.
+   * _position}) for a document's changes and on {@code _commit_time} for time ranges and retention.
    *
    * @throws TableNameCollisionException if the table exists and is not this collection's history
    */
@@ -221,20 +192,13 @@ public final class PostgresDestination {
     }
     String q = table.qualifiedName();
     try (Statement st = connection.createStatement()) {
-      st.execute("create table " + q
-          + " (\"_position\" text collate \"C\" not null,"
-          + " \"_id\" text collate \"C\" not null,"
-          + " \"_operation\" text not null,"
-          + " \"_commit_time\" timestamptz not null,"
-          + " \"doc\" jsonb,"
-          + " \"_raw_doc\" text,"
-          + " \"doc_before\" jsonb,"
-          + " \"updateDescription\" jsonb,"
-          + " \"_synced_at\" timestamptz not null default now(),"
-          + " primary key (\"_position\", \"_id\"))");
+      String id = DestinationColumn.ID.quoted();
+      String position = DestinationColumn.POSITION.quoted();
+      st.execute("create table " + q + " (" + DestinationColumn.definitions(DestinationColumn.HISTORY_TABLE)
+          + ", primary key (" + position + ", " + id + "))");
       // unnamed: the server picks names that fit, whatever the table's length
-      st.execute("create index on " + q + " (\"_id\", \"_position\")");
-      st.execute("create index on " + q + " (\"_commit_time\")");
+      st.execute("create index on " + q + " (" + id + ", " + position + ")");
+      st.execute("create index on " + q + " (" + DestinationColumn.COMMIT_TIME.quoted() + ")");
     }
     comment(connection, q, HISTORY_COMMENT_PREFIX + table.source().fullName());
   }

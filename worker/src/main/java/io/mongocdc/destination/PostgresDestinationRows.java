@@ -1,5 +1,10 @@
 package io.mongocdc.destination;
 
+import static io.mongocdc.destination.DestinationColumn.DELETED;
+import static io.mongocdc.destination.DestinationColumn.DOC;
+import static io.mongocdc.destination.DestinationColumn.ID;
+import static io.mongocdc.destination.DestinationColumn.POSITION;
+
 import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.IdTypeBracket;
@@ -31,7 +36,7 @@ final class PostgresDestinationRows implements DestinationRows {
 
   /** Rows fetched per round trip, so a large table streams in bounded memory. */
   static final int FETCH_SIZE = 2_000;
-  private static final String OBJECT_ID_KEY = "\"_id\" ~ '^[0-9a-f]{24}$'";
+  private static final String OBJECT_ID_KEY = ID.quoted() + " ~ '^[0-9a-f]{24}$'";
 
   private final DataSource data;
 
@@ -42,9 +47,9 @@ final class PostgresDestinationRows implements DestinationRows {
   @Override
   public RangeDigest read(MirrorConfig mirror, String table, IdRange range, Progress progress) throws Exception {
     List<String> bounds = new ArrayList<>();
-    String sql = "select \"_id\", doc->'_id', doc::text, \"_position\" from "
-        + TableNaming.qualified(mirror.destinationSchema(), table)
-        + " where not \"_deleted\" and doc is not null" + narrowing(range, bounds);
+    String sql = "select " + ID.quoted() + ", " + DOC.quoted() + "->'_id', " + DOC.quoted() + "::text, "
+        + POSITION.quoted() + " from " + TableNaming.qualified(mirror.destinationSchema(), table)
+        + " where not " + DELETED.quoted() + " and " + DOC.quoted() + " is not null" + narrowing(range, bounds);
     RangeDigest digest = new RangeDigest();
     try (Connection connection = data.getConnection()) {
       connection.setAutoCommit(false);
@@ -79,8 +84,9 @@ final class PostgresDestinationRows implements DestinationRows {
     if (keys.isEmpty()) {
       return found;
     }
-    String sql = "select \"_id\", case when \"_deleted\" then null else doc::text end, \"_position\" from "
-        + TableNaming.qualified(mirror.destinationSchema(), table) + " where \"_id\" = any(?)";
+    String sql = "select " + ID.quoted() + ", case when " + DELETED.quoted() + " then null else " + DOC.quoted()
+        + "::text end, " + POSITION.quoted() + " from " + TableNaming.qualified(mirror.destinationSchema(), table)
+        + " where " + ID.quoted() + " = any(?)";
     try (Connection connection = data.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       Array array = connection.createArrayOf("text", keys.toArray());
@@ -98,9 +104,9 @@ final class PostgresDestinationRows implements DestinationRows {
   List<String> liveKeysOlderThan(MirrorConfig mirror, String table, String position) throws SQLException {
     List<String> keys = new ArrayList<>();
     try (Connection connection = data.getConnection();
-        PreparedStatement statement = connection.prepareStatement("select \"_id\" from "
+        PreparedStatement statement = connection.prepareStatement("select " + ID.quoted() + " from "
             + TableNaming.qualified(mirror.destinationSchema(), table)
-            + " where not \"_deleted\" and \"_position\" < ?")) {
+            + " where not " + DELETED.quoted() + " and " + POSITION.quoted() + " < ?")) {
       statement.setString(1, position);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
@@ -116,17 +122,17 @@ final class PostgresDestinationRows implements DestinationRows {
     if (range.bracket() == IdTypeBracket.OBJECT_ID) {
       StringBuilder sql = new StringBuilder(" and ").append(OBJECT_ID_KEY);
       if (range.lower() != null) {
-        sql.append(" and \"_id\" >= ?");
+        sql.append(" and ").append(ID.quoted()).append(" >= ?");
         bounds.add(range.lower().asObjectId().getValue().toHexString());
       }
       if (range.upper() != null) {
-        sql.append(" and \"_id\" < ?");
+        sql.append(" and ").append(ID.quoted()).append(" < ?");
         bounds.add(range.upper().asObjectId().getValue().toHexString());
       }
       return sql.toString();
     }
     if (range.bracket() == IdTypeBracket.STRING) {
-      return " and \"_id\" like '\"%'";
+      return " and " + ID.quoted() + " like '\"%'";
     }
     return "";
   }

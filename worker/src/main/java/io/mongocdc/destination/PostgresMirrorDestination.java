@@ -111,10 +111,12 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   @Override
   public RecordSink openSink(MirrorConfig mirror, long batchId) {
     try {
-      return PostgresRecordSink.open(dataSource(mirror.destinationPeer()), options.withSchema(mirror.destinationSchema()),
-          plan(mirror),
-          table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))),
-          MirrorHistory.keepsHistory(mirror), MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed()));
+      return PostgresRecordSink.builder(dataSource(mirror.destinationPeer()),
+              options.withSchema(mirror.destinationSchema()), plan(mirror))
+          .claims(table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))))
+          .keepsHistory(MirrorHistory.keepsHistory(mirror))
+          .projections(MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed()))
+          .open();
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);

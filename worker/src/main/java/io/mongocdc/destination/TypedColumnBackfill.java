@@ -1,6 +1,12 @@
 package io.mongocdc.destination;
 
 import io.mongocdc.decode.JsonbSanitizer;
+import static io.mongocdc.destination.DestinationColumn.DOC;
+import static io.mongocdc.destination.DestinationColumn.DRIFT;
+import static io.mongocdc.destination.DestinationColumn.ID;
+import static io.mongocdc.destination.DestinationColumn.POSITION;
+import static io.mongocdc.destination.DestinationColumn.RAW_DOC;
+
 import io.mongocdc.decode.ColumnProjection;
 import io.mongocdc.decode.ColumnType;
 import io.mongocdc.decode.DocumentProjector;
@@ -46,13 +52,15 @@ final class TypedColumnBackfill {
     for (ColumnProjection column : columns) {
       String q = TableNaming.quote(column.name());
       unfilled.append(unfilled.isEmpty() ? "" : " or ").append('(').append(q)
-          .append(" is null and not coalesce(jsonb_exists(\"_drift\", ?), false))");
+          .append(" is null and not coalesce(jsonb_exists(").append(DRIFT.quoted()).append(", ?), false))");
       set.append(q).append(" = cast(? as ").append(column.type().sql()).append("), ");
     }
-    this.selectSql = "select \"_id\", coalesce(\"_raw_doc\", \"doc\"::text), \"_position\" from " + table.qualifiedName()
-        + " where \"_id\" > ? and \"doc\" is not null and (" + unfilled + ") order by \"_id\" limit ?";
-    this.updateSql = "update " + table.qualifiedName() + " set " + set + "\"_drift\" = cast(? as jsonb)"
-        + " where \"_id\" = ? and \"_position\" = ?";
+    String id = ID.quoted();
+    this.selectSql = "select " + id + ", coalesce(" + RAW_DOC.quoted() + ", " + DOC.quoted() + "::text), "
+        + POSITION.quoted() + " from " + table.qualifiedName() + " where " + id + " > ? and " + DOC.quoted()
+        + " is not null and (" + unfilled + ") order by " + id + " limit ?";
+    this.updateSql = "update " + table.qualifiedName() + " set " + set + DRIFT.quoted() + " = cast(? as jsonb)"
+        + " where " + id + " = ? and " + POSITION.quoted() + " = ?";
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.mongocdc.destination;
 
+import static io.mongocdc.destination.DestinationColumn.DRIFT;
+
 import io.mongocdc.decode.ColumnProjection;
 import io.mongocdc.decode.ColumnType;
 import java.sql.Connection;
@@ -18,9 +20,6 @@ import java.util.Map;
  * rewrite, so online), with the {@code _drift} column beside them.
  */
 final class TypedColumnTable {
-
-  /** The per-row drift column: which typed columns of the row did not convert, and why. */
-  static final String DRIFT = "_drift";
 
   /** An ALTER waits at most this long for the table's lock, then fails (and the batch is retried). */
   private static final String LOCK_TIMEOUT = "10s";
@@ -58,8 +57,8 @@ final class TypedColumnTable {
             + "; remove the column with --remove-column and --drop-column-data, or give it another name");
       }
     }
-    if (!columns.isEmpty() && !existing.containsKey(DRIFT)) {
-      missing.add(DRIFT);
+    if (!columns.isEmpty() && !existing.containsKey(DRIFT.columnName())) {
+      missing.add(DRIFT.columnName());
     }
     return missing;
   }
@@ -85,8 +84,8 @@ final class TypedColumnTable {
         separator = ", ";
       }
     }
-    if (missing.contains(DRIFT)) {
-      sql.append(separator).append("add column if not exists ").append(TableNaming.quote(DRIFT)).append(" jsonb");
+    if (missing.contains(DRIFT.columnName())) {
+      sql.append(separator).append("add column if not exists ").append(DRIFT.definition());
     }
     alter(connection, sql);
     return missing.size();

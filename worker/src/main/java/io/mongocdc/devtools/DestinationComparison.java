@@ -1,5 +1,9 @@
 package io.mongocdc.devtools;
 
+import static io.mongocdc.destination.DestinationColumn.DELETED;
+import static io.mongocdc.destination.DestinationColumn.DOC;
+import static io.mongocdc.destination.DestinationColumn.ID;
+
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
@@ -51,9 +55,10 @@ public final class DestinationComparison {
     long mismatches = 0;
     for (Namespace collection : expected.keySet()) {
       String table = TableNaming.instance().tableFor(collection);
-      String sql = "select count(*) from (select _id, doc from " + TableNaming.qualified(schema, table)
-          + " where not _deleted) actual full outer join (select id, doc from dev_expected where tbl = ?) wanted"
-          + " on actual._id = wanted.id where actual._id is null or wanted.id is null or actual.doc <> wanted.doc";
+      String sql = "select count(*) from (select " + ID.quoted() + " as id, " + DOC.quoted() + " as doc from "
+          + TableNaming.qualified(schema, table) + " where not " + DELETED.quoted() + ") actual"
+          + " full outer join (select id, doc from dev_expected where tbl = ?) wanted"
+          + " on actual.id = wanted.id where actual.id is null or wanted.id is null or actual.doc <> wanted.doc";
       mismatches += SqlNumber.of(connection, sql, table);
     }
     try (Statement statement = connection.createStatement()) {
@@ -67,7 +72,7 @@ public final class DestinationComparison {
     long rows = 0;
     for (Namespace collection : collections) {
       String table = TableNaming.qualified(schema, TableNaming.instance().tableFor(collection));
-      rows += SqlNumber.of(connection, "select count(*) from " + table + " where not _deleted");
+      rows += SqlNumber.of(connection, "select count(*) from " + table + " where not " + DELETED.quoted());
     }
     return rows;
   }

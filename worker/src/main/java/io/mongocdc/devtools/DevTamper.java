@@ -1,5 +1,11 @@
 package io.mongocdc.devtools;
 
+import static io.mongocdc.destination.DestinationColumn.COMMIT_TIME;
+import static io.mongocdc.destination.DestinationColumn.DELETED;
+import static io.mongocdc.destination.DestinationColumn.DOC;
+import static io.mongocdc.destination.DestinationColumn.ID;
+import static io.mongocdc.destination.DestinationColumn.POSITION;
+
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.destination.TableNaming;
@@ -40,7 +46,8 @@ public final class DevTamper {
     List<String> keyTables = new ArrayList<>();
     for (String table : tables) {
       try (PreparedStatement select = connection.prepareStatement(
-          "select \"_id\" from " + table + " where not \"_deleted\" order by \"_id\" limit ?")) {
+          "select " + ID.quoted() + " from " + table + " where not " + DELETED.quoted() + " order by " + ID.quoted()
+              + " limit ?")) {
         select.setInt(1, rows);
         try (ResultSet result = select.executeQuery()) {
           while (result.next()) {
@@ -58,18 +65,20 @@ public final class DevTamper {
         case 0 -> {
           if (pick >= 0) {
             updated += update(connection,
-                "update " + table + " set doc = doc || '{\"tampered\": true}' where \"_id\" = ?", keys.get(pick));
+                "update " + table + " set " + DOC.quoted() + " = " + DOC.quoted() + " || '{\"tampered\": true}' where "
+                    + ID.quoted() + " = ?", keys.get(pick));
           }
         }
         case 1 -> {
           if (pick >= 0) {
-            deleted += update(connection, "delete from " + table + " where \"_id\" = ?", keys.get(pick));
+            deleted += update(connection, "delete from " + table + " where " + ID.quoted() + " = ?", keys.get(pick));
           }
         }
         default -> {
           ObjectId id = new ObjectId(0, i);
           try (PreparedStatement insert = connection.prepareStatement("insert into " + table
-              + " (\"_id\", doc, \"_position\", \"_commit_time\") values (?, ?::jsonb, '00', now())")) {
+              + " (" + ID.quoted() + ", " + DOC.quoted() + ", " + POSITION.quoted() + ", " + COMMIT_TIME.quoted()
+              + ") values (?, ?::jsonb, '00', now())")) {
             insert.setString(1, new IdKeyRenderer().render(new BsonObjectId(id)));
             insert.setString(2, "{\"_id\": {\"$oid\": \"" + id.toHexString() + "\"}, \"tampered\": true}");
             added += insert.executeUpdate();

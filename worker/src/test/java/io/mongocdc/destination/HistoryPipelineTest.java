@@ -92,8 +92,8 @@ class HistoryPipelineTest {
   }
 
   private PostgresRecordSink sink(List<DestinationTable> tables) throws SQLException {
-    return PostgresRecordSink.open(dataSource, PostgresSinkOptions.defaults(), tables.subList(0, 1), TableClaim.NONE,
-        keepsHistory);
+    return PostgresRecordSink.builder(dataSource, PostgresSinkOptions.defaults(), tables.subList(0, 1))
+        .keepsHistory(keepsHistory).open();
   }
 
   @Test

@@ -53,7 +53,7 @@ class HistoryTableTest {
     try (Connection c = dataSource.getConnection()) {
       tables = PostgresDestination.setUp(c, schema, List.of(orders, users), keepsHistory);
     }
-    return PostgresRecordSink.open(dataSource, options, tables.subList(0, 2), TableClaim.NONE, keepsHistory);
+    return PostgresRecordSink.builder(dataSource, options, tables.subList(0, 2)).keepsHistory(keepsHistory).open();
   }
 
   private SinkBatchStats apply(PostgresSinkOptions options, List<ChangeRecord> records) throws Exception {
@@ -194,8 +194,8 @@ class HistoryTableTest {
       tables = PostgresDestination.setUp(c, schema, List.of(orders, users));
     }
     List<DestinationTable> claimed = new ArrayList<>();
-    try (PostgresRecordSink sink = PostgresRecordSink.open(dataSource, options(), tables, claimed::add,
-        ordersKeepHistory)) {
+    try (PostgresRecordSink sink = PostgresRecordSink.builder(dataSource, options(), tables)
+        .claims(claimed::add).keepsHistory(ordersKeepHistory).open()) {
       sink.write(events());
       sink.commit();
     }

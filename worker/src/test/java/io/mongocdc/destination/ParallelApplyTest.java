@@ -58,7 +58,7 @@ class ParallelApplyTest {
     try (Connection c = source.getConnection()) {
       tables = PostgresDestination.setUp(c, options.schema(), List.of(users));
     }
-    return PostgresRecordSink.open(source, options, tables);
+    return PostgresRecordSink.builder(source, options, tables).open();
   }
 
   private void applyOnOneLane(List<ChangeRecord> records) throws Exception {

@@ -50,8 +50,8 @@ class PostgresRecordScreenTest {
   }
 
   private static void apply(String schema, List<DestinationTable> tables, ChangeRecord record) throws Exception {
-    try (PostgresRecordSink sink = PostgresRecordSink.open(DATABASE, PostgresSinkOptions.defaults().withSchema(schema),
-        tables)) {
+    try (PostgresRecordSink sink = PostgresRecordSink.builder(DATABASE, PostgresSinkOptions.defaults().withSchema(schema),
+        tables).open()) {
       sink.write(List.of(record));
       sink.commit();
     }

@@ -64,7 +64,7 @@ class PostgresRecordSinkTest {
     try (Connection c = dataSource.getConnection()) {
       tables = PostgresDestination.setUp(c, options.schema(), List.of(namespaces));
     }
-    return PostgresRecordSink.open(dataSource, options, tables);
+    return PostgresRecordSink.builder(dataSource, options, tables).open();
   }
 
   private void apply(PostgresSinkOptions options, List<ChangeRecord> records, Namespace... ns)

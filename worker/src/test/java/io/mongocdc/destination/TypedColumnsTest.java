@@ -173,8 +173,8 @@ class TypedColumnsTest {
             projector.project(document)));
       }
       SinkBatchStats stats;
-      try (PostgresRecordSink sink = PostgresRecordSink.open(dataSource,
-          PostgresSinkOptions.defaults().withSchema(schema), tables, TableClaim.NONE, ns -> false, projections)) {
+      try (PostgresRecordSink sink = PostgresRecordSink.builder(dataSource,
+          PostgresSinkOptions.defaults().withSchema(schema), tables).projections(projections).open()) {
         sink.write(records);
         sink.commit();
         stats = sink.lastCommit();

@@ -1,0 +1,67 @@
+package io.mongocdc.destination;
+
+import io.mongocdc.decode.ColumnProjections;
+import io.mongocdc.decode.Namespace;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+import javax.sql.DataSource;
+
+/**
+ * How to open a {@link PostgresRecordSink} ({@link PostgresRecordSink#builder}): where, with which
+ * options and tables, and what the mirror adds (ownership claims, change history, typed columns),
+ * each off unless set.
+ */
+public final class PostgresSinkBuilder {
+
+  private final DataSource dataSource;
+  private final PostgresSinkOptions options;
+  private final List<DestinationTable> tables;
+  private TableClaim claims = TableClaim.NONE;
+  private Predicate<Namespace> keepsHistory = ns -> false;
+  private ColumnProjections projections = ColumnProjections.NONE;
+
+  PostgresSinkBuilder(DataSource dataSource, PostgresSinkOptions options, Collection<DestinationTable> tables) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    this.options = Objects.requireNonNull(options, "options");
+    this.tables = List.copyOf(tables);
+  }
+
+  /** Records a table as the mirror's before the sink creates it on the way. Default: {@link TableClaim#NONE}. */
+  public PostgresSinkBuilder claims(TableClaim value) {
+    claims = Objects.requireNonNull(value, "claims");
+    return this;
+  }
+
+  /**
+   * Also appends every record of a collection that {@code value} accepts to that table's history
+   * table ({@code <table>_history}, created on the way if missing). Default: no collection.
+   */
+  public PostgresSinkBuilder keepsHistory(Predicate<Namespace> value) {
+    keepsHistory = Objects.requireNonNull(value, "keepsHistory");
+    return this;
+  }
+
+  /**
+   * Also writes the typed columns {@code value} gives each table (added to the table on the way if
+   * missing), with their {@code _drift}, in the same rows as {@code doc}. Default: none.
+   */
+  public PostgresSinkBuilder projections(ColumnProjections value) {
+    projections = Objects.requireNonNull(value, "projections");
+    return this;
+  }
+
+  /** Opens the sink on a new connection from the data source. */
+  public PostgresRecordSink open() throws SQLException {
+    Connection connection = dataSource.getConnection();
+    try {
+      return new PostgresRecordSink(dataSource, connection, options, claims, keepsHistory, projections, tables);
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+  }
+}
