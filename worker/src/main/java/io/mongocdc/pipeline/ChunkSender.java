@@ -70,6 +70,7 @@ final class ChunkSender implements Runnable {
   /** Per chunk written since the last commit, its newest record's source commit time (epoch ms). */
   private long[] uncommittedNewestMillis = new long[16];
   private int uncommittedChunks;
+  private boolean sinkCommitted;
   private long expectedSequence;
 
   ChunkSender(
@@ -317,10 +318,11 @@ final class ChunkSender implements Runnable {
   /**
    * Makes what was written durable and moves the delivered checkpoint to what was staged. With
    * nothing written since the last commit there is nothing to make durable: only the checkpoint
-   * moves (to a post-batch token, or past events the sink was not given).
+   * moves (to a post-batch token, or past events the sink was not given). The sinks are still
+   * committed once in a call that committed nothing else, as every call always has been.
    */
   private void commit() throws Exception {
-    if (!hasUncommitted()) {
+    if (!hasUncommitted() && sinkCommitted) {
       delivered = new Delivered(staged, delivered.tables(), delivered.firstRecord(), delivered.quarantined(),
           delivered.freshness());
       return;
@@ -336,6 +338,7 @@ final class ChunkSender implements Runnable {
       // A lane that fails aborts the pull, which interrupts this wait.
       committed.await();
     }
+    sinkCommitted = true;
     counters.sinkCommitNanos.addAndGet(System.nanoTime() - commitStart);
     counters.recordsDelivered.addAndGet(recordsSinceCommit);
     recordsSinceCommit = 0;
