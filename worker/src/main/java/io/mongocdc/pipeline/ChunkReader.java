@@ -178,11 +178,12 @@ final class ChunkReader implements Runnable {
         lastEventAt = clock.getAsLong();
         counters.eventsRead.incrementAndGet();
         counters.bytesRead.addAndGet(size);
-        if (chunk.isFull()) {
+        // Caught up with the stream and the sender free: hand over what we have, to commit.
+        boolean caughtUpNow = !cursor.eventReady() && caughtUp.raise();
+        if (chunk.isFull() || caughtUpNow) {
           send(chunk);
-        } else if (!cursor.eventReady() && caughtUp.raise()) {
-          // Caught up with the stream and the sender is free: hand over what we have, to commit.
-          send(chunk);
+        }
+        if (caughtUpNow) {
           toSender.put(ChunkInFlight.CAUGHT_UP);
           sentSinceCaughtUp = false;
         }
