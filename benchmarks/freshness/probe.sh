@@ -28,14 +28,14 @@ for _ in $(seq 1 600); do
   kill -0 "$DEV" 2>/dev/null || { cat "$WORK/dev.log" >&2; exit 1; }
   sleep 0.2
 done
-[ -n "$port" ] || { echo "dev did not start" >&2; kill -INT "$DEV"; exit 1; }
+[ -n "$port" ] || { echo "dev did not start" >&2; kill -TERM "$DEV"; exit 1; }
 PSQL=(psql -h localhost -p "$port" -U postgres -d postgres -AtX)
 
 # Change data capture has started once a row carries a commit time from after the snapshot.
 started=$(date +%s)
 until [ "$("${PSQL[@]}" -c "select count(*) from mongo_cdc.batches where records > 0" 2>/dev/null || echo 0)" -gt 0 ]; do
   sleep 0.5
-  if [ $(( $(date +%s) - started )) -gt 300 ]; then echo "no batch delivered" >&2; kill -INT "$DEV"; exit 1; fi
+  if [ $(( $(date +%s) - started )) -gt 300 ]; then echo "no batch delivered" >&2; kill -TERM "$DEV"; exit 1; fi
 done
 sleep "$WARMUP"
 
@@ -48,7 +48,7 @@ kill "$WATCH" 2>/dev/null || true
 wait "$WATCH" 2>/dev/null || true
 curl -s "http://127.0.0.1:$METRICS_PORT/metrics" > "$WORK/metrics.txt" || true
 
-kill -INT "$DEV"
+kill -TERM "$DEV"
 wait "$DEV" || true
 
 python3 - "$RATE" "$WORK/lags.txt" "$WORK/report.json" "$WORK/metrics.txt" <<'PY'
