@@ -66,9 +66,18 @@ try:
         out["report_" + key] = report.get(key)
 except (OSError, ValueError):
     pass
+buckets = []
 for line in open(metrics_file):
-    m = re.match(r'mongo_cdc_freshness_seconds\{.*quantile="([0-9.]+)".*\} ([0-9.eE+-]+)', line)
+    m = re.match(r'mongo_cdc_freshness_seconds(?:_percentile)?\{.*quantile="([0-9.]+)".*\} ([0-9.eE+-]+)', line)
     if m:
         out["metricP%gMs" % (float(m.group(1)) * 100)] = round(float(m.group(2)) * 1000)
+    m = re.match(r'mongo_cdc_freshness_seconds_bucket\{.*le="([0-9.eE+-]+|\+Inf)".*\} ([0-9.eE+-]+)', line)
+    if m:
+        buckets.append((float(m.group(1)), float(m.group(2))))
+# What histogram_quantile would answer from the buckets (the upper bound of the quantile's bucket).
+if buckets and buckets[-1][1] > 0:
+    for q in (0.5, 0.99):
+        le = next(b for b, count in sorted(buckets) if count >= q * max(c for _, c in buckets))
+        out["metricBucketP%gMs" % (q * 100)] = round(le * 1000) if le != float("inf") else None
 print(json.dumps(out))
 PY
