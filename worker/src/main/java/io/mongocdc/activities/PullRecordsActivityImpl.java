@@ -9,6 +9,7 @@ import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
+import io.mongocdc.pipeline.Freshness;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
@@ -20,6 +21,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.PullRecordsActivity;
 import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.OplogSpan;
@@ -128,10 +130,11 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirror.name(), batchId, attempt, start);
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
+      MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination),
           tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
-          PoisonEventPolicy.of(mirror, destination, quarantine, batchId)).withDecodeThreads(decodeThreads);
-      MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
+          PoisonEventPolicy.of(mirror, destination, quarantine, batchId)).withDecodeThreads(decodeThreads)
+          .withFreshnessListener(mirrorMetrics::onVisible);
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
         context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore + sink.committedKept(), attempt,
@@ -236,9 +239,15 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         quarantinedBefore + result.recordsQuarantined(),
         historyAppended,
         historyPruned,
-        sink.committedDrift());
+        sink.committedDrift(),
+        freshnessOf(result.freshness()));
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
+  }
+
+  private static BatchFreshness freshnessOf(Freshness freshness) {
+    return freshness == null ? null : new BatchFreshness(freshness.p50Millis(), freshness.p99Millis(),
+        freshness.maxMillis(), freshness.visibleThrough().toEpochMilli());
   }
 
   private static void heartbeatQuietly(ActivityExecutionContext context, PullHeartbeat details) {

@@ -79,6 +79,7 @@ public record PullTuning(
           .maxBatchSize(settings.batchSize())
           .idleTimeout(Duration.ofSeconds(settings.idleTimeoutSeconds()))
           .maxBatchDuration(Duration.ofSeconds(settings.maxBatchDurationSeconds()))
+          .maxVisibilityDelay(Duration.ofMillis(settings.maxVisibilityDelay()))
           .controlEventPolicy(ControlEventPolicy.valueOf(settings.controlEventPolicy()))
           .progressInterval(progressInterval)
           .commitIntervalRecords(commitIntervalRecords)

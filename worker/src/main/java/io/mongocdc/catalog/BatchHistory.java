@@ -6,6 +6,7 @@ import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 import static org.jooq.impl.DSL.excluded;
 
 import io.mongocdc.catalog.jooq.tables.records.BatchesRecord;
+import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.Stage;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -41,6 +42,7 @@ public final class BatchHistory {
         configuration -> {
           DSLContext tx = configuration.dsl();
           BatchReport.OperationCounts c = report.operations();
+          BatchFreshness f = report.freshness();
           int changed =
               tx.insertInto(BATCHES)
                   .set(BATCHES.MIRROR_NAME, report.mirror())
@@ -73,6 +75,10 @@ public final class BatchHistory {
                   .set(BATCHES.QUARANTINED, report.quarantined())
                   .set(BATCHES.HISTORY_ROWS, report.historyRows())
                   .set(BATCHES.HISTORY_PRUNED, report.historyPruned())
+                  .set(BATCHES.FRESHNESS_P50_MS, f == null ? null : f.p50Millis())
+                  .set(BATCHES.FRESHNESS_P99_MS, f == null ? null : f.p99Millis())
+                  .set(BATCHES.FRESHNESS_MAX_MS, f == null ? null : f.maxMillis())
+                  .set(BATCHES.VISIBLE_THROUGH, f == null ? null : odt(Instant.ofEpochMilli(f.visibleThroughMillis())))
                   .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
                   .doUpdate()
                   .set(BATCHES.ENDED_AT, excluded(BATCHES.ENDED_AT))
@@ -98,6 +104,10 @@ public final class BatchHistory {
                   .set(BATCHES.QUARANTINED, excluded(BATCHES.QUARANTINED))
                   .set(BATCHES.HISTORY_ROWS, excluded(BATCHES.HISTORY_ROWS))
                   .set(BATCHES.HISTORY_PRUNED, excluded(BATCHES.HISTORY_PRUNED))
+                  .set(BATCHES.FRESHNESS_P50_MS, excluded(BATCHES.FRESHNESS_P50_MS))
+                  .set(BATCHES.FRESHNESS_P99_MS, excluded(BATCHES.FRESHNESS_P99_MS))
+                  .set(BATCHES.FRESHNESS_MAX_MS, excluded(BATCHES.FRESHNESS_MAX_MS))
+                  .set(BATCHES.VISIBLE_THROUGH, excluded(BATCHES.VISIBLE_THROUGH))
                   // only a running batch's row is replaced; a finished one is final
                   .where(BATCHES.ENDED_AT.isNull())
                   .execute();

@@ -2,6 +2,7 @@ package io.mongocdc.catalog;
 
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.model.Stage;
+import io.mongocdc.workflows.model.BatchFreshness;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.Objects;
  * @param historyPruned history rows removed by retention after the batch; null if unknown
  * @param columnDrift typed column values that did not convert, by table and column, added to the
  *     mirror's {@code column_drift} counters once; empty when none
+ * @param freshness how fresh the batch's changes were when they became visible; null if unknown
  */
 public record BatchReport(
     String mirror,
@@ -45,7 +47,17 @@ public record BatchReport(
     Long quarantined,
     Long historyRows,
     Long historyPruned,
-    Map<String, Map<String, Long>> columnDrift) {
+    Map<String, Map<String, Long>> columnDrift,
+    BatchFreshness freshness) {
+
+  /** A report without freshness figures (unknown). */
+  public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,
+      OperationCounts operations, ResumeToken firstPosition, ResumeToken lastPosition, Map<String, Long> stageMillis,
+      String endReason, String error, Integer attempts, List<TableCounts> tables, Long quarantined, Long historyRows,
+      Long historyPruned, Map<String, Map<String, Long>> columnDrift) {
+    this(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition, lastPosition, stageMillis,
+        endReason, error, attempts, tables, quarantined, historyRows, historyPruned, columnDrift, null);
+  }
 
   /** A report without typed column drift. */
   public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,

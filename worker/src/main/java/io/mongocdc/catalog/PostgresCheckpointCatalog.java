@@ -69,7 +69,8 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
         figures.recordsQuarantined(),
         figures.historyRowsAppended(),
         figures.historyRowsPruned(),
-        figures.columnDrift()));
+        figures.columnDrift(),
+        figures.freshness()));
     CheckpointCommit result = catalog.checkpoints().commit(mirror, batchId, position);
     // Only for a mirror whose workflow run does not record its states (it started on an older worker).
     if (CONTROL_EVENT.equals(figures.endReason())) {

@@ -20,6 +20,11 @@ public final class SettingsOptions {
   @Option(names = "--max-batch-duration", paramLabel = "SECONDS", description = "A batch ends after this long in any case.")
   Integer maxBatchDurationSeconds;
 
+  @Option(names = "--max-visibility-delay", paramLabel = "MILLIS",
+      description = "A record read waits at most this long before the destination commits it and it becomes "
+          + "visible, however long the batch (default " + MirrorSettings.DEFAULT_MAX_VISIBILITY_DELAY + ").")
+  Integer maxVisibilityDelay;
+
   @Option(names = "--decode-workers", paramLabel = "N", description = "Threads decoding events in parallel.")
   Integer decodeWorkers;
 
@@ -125,7 +130,7 @@ public final class SettingsOptions {
         snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync,
         fullDocumentBeforeChange, historySwitches(), historyRetentionDays, verifyDocumentsPerSecond,
         ColumnsOption.columns(columns, columnsFile), ColumnsOption.byCollection("--remove-column", removeColumns),
-        dropColumnData, ColumnsOption.byCollection("--index", indexes));
+        dropColumnData, ColumnsOption.byCollection("--index", indexes), maxVisibilityDelay);
   }
 
   /** {@code --history} and {@code --no-history} as collection: on/off; null when neither is given. */

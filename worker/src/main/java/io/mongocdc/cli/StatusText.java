@@ -23,7 +23,16 @@ final class StatusText {
     if (s.committedCheckpoint() != null) {
       line(out, "  checkpoint: %s", s.committedCheckpoint().describe());
       line(out, "  checkpoint age: %s", s.checkpointAgeSeconds() == null ? "none yet (the starting point, not committed)"
-          : s.checkpointAgeSeconds() + " s, committed at " + Instant.ofEpochMilli(s.committedAtMillis()));
+          : s.checkpointAgeSeconds() + " s (what a restart would replay), committed at "
+              + Instant.ofEpochMilli(s.committedAtMillis()));
+    }
+    line(out, "  visible lag: %s", s.visibleLagMillis() == null
+        ? "unknown (no batch delivered changes in this workflow run yet)"
+        : String.format("%.1f s (the newest change visible in the destination, as of the last batch, to now)",
+            s.visibleLagMillis() / 1000.0));
+    if (s.lastBatchFreshness() != null) {
+      line(out, "  freshness of the last batch: p50 %d ms, p99 %d ms, max %d ms (source commit to visible)",
+          s.lastBatchFreshness().p50Millis(), s.lastBatchFreshness().p99Millis(), s.lastBatchFreshness().maxMillis());
     }
     if (s.oplogHeadroomSeconds() != null) {
       line(out, "  oplog headroom: %d s%s", s.oplogHeadroomSeconds(),
@@ -61,7 +70,8 @@ final class StatusText {
 
   static String settings(MirrorSettings s) {
     return "batchSize=" + s.batchSize() + " idleTimeoutSeconds=" + s.idleTimeoutSeconds()
-        + " maxBatchDurationSeconds=" + s.maxBatchDurationSeconds() + " decodeWorkers=" + s.decodeWorkers()
++ " maxBatchDurationSeconds=" + s.maxBatchDurationSeconds()
+        + " maxVisibilityDelay=" + s.maxVisibilityDelay() + " decodeWorkers=" + s.decodeWorkers()
         + " chunkSize=" + s.chunkSize() + " excludedOperations=" + s.excludedOperations()
         + " controlEventPolicy=" + s.controlEventPolicy() + " poisonEventPolicy=" + s.poisonEventPolicy()
         + " continueAsNewEveryBatches=" + s.continueAsNewEveryBatches()

@@ -33,6 +33,12 @@ package io.mongocdc.devtools;
  *     batches.history_rows}): {@code historyRows} less the documents the snapshot copied into
  *     those collections' history (and any row retention pruned)
  * @param verify what {@code --verify} found (null without it)
+ * @param freshnessP50Ms median freshness of the steady part of the run: per committed chunk, the
+ *     commit that made it visible minus its newest change's source commit time ({@code
+ *     wallTime}), over the chunks committed from {@link DevRun#STEADY_AFTER} after the first
+ *     batch that delivered records started (the snapshot and warm-up left out); null if none
+ * @param freshnessP99Ms its 99th percentile
+ * @param freshnessMaxMs its largest
  */
 public record DevReport(
     String source,
@@ -52,7 +58,10 @@ public record DevReport(
     long quarantinedEvents,
     long historyRows,
     long historyRowsReported,
-    Verify verify) {
+    Verify verify,
+    Long freshnessP50Ms,
+    Long freshnessP99Ms,
+    Long freshnessMaxMs) {
 
   /**
    * The figures of {@code dev --verify} (with {@code --tamper N} and {@code --repair}).

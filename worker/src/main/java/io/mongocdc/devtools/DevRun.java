@@ -55,6 +55,8 @@ public final class DevRun {
   private static final Duration DRAIN_AT_MOST = Duration.ofSeconds(8);
   /** Then how long the workflow gets to end, its batch in flight cancelled. */
   private static final Duration CLOSE_AT_MOST = Duration.ofSeconds(4);
+  /** The first seconds of the batch phase are warm-up (JIT, pools): the report's freshness starts after them. */
+  static final Duration STEADY_AFTER = Duration.ofSeconds(5);
 
   /** What the user asked for. */
   public record Options(
@@ -324,13 +326,23 @@ public final class DevRun {
       double phase = batches.phaseSeconds();
       double rate = phase > 0 ? sourceEvents / phase : 0;
       Double cores = cpu.coresBusy(batches.phaseStart(), batches.phaseEnd());
+      long[] freshness = batches.phaseStart() == null ? new long[0]
+          : stack.freshness.sortedSince(batches.phaseStart().plus(STEADY_AFTER).toEpochMilli());
       return new DevReport(generated ? "generator" : "mongodb", catalog.snapshotTotals(MIRROR).documentsCopied(), sourceEvents,
           batches.records(), rows, matches,
           mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
           Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
           batches.p99Millis(), quarantined, historyRows(connection, database), catalog.historyRowsReported(MIRROR),
-          verified);
+          verified, freshness.length == 0 ? null : rank(freshness, 0.50),
+          freshness.length == 0 ? null : rank(freshness, 0.99),
+          freshness.length == 0 ? null : freshness[freshness.length - 1]);
     }
+  }
+
+  /** The nearest-rank percentile of sorted figures. */
+  private static long rank(long[] sorted, double quantile) {
+    int index = (int) Math.ceil(quantile * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
   }
 
   private long historyRows(Connection connection, String database) throws SQLException {
@@ -344,10 +356,12 @@ public final class DevRun {
 
   private void printSummary(DevReport report) {
     out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s"
-            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%s%n",
+            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%s%s%n",
         report.snapshotDocuments(), report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
         report.batchPhaseSeconds(), report.cpuCoresBusy() == null ? "?" : String.format("%.2f", report.cpuCoresBusy()),
         report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
+        report.freshnessP99Ms() == null ? "" : String.format("; freshness p50 %d ms, p99 %d ms, max %d ms",
+            report.freshnessP50Ms(), report.freshnessP99Ms(), report.freshnessMaxMs()),
         report.destinationMatchesSource() == null ? ""
             : report.destinationMatchesSource() ? "; the destination matches the source"
                 : "; " + report.mismatchedRows() + " rows DIFFER from the source",

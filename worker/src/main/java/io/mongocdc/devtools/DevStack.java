@@ -15,6 +15,7 @@ import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.wiring.WorkerWiring;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.PostgresUrls;
+import io.mongocdc.metrics.FreshnessSamples;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
 import com.uber.m3.tally.RootScopeBuilder;
@@ -57,10 +58,13 @@ final class DevStack implements AutoCloseable {
   final WorkerFactory workers;
   final PrometheusMeterRegistry registry;
   final PrometheusEndpoint metricsEndpoint;
+  /** Every freshness figure of the run, for its report. */
+  final FreshnessSamples freshness;
 
   private DevStack(EmbeddedPostgres postgres, HikariDataSource catalogPool, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
       WorkflowServiceStubs service, WorkflowClient client, WorkerFactory workers, PrometheusMeterRegistry registry,
-      PrometheusEndpoint metricsEndpoint) {
+      PrometheusEndpoint metricsEndpoint, FreshnessSamples freshness) {
+    this.freshness = freshness;
     this.postgres = postgres;
     this.catalogPool = catalogPool;
     this.jdbcUrl = jdbcUrl;
@@ -114,11 +118,13 @@ final class DevStack implements AutoCloseable {
           .setTarget("localhost:" + temporalPort).setMetricsScope(sdkMetrics).build());
       WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
       WorkerFactory workers = WorkerFactory.newInstance(client);
+      FreshnessSamples freshness = new FreshnessSamples();
       WorkerWiring.register(workers.newWorker(TASK_QUEUE, WorkerWiring.workerOptions()), peers, ports, tuning,
-          new PipelineMetrics(registry));
+          new PipelineMetrics(registry, java.time.Clock.systemUTC(), freshness));
       workers.start();
       PrometheusEndpoint endpoint = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "127.0.0.1", metricsPort);
-      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint);
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint,
+          freshness);
     } catch (IOException | RuntimeException e) {
       postgres.close();
       throw e;
@@ -141,7 +147,7 @@ final class DevStack implements AutoCloseable {
       WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
           WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
       WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
-      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null);
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null, null);
     } catch (RuntimeException e) {
       if (temporal != null) {
         temporal.close();

@@ -11,12 +11,15 @@ import io.mongocdc.source.StreamPosition;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One mirror's pipeline metrics, fed from PullRecords progress reports and batch results:
  * events read, records decoded and delivered, the decode queue's depth, batch duration, and
- * checkpoint lag (how far the delivered checkpoint's cluster time is behind now).
+ * checkpoint lag (how far the delivered checkpoint's cluster time is behind now), freshness (how
+ * long committed changes took from their source commit to being visible, per committed chunk) and
+ * visible lag (how far the newest visible change's source commit time is behind now).
  *
  * <p>Progress counts restart at zero each batch; this class turns them into monotonic counters.
  */
@@ -35,12 +38,16 @@ public final class MirrorMetrics {
   private final AtomicLong queueDepth = new AtomicLong();
   private final AtomicLong checkpointEpochSeconds = new AtomicLong(-1);
   private final AtomicLong oplogHeadroomSeconds = new AtomicLong(-1);
+  private final Timer freshness;
+  private final FreshnessSamples freshnessSamples;
+  private final AtomicLong visibleThroughMillis = new AtomicLong(Long.MIN_VALUE);
   private long seenRead;
   private long seenDecoded;
   private long seenDelivered;
 
-  MirrorMetrics(MeterRegistry registry, String mirror, Clock clock) {
+  MirrorMetrics(MeterRegistry registry, String mirror, Clock clock, FreshnessSamples freshnessSamples) {
     this.clock = clock;
+    this.freshnessSamples = freshnessSamples;
     Tags tags = Tags.of("mirror", mirror);
     this.registry = registry;
     this.tags = tags;
@@ -63,6 +70,18 @@ public final class MirrorMetrics {
         .description("chunks read and not yet written to the destination").tags(tags).register(registry);
     Gauge.builder("mongo_cdc_checkpoint_lag_seconds", this, MirrorMetrics::checkpointLagSeconds)
         .description("now minus the cluster time of the delivered checkpoint").tags(tags).register(registry);
+    freshness = Timer.builder("mongo_cdc_freshness")
+        .description("per committed chunk: the commit that made it visible minus its newest change's source commit"
+            + " time (wallTime, or cluster time where absent)")
+        .publishPercentiles(0.5, 0.95, 0.99)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofMinutes(10))
+        .tags(tags).register(registry);
+    Gauge.builder("mongo_cdc_visible_lag_seconds", this, MirrorMetrics::visibleLagSeconds)
+        .description("now minus the source commit time of the newest change visible in the destination (NaN: none"
+            + " yet); unlike the checkpoint lag, it is what readers of the destination see")
+        .tags(tags).register(registry);
     Gauge.builder("mongo_cdc_oplog_headroom_seconds", oplogHeadroomSeconds, v -> v.get() < 0 ? Double.NaN : v.get())
         .description("how much older the checkpoint may get before the oplog no longer holds it (NaN: unknown)")
         .tags(tags).register(registry);
@@ -80,7 +99,24 @@ public final class MirrorMetrics {
     observeCheckpoint(progress.deliveredCheckpoint());
   }
 
-  /** A snapshot partition was copied and committed. */
+  /**
+   * A commit made a chunk visible {@code freshnessMillis} after its newest change's source commit
+   * (called on the pull's sender thread: quick).
+   */
+  public void onVisible(long freshnessMillis) {
+    freshness.record(freshnessMillis, TimeUnit.MILLISECONDS);
+    long now = clock.millis();
+    visibleThroughMillis.accumulateAndGet(now - freshnessMillis, Math::max);
+    if (freshnessSamples != null) {
+      freshnessSamples.add(now, freshnessMillis);
+    }
+  }
+
+  private double visibleLagSeconds() {
+    long through = visibleThroughMillis.get();
+    return through == Long.MIN_VALUE ? Double.NaN : Math.max(0, clock.millis() - through) / 1000.0;
+  }
+
   /** Typed column values that did not convert, by table and column ({@code mongo_cdc_column_drift}). */
   public void onColumnDrift(Map<String, Map<String, Long>> drift) {
     drift.forEach((table, columns) -> columns.forEach((column, values) ->
@@ -89,6 +125,7 @@ public final class MirrorMetrics {
             .tags(tags.and("table", table, "column", column)).register(registry).increment(values)));
   }
 
+  /** A snapshot partition was copied and committed. */
   public void onSnapshotPartition(long documents) {
     snapshotDocuments.increment(documents);
     snapshotPartitions.increment();

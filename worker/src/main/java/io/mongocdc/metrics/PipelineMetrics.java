@@ -14,10 +14,17 @@ public final class PipelineMetrics {
   private final MeterRegistry registry;
   private final Clock clock;
   private final Map<String, MirrorMetrics> mirrors = new ConcurrentHashMap<>();
+  private final FreshnessSamples freshnessSamples;
 
   public PipelineMetrics(MeterRegistry registry, Clock clock) {
+    this(registry, clock, null);
+  }
+
+  /** @param freshnessSamples also keeps every freshness figure there; null: only in the metrics */
+  public PipelineMetrics(MeterRegistry registry, Clock clock, FreshnessSamples freshnessSamples) {
     this.registry = registry;
     this.clock = clock;
+    this.freshnessSamples = freshnessSamples;
   }
 
   public PipelineMetrics(MeterRegistry registry) {
@@ -25,7 +32,7 @@ public final class PipelineMetrics {
   }
 
   public MirrorMetrics mirror(String name) {
-    return mirrors.computeIfAbsent(name, n -> new MirrorMetrics(registry, n, clock));
+    return mirrors.computeIfAbsent(name, n -> new MirrorMetrics(registry, n, clock, freshnessSamples));
   }
 
   /**

@@ -14,6 +14,7 @@ final class ChunkBuilder {
   private List<ResumeToken> tokens;
   private ResumeToken lastToken;
   private long bytes;
+  private long firstEventNanos;
   private long nextSequence;
 
   ChunkBuilder(int chunkSize, int maxChunkBytes) {
@@ -23,6 +24,9 @@ final class ChunkBuilder {
   }
 
   void add(RawBsonDocument event, ResumeToken token, int size) {
+    if (events.isEmpty()) {
+      firstEventNanos = System.nanoTime();
+    }
     events.add(event);
     tokens.add(token);
     lastToken = token;
@@ -41,6 +45,11 @@ final class ChunkBuilder {
   /** True if the chunk holds nothing: no event and no token to advance to. */
   boolean isEmpty() {
     return lastToken == null;
+  }
+
+  /** When the chunk's first event was added ({@link System#nanoTime}); now if it has none. */
+  long firstEventNanos() {
+    return events.isEmpty() ? System.nanoTime() : firstEventNanos;
   }
 
   RawChunk cut() {

@@ -42,10 +42,13 @@ final class ChunkReader implements Runnable {
   private final ChunkAdmission admission;
   private final PipelineCounters counters;
   private final PullOutcome outcome;
+  private final CaughtUpSignal caughtUp;
 
   private volatile boolean stopRequested;
   private volatile EndReason endReason;
   private volatile int streamReopens;
+  /** Whether a chunk went to the sender since the reader last told it it had caught up. */
+  private boolean sentSinceCaughtUp;
 
   ChunkReader(
       String mirror,
@@ -60,8 +63,10 @@ final class ChunkReader implements Runnable {
       Semaphore inFlightPermits,
       ChunkAdmission admission,
       PipelineCounters counters,
-      PullOutcome outcome) {
+      PullOutcome outcome,
+      CaughtUpSignal caughtUp) {
     this.mirror = mirror;
+    this.caughtUp = caughtUp;
     this.opener = opener;
     this.start = start;
     this.settings = settings;
@@ -139,7 +144,13 @@ final class ChunkReader implements Runnable {
           }
           if (!chunk.isEmpty()) {
             // Hand over what we have: the destination works while the stream is quiet.
-            send(chunk.cut());
+            send(chunk);
+          }
+          if (sentSinceCaughtUp) {
+            // Nothing more to read right now: what was sent may become visible without waiting.
+            caughtUp.force();
+            toSender.put(ChunkInFlight.CAUGHT_UP);
+            sentSinceCaughtUp = false;
           }
           if (clock.getAsLong() - lastEventAt >= settings.idleTimeout().toNanos()) {
             endReason = EndReason.IDLE_TIMEOUT;
@@ -167,12 +178,18 @@ final class ChunkReader implements Runnable {
         lastEventAt = clock.getAsLong();
         counters.eventsRead.incrementAndGet();
         counters.bytesRead.addAndGet(size);
-        if (chunk.isFull()) {
-          send(chunk.cut());
+        // Caught up with the stream and the sender free: hand over what we have, to commit.
+        boolean caughtUpNow = !cursor.eventReady() && caughtUp.raise();
+        if (chunk.isFull() || caughtUpNow) {
+          send(chunk);
+        }
+        if (caughtUpNow) {
+          toSender.put(ChunkInFlight.CAUGHT_UP);
+          sentSinceCaughtUp = false;
         }
       }
       if (!chunk.isEmpty()) {
-        send(chunk.cut());
+        send(chunk);
       }
       toSender.put(ChunkInFlight.END);
     } catch (InterruptedException e) {
@@ -203,7 +220,13 @@ final class ChunkReader implements Runnable {
     return lastRead == null ? start : StreamPosition.atOperationTime(lastRead.clusterTime());
   }
 
-  private void send(RawChunk raw) throws InterruptedException {
+  private void send(ChunkBuilder chunk) throws InterruptedException {
+    long firstReadNanos = chunk.firstEventNanos();
+    send(chunk.cut(), firstReadNanos);
+    sentSinceCaughtUp = true;
+  }
+
+  private void send(RawChunk raw, long firstReadNanos) throws InterruptedException {
     long waitStart = System.nanoTime();
     inFlightPermits.acquire();
     DecodedBytesBudget.Lease lease;
@@ -230,7 +253,7 @@ final class ChunkReader implements Runnable {
         outcome.fail(unwrap(error));
       }
     });
-    toSender.put(new ChunkInFlight(raw.sequence(), decoded));
+    toSender.put(new ChunkInFlight(raw.sequence(), decoded, firstReadNanos));
   }
 
   /**

@@ -7,6 +7,7 @@ import io.mongocdc.decode.UndecodableEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * A commit asks every lane to commit and waits for all of them: the delivered checkpoint moves
  * only when every transaction holding records up to it has committed. Lanes never share a key,
  * so their transactions never wait on each other's row locks.
+ *
+ * <p>Records become visible when the sink commits, so the sender commits for visibility as well
+ * as for size: once the oldest record written since the last commit was read {@link
+ * PullSettings#maxVisibilityDelay()} ago (it waits for chunks with that deadline, so it commits
+ * even when none arrives), and at once when the reader reports it has caught up with the stream.
  */
 final class ChunkSender implements Runnable {
 
@@ -43,6 +50,9 @@ final class ChunkSender implements Runnable {
   private final PullOutcome outcome;
   private final Runnable stopReader;
   private final PoisonEvents poison;
+  private final FreshnessListener freshnessListener;
+  private final FreshnessTally freshness = new FreshnessTally();
+  private final CaughtUpSignal caughtUp;
 
   private final Map<String, TableTally.Counter> stagedByTable = new LinkedHashMap<>();
   private final Map<String, TableTally.Counter> deliveredByTable = new LinkedHashMap<>();
@@ -55,6 +65,12 @@ final class ChunkSender implements Runnable {
   private long recordsSinceCommit;
   private long quarantinedSinceCommit;
   private long bytesSinceCommit;
+  /** When the oldest record written since the last commit was read; meaningful while there is one. */
+  private long oldestUncommittedNanos;
+  /** Per chunk written since the last commit, its newest record's source commit time (epoch ms). */
+  private long[] uncommittedNewestMillis = new long[16];
+  private int uncommittedChunks;
+  private boolean sinkCommitted;
   private long expectedSequence;
 
   ChunkSender(
@@ -68,9 +84,13 @@ final class ChunkSender implements Runnable {
       PipelineCounters counters,
       PullOutcome outcome,
       Runnable stopReader,
-      PoisonEvents poison) {
+      PoisonEvents poison,
+      FreshnessListener freshnessListener,
+      CaughtUpSignal caughtUp) {
     this.mirror = mirror;
-    this.delivered = new Delivered(start, Map.of(), null, 0);
+    this.caughtUp = caughtUp;
+    this.freshnessListener = freshnessListener;
+    this.delivered = new Delivered(start, Map.of(), null, 0, null);
     this.poison = poison;
     this.staged = start;
     this.settings = settings;
@@ -90,9 +110,10 @@ final class ChunkSender implements Runnable {
    * @param tables the committed records and bytes per destination table
    * @param firstRecord the position of the first committed record, or null before one
    * @param quarantined poison events set aside up to the position
+   * @param freshness how fresh the committed records were when they became visible; null before one
    */
   record Delivered(StreamPosition position, Map<String, TableTally> tables, ResumeToken firstRecord,
-      long quarantined) {}
+      long quarantined, Freshness freshness) {}
 
   Delivered delivered() {
     return delivered;
@@ -110,16 +131,28 @@ final class ChunkSender implements Runnable {
   public void run() {
     try {
       while (stoppedAt == null) {
-        ChunkInFlight next = fromReader.take();
+        ChunkInFlight next = nextChunk();
+        if (next == null) {
+          // The oldest uncommitted record has waited as long as it may to become visible.
+          commit();
+          continue;
+        }
         if (next == ChunkInFlight.END) {
           break;
+        }
+        if (next == ChunkInFlight.CAUGHT_UP) {
+          if (hasUncommitted()) {
+            commit();
+          }
+          caughtUp.clear();
+          continue;
         }
         if (next.sequence() != expectedSequence) {
           throw new IllegalStateException("chunk " + next.sequence() + " reached the sender before chunk "
               + expectedSequence);
         }
         expectedSequence++;
-        deliver(awaitDecoded(next));
+        deliver(awaitDecoded(next), next.firstReadNanos());
       }
       commit();
     } catch (InterruptedException e) {
@@ -130,6 +163,22 @@ final class ChunkSender implements Runnable {
     } finally {
       lanes.forEach(ApplyLane::stop);
     }
+  }
+
+  /**
+   * The next chunk or marker; null once the visibility deadline of what is written but not
+   * committed has passed without one.
+   */
+  private ChunkInFlight nextChunk() throws InterruptedException {
+    if (!hasUncommitted()) {
+      return fromReader.take();
+    }
+    long left = oldestUncommittedNanos + settings.maxVisibilityDelay().toNanos() - System.nanoTime();
+    return left <= 0 ? null : fromReader.poll(left, TimeUnit.NANOSECONDS);
+  }
+
+  private boolean hasUncommitted() {
+    return recordsSinceCommit > 0 || quarantinedSinceCommit > 0;
   }
 
   private DecodedChunk awaitDecoded(ChunkInFlight next) throws Exception {
@@ -143,7 +192,10 @@ final class ChunkSender implements Runnable {
     }
   }
 
-  private void deliver(DecodedChunk chunk) throws Exception {
+  private void deliver(DecodedChunk chunk, long firstReadNanos) throws Exception {
+    if (!hasUncommitted()) {
+      oldestUncommittedNanos = firstReadNanos;
+    }
     List<ChangeRecord> records = new ArrayList<>(chunk.events().size());
     ResumeToken reach = chunk.lastToken();
     ResumeToken lastBeforeStop = null;
@@ -178,9 +230,12 @@ final class ChunkSender implements Runnable {
       write(records, chunk.lease());
       counters.recordsStaged.addAndGet(records.size());
       recordsSinceCommit += records.size();
+      long newestMillis = Long.MIN_VALUE;
       for (ChangeRecord record : records) {
         bytesSinceCommit += record.sourceBytes();
+        newestMillis = Math.max(newestMillis, record.commitTime().toEpochMilli());
       }
+      stageNewest(newestMillis);
       count(records);
     } else {
       chunk.lease().release();
@@ -239,7 +294,39 @@ final class ChunkSender implements Runnable {
     counters.applyBackPressureNanos.addAndGet(System.nanoTime() - writeStart);
   }
 
+  private void stageNewest(long sourceCommitMillis) {
+    if (uncommittedChunks == uncommittedNewestMillis.length) {
+      uncommittedNewestMillis = Arrays.copyOf(uncommittedNewestMillis, uncommittedChunks * 2);
+    }
+    uncommittedNewestMillis[uncommittedChunks++] = sourceCommitMillis;
+  }
+
+  /** The chunks the commit just made visible: how fresh each was. */
+  private Freshness measureFreshness() {
+    if (uncommittedChunks == 0) {
+      return delivered.freshness();
+    }
+    long now = System.currentTimeMillis();
+    for (int i = 0; i < uncommittedChunks; i++) {
+      freshness.add(uncommittedNewestMillis[i], now);
+      freshnessListener.onVisible(freshness.last());
+    }
+    uncommittedChunks = 0;
+    return freshness.summary();
+  }
+
+  /**
+   * Makes what was written durable and moves the delivered checkpoint to what was staged. With
+   * nothing written since the last commit there is nothing to make durable: only the checkpoint
+   * moves (to a post-batch token, or past events the sink was not given). The sinks are still
+   * committed once in a call that committed nothing else, as every call always has been.
+   */
   private void commit() throws Exception {
+    if (!hasUncommitted() && sinkCommitted) {
+      delivered = new Delivered(staged, delivered.tables(), delivered.firstRecord(), delivered.quarantined(),
+          delivered.freshness());
+      return;
+    }
     long commitStart = System.nanoTime();
     if (lanes.isEmpty()) {
       sink.commit();
@@ -251,6 +338,7 @@ final class ChunkSender implements Runnable {
       // A lane that fails aborts the pull, which interrupts this wait.
       committed.await();
     }
+    sinkCommitted = true;
     counters.sinkCommitNanos.addAndGet(System.nanoTime() - commitStart);
     counters.recordsDelivered.addAndGet(recordsSinceCommit);
     recordsSinceCommit = 0;
@@ -258,7 +346,7 @@ final class ChunkSender implements Runnable {
     long quarantined = delivered.quarantined() + quarantinedSinceCommit;
     quarantinedSinceCommit = 0;
     delivered = new Delivered(staged, committedTallies(), delivered.firstRecord() != null ? delivered.firstRecord()
-        : firstStaged, quarantined);
+        : firstStaged, quarantined, measureFreshness());
   }
 
   private void count(List<ChangeRecord> records) {

@@ -20,6 +20,7 @@ import java.util.Map;
  * @param deliveredByTable what is durably committed per destination table
  * @param firstDelivered the position of the first committed record, or null before one
  * @param recordsQuarantined poison events set aside up to the delivered checkpoint
+ * @param freshness how fresh the committed records were when they became visible; null before one
  */
 public record PullProgress(
     StreamPosition deliveredCheckpoint,
@@ -32,4 +33,5 @@ public record PullProgress(
     StageTimings timings,
     Map<String, TableTally> deliveredByTable,
     ResumeToken firstDelivered,
-    long recordsQuarantined) {}
+    long recordsQuarantined,
+    Freshness freshness) {}

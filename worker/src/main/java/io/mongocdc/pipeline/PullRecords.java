@@ -29,6 +29,7 @@ public final class PullRecords {
   private final PoisonEvents poison;
   /** Null: the pull decodes with its own {@link PullSettings#decodeWorkers()} slots. */
   private final DecodeThreads decodeThreads;
+  private final FreshnessListener freshness;
 
   /**
    * @param mirror the mirror's name, used in thread names and messages
@@ -42,11 +43,13 @@ public final class PullRecords {
       PullSettings settings,
       LongSupplier clock,
       DecodedBytesBudget budget) {
-    this(mirror, opener, decoder, settings, clock, budget, PoisonEvents.NONE, null);
+    this(mirror, opener, decoder, settings, clock, budget, PoisonEvents.NONE, null, FreshnessListener.none());
   }
 
   private PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings,
-      LongSupplier clock, DecodedBytesBudget budget, PoisonEvents poison, DecodeThreads decodeThreads) {
+      LongSupplier clock, DecodedBytesBudget budget, PoisonEvents poison, DecodeThreads decodeThreads,
+      FreshnessListener freshness) {
+    this.freshness = Objects.requireNonNull(freshness, "freshness");
     this.poison = Objects.requireNonNull(poison, "poison");
     this.decodeThreads = decodeThreads;
     this.mirror = Objects.requireNonNull(mirror, "mirror");
@@ -73,7 +76,13 @@ public final class PullRecords {
 
   /** This pull with poison events screened and handled as {@code poison} says (none by default). */
   public PullRecords withPoisonEvents(PoisonEvents poison) {
-    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads);
+    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads, freshness);
+  }
+
+  /** This pull telling {@code listener} how fresh each committed chunk was when it became visible. */
+  public PullRecords withFreshnessListener(FreshnessListener listener) {
+    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads,
+        Objects.requireNonNull(listener, "listener"));
   }
 
   /**
@@ -82,15 +91,17 @@ public final class PullRecords {
    */
   public PullRecords withDecodeThreads(DecodeThreads decodeThreads) {
     return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison,
-        Objects.requireNonNull(decodeThreads, "decodeThreads"));
+        Objects.requireNonNull(decodeThreads, "decodeThreads"), freshness);
   }
 
   /**
    * Runs one batch.
    *
    * @param start where to read from: the mirror's committed checkpoint
-   * @param sink where records go; committed once at the end (and every
-   *     {@link PullSettings#commitIntervalRecords()} records if set)
+   * @param sink where records go; committed at the end, for size (every {@link
+   *     PullSettings#commitIntervalRecords()} records or {@link PullSettings#commitIntervalBytes()}
+   *     if set) and for visibility (within {@link PullSettings#maxVisibilityDelay()} of reading a
+   *     record, and at once when the reader has caught up with the stream)
    * @param progress told the delivered checkpoint and counts every
    *     {@link PullSettings#progressInterval()}; throwing from it fails the pull
    * @return the delivered checkpoint and the batch's figures
@@ -122,7 +133,7 @@ public final class PullRecords {
     sinks.forEach(sink -> Objects.requireNonNull(sink, "sink"));
     Objects.requireNonNull(progress, "progress listener");
     DecodeThreads decoding = decodeThreads != null ? decodeThreads : new DecodeThreads(settings.decodeWorkers());
-    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, budget, decoding, poison)
-        .execute();
+    return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, budget, decoding, poison,
+        freshness).execute();
   }
 }

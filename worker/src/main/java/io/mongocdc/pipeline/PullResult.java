@@ -26,6 +26,7 @@ import java.util.Map;
  *     stream replayed and the reader skipped
  * @param streamReopens how often the stream was reopened after "resume token not found"
  * @param timings where the time went
+ * @param freshness how fresh the delivered records were when they became visible; null when none was
  */
 public record PullResult(
     StreamPosition checkpoint,
@@ -40,7 +41,8 @@ public record PullResult(
     ControlEvent stoppedAt,
     long eventsSkippedAfterReopen,
     int streamReopens,
-    StageTimings timings) {
+    StageTimings timings,
+    Freshness freshness) {
 
   /** Delivered records per destination table and operation. */
   public Map<String, Map<Operation, Long>> recordsByTable() {

@@ -42,6 +42,7 @@ final class PullRun {
   private final PipelineCounters counters = new PipelineCounters();
   private final List<Thread> poolThreads = new CopyOnWriteArrayList<>();
   private final PullOutcome outcome = new PullOutcome(this::abort);
+  private final CaughtUpSignal caughtUp = new CaughtUpSignal();
   private final ExecutorService decodePool;
   private final ScheduledExecutorService progressReporter;
   private final ChunkReader reader;
@@ -64,7 +65,8 @@ final class PullRun {
       ProgressListener progress,
       DecodedBytesBudget budget,
       DecodeThreads decodeThreads,
-      PoisonEvents poison) {
+      PoisonEvents poison,
+      FreshnessListener freshnessListener) {
     this.mirror = mirror;
     this.settings = settings;
     this.start = start;
@@ -80,7 +82,7 @@ final class PullRun {
     this.admission = new ChunkAdmission(budget);
     this.reader = new ChunkReader(mirror, opener, start, settings, clock,
         new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, decodeThreads, toSender, inFlightPermits,
-        admission, counters, outcome);
+        admission, counters, outcome, caughtUp);
     this.readerThread = new Thread(reader, prefix + "reader");
     // One sink is written by the sender itself; several get a lane thread each.
     List<ApplyLane> lanes = new ArrayList<>();
@@ -92,7 +94,7 @@ final class PullRun {
       }
     }
     this.sender = new ChunkSender(mirror, start, settings, this.sinks.get(0), lanes, toSender, inFlightPermits,
-        counters, outcome, this::stopReader, poison);
+        counters, outcome, this::stopReader, poison, freshnessListener, caughtUp);
     this.senderThread = new Thread(() -> {
       sender.run();
       if (!outcome.hasFailed()) {
@@ -220,7 +222,8 @@ final class PullRun {
         timings(),
         delivered.tables(),
         delivered.firstRecord(),
-        delivered.quarantined());
+        delivered.quarantined(),
+        delivered.freshness());
   }
 
   private PullResult result() {
@@ -238,7 +241,8 @@ final class PullRun {
         sender.stoppedAt(),
         counters.eventsSkippedAfterReopen.get(),
         reader.streamReopens(),
-        timings());
+        timings(),
+        delivered.freshness());
   }
 
   /** Where the call has spent its time so far. */

@@ -26,6 +26,9 @@ import java.util.Objects;
  * @param commitIntervalBytes commit the sink once the records written since the last commit
  *     hold this many source bytes (0: no byte bound), so large documents commit as often as
  *     many small ones. Default 0.
+ * @param maxVisibilityDelay commit the sink once the oldest record written since the last commit
+ *     was read this long ago, so records become visible within it however long the call lasts;
+ *     the sink also commits at once when the reader has caught up with the stream. Default 1 s.
  * @param progressInterval how often progress is reported (it feeds heartbeats). Default 2 s.
  * @param shutdownTimeout how long a failed or cancelled call waits for its threads to stop.
  *     Default 30 s.
@@ -44,6 +47,7 @@ public record PullSettings(
     Duration maxBatchDuration,
     int commitIntervalRecords,
     long commitIntervalBytes,
+    Duration maxVisibilityDelay,
     Duration progressInterval,
     Duration shutdownTimeout,
     int maxStreamReopens,
@@ -54,6 +58,7 @@ public record PullSettings(
   public static final int DEFAULT_MAX_BATCH_SIZE = 100_000;
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_MAX_BATCH_DURATION = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_MAX_VISIBILITY_DELAY = Duration.ofSeconds(1);
   public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofSeconds(2);
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
   public static final int DEFAULT_MAX_STREAM_REOPENS = 3;
@@ -68,6 +73,7 @@ public record PullSettings(
     requirePositive("maxBatchDuration", maxBatchDuration);
     requireAtLeast("commitIntervalRecords", commitIntervalRecords, 0);
     requireAtLeast("commitIntervalBytes", commitIntervalBytes, 0);
+    requirePositive("maxVisibilityDelay", maxVisibilityDelay);
     requirePositive("progressInterval", progressInterval);
     requirePositive("shutdownTimeout", shutdownTimeout);
     requireAtLeast("maxStreamReopens", maxStreamReopens, 0);
@@ -93,6 +99,7 @@ public record PullSettings(
         .maxBatchDuration(maxBatchDuration)
         .commitIntervalRecords(commitIntervalRecords)
         .commitIntervalBytes(commitIntervalBytes)
+        .maxVisibilityDelay(maxVisibilityDelay)
         .progressInterval(progressInterval)
         .shutdownTimeout(shutdownTimeout)
         .maxStreamReopens(maxStreamReopens)
@@ -130,6 +137,7 @@ public record PullSettings(
     private Duration maxBatchDuration = DEFAULT_MAX_BATCH_DURATION;
     private int commitIntervalRecords;
     private long commitIntervalBytes;
+    private Duration maxVisibilityDelay = DEFAULT_MAX_VISIBILITY_DELAY;
     private Duration progressInterval = DEFAULT_PROGRESS_INTERVAL;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private int maxStreamReopens = DEFAULT_MAX_STREAM_REOPENS;
@@ -180,6 +188,11 @@ public record PullSettings(
       return this;
     }
 
+    public Builder maxVisibilityDelay(Duration value) {
+      maxVisibilityDelay = value;
+      return this;
+    }
+
     public Builder progressInterval(Duration value) {
       progressInterval = value;
       return this;
@@ -212,6 +225,7 @@ public record PullSettings(
           maxBatchDuration,
           commitIntervalRecords,
           commitIntervalBytes,
+          maxVisibilityDelay,
           progressInterval,
           shutdownTimeout,
           maxStreamReopens,

@@ -20,6 +20,16 @@ public interface ChangeStreamCursor extends AutoCloseable {
   RawBsonDocument tryNext() throws InterruptedException;
 
   /**
+   * Whether {@link #tryNext} would return an event now without waiting for the server (the
+   * driver's cursor has one in the batch it holds; a generated stream has one due). False means
+   * the reader has caught up with the stream: it has read everything there is to read right now.
+   * Cursors that cannot tell answer true, and are caught up only when {@code tryNext} returns null.
+   */
+  default boolean eventReady() {
+    return true;
+  }
+
+  /**
    * The post-batch resume token of the most recent server batch, or {@code null} if the server
    * gave none. On an idle stream it moves forward even though no event arrives, which is what
    * keeps a quiet mirror's checkpoint inside the oplog window.

@@ -21,6 +21,11 @@ public abstract class ForwardingChangeStreamCursor implements ChangeStreamCursor
   }
 
   @Override
+  public boolean eventReady() {
+    return delegate.eventReady();
+  }
+
+  @Override
   public ResumeToken postBatchResumeToken() {
     return delegate.postBatchResumeToken();
   }

@@ -66,8 +66,13 @@ class PullRecordsActivityImplTest {
   private final InMemoryCatalog catalog = new InMemoryCatalog();
 
   private PullRecordsActivity activity(List<RawBsonDocument> events) {
-    stream = ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
-    PullTuning tuning = new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10));
+    return activity(ScriptedChangeStream.builder().events(events), 10);
+  }
+
+  /** @param commitIntervalRecords 0: the sink commits only for visibility and at the batch end */
+  private PullRecordsActivity activity(ScriptedChangeStream.Builder script, int commitIntervalRecords) {
+    stream = script.clock(clock, Duration.ofSeconds(1)).build();
+    PullTuning tuning = new PullTuning(Duration.ofMillis(20), commitIntervalRecords, 0, Duration.ofSeconds(10));
     env.registerActivitiesImplementations(new PullRecordsActivityImpl(
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
@@ -229,6 +234,44 @@ class PullRecordsActivityImplTest {
         "the per-table counts add the earlier attempt's too");
     assertEquals("00AA", outcome.figures().firstPosition(), "the batch's first record was the earlier attempt's");
     assertEquals(20, destination.recordsApplied());
+  }
+
+  @Test
+  void aFailureBetweenTwoVisibilityCommitsLosesNothingAndTheRetryReplaysOnlyTheUncommittedTail() throws Exception {
+    List<RawBsonDocument> events = Fixtures.orderEvents(30);
+    // The source pauses after events 9 and 19: the reader catches up and the sink commits each
+    // time (no size interval). Events 20-27 fill a chunk that is on its way to the sink, not
+    // committed (the visibility delay is a minute), when reading event 28 fails.
+    PullRecordsActivity activity = activity(ScriptedChangeStream.builder()
+        .events(events.subList(0, 10)).idle().events(events.subList(10, 20)).idle().events(events.subList(20, 30)), 0);
+    // The reader waits at event 28 until the two visibility commits are done, then fails there.
+    Gate beforeFailure = stream.blockAt(28);
+    stream.failAt(28, new ChangeStreamException("Prematurely reached end of stream", 0, null));
+    MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().apply(new io.mongocdc.workflows.model.EditRequest(
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, null, null, 60_000)));
+
+    CompletableFuture<BatchOutcome> failing = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(mirror, start())));
+    assertTrue(beforeFailure.awaitReached(WAIT));
+    destination.awaitCommitted(20, WAIT);
+    beforeFailure.release();
+    ExecutionException failed = assertThrows(ExecutionException.class, () -> failing.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+    assertInstanceOf(ActivityFailure.class, failed.getCause());
+
+    Checkpoint afterVisibilityCommits = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
+    PullHeartbeat last = heartbeats.get(heartbeats.size() - 1);
+    assertEquals(afterVisibilityCommits, last.delivered(), "the failed attempt heartbeated its last visibility commit");
+    assertEquals(20, destination.recordsCommitted(), "events 0-19 are committed, the tail 20-27 is not");
+    env.setHeartbeatDetails(last);
+
+    BatchOutcome retried = activity.pullRecords(batch(mirror, start()));
+
+    assertEquals(Checkpoints.toPosition(afterVisibilityCommits), stream.openedPositions().get(1),
+        "the retry resumes from the heartbeated checkpoint");
+    assertEquals(10, retried.figures().eventsRead(), "the retry reads only the uncommitted tail and what followed");
+    assertEquals(30, retried.figures().recordsDelivered(), "both attempts' records, each counted once");
+    assertEquals(30, destination.recordsCommitted(), "no record was committed twice, none was lost");
+    assertNotNull(retried.figures().freshness(), "the batch reports its freshness");
   }
 
   @Test

@@ -41,7 +41,7 @@ class ChunkSenderTest {
     RecordingSink sink = new RecordingSink();
     PullOutcome outcome = new PullOutcome(() -> {});
     ChunkSender sender = new ChunkSender("test", PullFixture.START, PullSettings.defaults(), sink, List.of(), queue,
-        new Semaphore(0), new PipelineCounters(), outcome, () -> {}, PoisonEvents.NONE);
+        new Semaphore(0), new PipelineCounters(), outcome, () -> {}, PoisonEvents.NONE, FreshnessListener.none(), new CaughtUpSignal());
 
     sender.run();
 

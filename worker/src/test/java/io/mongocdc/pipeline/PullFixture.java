@@ -32,6 +32,8 @@ final class PullFixture {
   DecodedBytesBudget budget;
   /** The decode slots of the pulls; null: each PullRecords gets its own. */
   DecodeThreads decodeThreads;
+  /** What the pulls read through; null: {@link #stream} itself. */
+  io.mongocdc.source.ChangeStreamOpener opener;
   PullSettings.Builder settings = PullSettings.builder()
       .decodeWorkers(4)
       .chunkSize(16)
@@ -65,9 +67,10 @@ final class PullFixture {
   PullRecords pullRecords() {
     ChangeEventDecoder decoder =
         new ChangeEventDecoder(renderer, new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName());
+    io.mongocdc.source.ChangeStreamOpener source = opener == null ? stream : opener;
     PullRecords pull = budget == null
-        ? new PullRecords("test", stream, decoder, settings.build(), clock)
-        : new PullRecords("test", stream, decoder, settings.build(), clock, budget);
+        ? new PullRecords("test", source, decoder, settings.build(), clock)
+        : new PullRecords("test", source, decoder, settings.build(), clock, budget);
     return decodeThreads == null ? pull : pull.withDecodeThreads(decodeThreads);
   }
 

@@ -48,6 +48,10 @@ final class PullOutcomeProbe {
     return new PullOutcomeProbe(fixture, lanes, ProgressListener.none());
   }
 
+  static PullOutcomeProbe start(PullFixture fixture, List<? extends RecordSink> lanes, ProgressListener listener) {
+    return new PullOutcomeProbe(fixture, lanes, listener);
+  }
+
   /** Interrupts the thread that called pull, as a caller cancelling it would. */
   void cancel() {
     caller.interrupt();

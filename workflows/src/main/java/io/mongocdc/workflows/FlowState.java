@@ -1,5 +1,6 @@
 package io.mongocdc.workflows;
 
+import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.Checkpoint;
@@ -37,6 +38,8 @@ final class FlowState {
   Checkpoint checkpoint;
   long lastBatchId;
   Long committedAtMillis;
+  /** The freshness of the last committed batch that delivered changes, in this run; null before one. */
+  BatchFreshness lastFreshness;
   MirrorTotals totals;
   boolean paused;
   boolean failed;
@@ -306,6 +309,9 @@ final class FlowState {
     if (outcome.oplog() != null) {
       oplog = outcome.oplog();
     }
+    if (outcome.figures().freshness() != null) {
+      lastFreshness = outcome.figures().freshness();
+    }
     if (outcome.stoppedAt() != null) {
       paused = true;
       pausedReason = "stopped before a control event (" + outcome.stoppedAt() + "); adjust the source or set "
@@ -351,6 +357,7 @@ final class FlowState {
         committedAtMillis, age, totals, lastError, lastErrorAtMillis, failedAttempts, config,
         List.copyOf(pendingEdits), List.copyOf(rejectedEdits), run, batchesThisRun,
         oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
-        oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(snapshots));
+        oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(snapshots),
+        lastFreshness == null ? null : Math.max(0, nowMillis - lastFreshness.visibleThroughMillis()), lastFreshness);
   }
 }

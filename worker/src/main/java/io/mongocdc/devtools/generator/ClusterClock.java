@@ -36,10 +36,22 @@ final class ClusterClock {
     return new ClusterClock(null, startMillis);
   }
 
+  /** Asks {@link #tickAt} for the clock's own now. */
+  static final long NOW = Long.MIN_VALUE;
+
   /** Moves to the next cluster time. */
   void tick() {
+    tickAt(NOW);
+  }
+
+  /**
+   * Moves to the next cluster time, at wall time {@code millis} when following a clock (the time
+   * the event was due), or at the clock's now for {@link #NOW}. Simulated times ignore it. Times
+   * never go back, whatever {@code millis} says.
+   */
+  void tickAt(long millis) {
     ticks++;
-    long now = clock == null ? startMillis + ticks : clock.millis();
+    long now = clock == null ? startMillis + ticks : millis == NOW ? clock.millis() : millis;
     int nowSeconds = (int) Math.floorDiv(now, 1000L);
     if (nowSeconds > seconds) {
       seconds = nowSeconds;
@@ -67,6 +79,11 @@ final class ClusterClock {
   /** The current cluster time as a BSON timestamp's value: seconds, then increment. */
   long clusterTime() {
     return (long) seconds << 32 | increment & 0xFFFFFFFFL;
+  }
+
+  /** The followed clock's now, or the simulated time of the current tick. */
+  long nowMillis() {
+    return clock == null ? startMillis + ticks : clock.millis();
   }
 
   long wallMillis() {

@@ -66,6 +66,8 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   private long startNanos = -1;
   // The events made before the rate's clock started: made at once, to reach a cursor's position.
   private long rateOrigin;
+  // The wall clock when the rate's clock started: due times in wall time count from it.
+  private long startWallMillis;
   private long txnNumber;
   private int poisonMade;
   private boolean stopped;
@@ -231,7 +233,7 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
 
   private void makeOperations() {
     if (poisonMade < profile.poisonEvents() && generated >= (poisonMade + 1L) * profile.poisonInterval()) {
-      clock.tick();
+      clock.tickAt(dueWallMillis());
       long clusterTime = clock.clusterTime();
       pendingTransaction.add(new PendingEvent(poisonInsert(namespaces.get(poisonMade % namespaces.size()), clusterTime),
           clusterTime));
@@ -245,13 +247,13 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     Transaction transaction = null;
     if (transactional && operations > 1) {
       // A transaction's events share the cluster time of its commit.
-      clock.tick();
+      clock.tickAt(dueWallMillis());
       transaction = new Transaction(++txnNumber, sessionId());
     }
     for (int i = 0; i < operations; i++) {
       CollectionModel model = models[random.nextInt(models.length)];
       if (transaction == null) {
-        clock.tick();
+        clock.tickAt(dueWallMillis());
       }
       long clusterTime = clock.clusterTime();
       pendingTransaction.add(new PendingEvent(makeOperation(model, transaction, clusterTime), clusterTime));
@@ -335,15 +337,33 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     return new UUID(high, low);
   }
 
+  /** When the next event is due at the profile's rate ({@link System#nanoTime}); once the rate's clock started. */
+  private long dueNanos() {
+    return startNanos + (long) ((generated - rateOrigin) * 1e9 / profile.eventsPerSecond());
+  }
+
+  /**
+   * The wall time the next event was due at the profile's rate, which it is stamped with: a
+   * reader that falls behind the rate sees events as old as they would be on a real server. No
+   * due time (full speed, or before the rate's clock started): the clock's now.
+   */
+  private long dueWallMillis() {
+    if (profile.eventsPerSecond() == 0 || startNanos < 0) {
+      return ClusterClock.NOW;
+    }
+    return startWallMillis + (long) ((generated - rateOrigin) * 1e3 / profile.eventsPerSecond());
+  }
+
   /** Waits until the next event is due at the profile's rate; false if it is not due within the await time. */
   private boolean awaitDue() throws InterruptedException {
     long due;
     synchronized (this) {
       if (startNanos < 0) {
         startNanos = System.nanoTime();
+        startWallMillis = clock.nowMillis();
         rateOrigin = generated;
       }
-      due = startNanos + (long) ((generated - rateOrigin) * 1e9 / profile.eventsPerSecond());
+      due = dueNanos();
     }
     long wait = due - System.nanoTime();
     if (wait > maxAwaitTime.toNanos()) {
@@ -422,6 +442,19 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     private void idle(ResumeToken highWaterMark) {
       lastEvent = null;
       postBatchToken = highWaterMark;
+    }
+
+    @Override
+    public boolean eventReady() {
+      synchronized (GeneratedChangeStream.this) {
+        if (next < window.end() || !pendingTransaction.isEmpty()) {
+          return true;
+        }
+        if (exhausted()) {
+          return false;
+        }
+        return profile.eventsPerSecond() == 0 || startNanos < 0 || dueNanos() <= System.nanoTime();
+      }
     }
 
     @Override

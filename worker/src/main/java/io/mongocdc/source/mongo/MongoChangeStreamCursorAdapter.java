@@ -46,6 +46,16 @@ final class MongoChangeStreamCursorAdapter implements ChangeStreamCursor {
   }
 
   @Override
+  public boolean eventReady() {
+    try {
+      return cursor.available() > 0;
+    } catch (MongoException e) {
+      // Asked only to decide when to commit; the next tryNext reports the failure.
+      return true;
+    }
+  }
+
+  @Override
   public ResumeToken postBatchResumeToken() {
     if (assembler != null && assembler.inProgress()) {
       // Resuming after a fragment would yield the rest of an event without its beginning.

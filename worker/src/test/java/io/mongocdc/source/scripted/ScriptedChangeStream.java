@@ -40,6 +40,7 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
   private final AtomicInteger eventsYielded = new AtomicInteger();
   /** The furthest step any cursor has played: a reopened cursor does not replay idle time before it. */
   private final AtomicInteger playedUpTo = new AtomicInteger();
+  private volatile boolean reportsReadiness;
 
   private ScriptedChangeStream(List<Step> steps, ManualClock clock, Duration idlePollDuration) {
     this.steps = List.copyOf(steps);
@@ -97,6 +98,21 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
   private synchronized Fault takeFault(int eventIndex) {
     Deque<Fault> faults = faultsByEvent.get(eventIndex);
     return faults == null ? null : faults.poll();
+  }
+
+  /**
+   * Cursors answer {@link ChangeStreamCursor#eventReady} as a server's would: false when the next
+   * step is idle, the script is played out, or a delay or block waits before the next event (the
+   * reader has caught up). Without this they answer true, as cursors that cannot tell do.
+   */
+  public ScriptedChangeStream reportingReadiness() {
+    reportsReadiness = true;
+    return this;
+  }
+
+  private synchronized boolean waitsBefore(int eventIndex) {
+    Deque<Fault> faults = faultsByEvent.get(eventIndex);
+    return faults != null && faults.stream().anyMatch(f -> f instanceof Fault.Delay || f instanceof Fault.Block);
   }
 
   // ---- observations ----
@@ -207,6 +223,14 @@ public final class ScriptedChangeStream implements ChangeStreamOpener {
       postBatchToken = event.token;
       eventsYielded.incrementAndGet();
       return event.event;
+    }
+
+    @Override
+    public boolean eventReady() {
+      if (!reportsReadiness) {
+        return true;
+      }
+      return next < steps.size() && steps.get(next) instanceof EventStep event && !waitsBefore(event.eventIndex);
     }
 
     private void idlePoll() {

@@ -35,6 +35,8 @@ import java.util.TreeMap;
  * @param columnDrift typed column values that did not convert ({@code _drift}) in the rows the
  *     batch wrote, by table and column; empty without typed columns, and in histories of workers
  *     before them
+ * @param freshness how fresh the batch's changes were when they became visible; null when it
+ *     delivered nothing, and in histories of workers before it existed
  */
 public record BatchFigures(
     long eventsRead,
@@ -51,7 +53,18 @@ public record BatchFigures(
     long recordsQuarantined,
     long historyRowsAppended,
     long historyRowsPruned,
-    Map<String, Map<String, Long>> columnDrift) {
+    Map<String, Map<String, Long>> columnDrift,
+    BatchFreshness freshness) {
+
+  /** Figures without freshness. */
+  public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
+      Map<String, Long> recordsByTable, long durationMillis, String endReason, int attempts,
+      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined,
+      long historyRowsAppended, long historyRowsPruned, Map<String, Map<String, Long>> columnDrift) {
+    this(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable, durationMillis, endReason, attempts,
+        stageMillis, tables, firstPosition, recordsQuarantined, historyRowsAppended, historyRowsPruned, columnDrift,
+        null);
+  }
 
   /** Figures without typed column drift. */
   public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,

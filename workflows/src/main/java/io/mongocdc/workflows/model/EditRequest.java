@@ -51,7 +51,8 @@ public record EditRequest(
     Map<String, List<TypedColumn>> columns,
     Map<String, List<String>> removeColumns,
     Boolean dropColumnData,
-    Map<String, List<String>> indexes) {
+    Map<String, List<String>> indexes,
+    Integer maxVisibilityDelay) {
 
   /**
    * Each field's JSON name and value, in the order they are documented: the one list of the
@@ -61,6 +62,7 @@ public record EditRequest(
       new JsonField("batchSize", EditRequest::batchSize),
       new JsonField("idleTimeoutSeconds", EditRequest::idleTimeoutSeconds),
       new JsonField("maxBatchDurationSeconds", EditRequest::maxBatchDurationSeconds),
+      new JsonField("maxVisibilityDelay", EditRequest::maxVisibilityDelay),
       new JsonField("decodeWorkers", EditRequest::decodeWorkers),
       new JsonField("chunkSize", EditRequest::chunkSize),
       new JsonField("excludedOperations", EditRequest::excludedOperations),
@@ -106,7 +108,23 @@ public record EditRequest(
     this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
         controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
         snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null, null, null,
-        null, null, null, null);
+        null, null, null, null, null);
+  }
+
+  /** An edit without {@code maxVisibilityDelay}. */
+  public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
+      Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
+      Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
+      Integer snapshotDocumentsPerPartition, Integer snapshotParallelPartitions, Map<String, String> snapshotFilters,
+      List<String> addCollections, String poisonEventPolicy, Boolean autoResync, String fullDocumentBeforeChange,
+      Map<String, Boolean> history, Integer historyRetentionDays, Integer verifyDocumentsPerSecond,
+      Map<String, List<TypedColumn>> columns, Map<String, List<String>> removeColumns, Boolean dropColumnData,
+      Map<String, List<String>> indexes) {
+    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
+        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync,
+        fullDocumentBeforeChange, history, historyRetentionDays, verifyDocumentsPerSecond, columns, removeColumns,
+        dropColumnData, indexes, null);
   }
 
   /** An edit that changes only the settings this one changes (no collections added). */
@@ -115,7 +133,7 @@ public record EditRequest(
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
         snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy,
         autoResync, fullDocumentBeforeChange, history, historyRetentionDays, verifyDocumentsPerSecond, columns,
-        removeColumns, dropColumnData, indexes);
+        removeColumns, dropColumnData, indexes, maxVisibilityDelay);
   }
 
   /** Whether this edit adds, removes or indexes typed columns. */
@@ -189,7 +207,8 @@ public record EditRequest(
             EditRequest::stringList),
         bool(body, "dropColumnData", problems),
         byCollection(body, "indexes", problems, "a list of column names", "a list of strings",
-            EditRequest::stringList));
+            EditRequest::stringList),
+        integer(body, "maxVisibilityDelay", problems));
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }

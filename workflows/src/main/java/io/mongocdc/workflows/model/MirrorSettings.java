@@ -43,6 +43,9 @@ import java.util.Set;
  *     defaults: none)
  * @param columns typed columns: per collection, projections of documents into typed PostgreSQL
  *     columns, and indexes on them (null in JSON means none)
+ * @param maxVisibilityDelay milliseconds a record read from the stream may wait, at most, before
+ *     the destination commits it and it becomes visible, however long the batch lasts (null in
+ *     JSON means {@link #DEFAULT_MAX_VISIBILITY_DELAY})
  */
 public record MirrorSettings(
     int batchSize,
@@ -59,7 +62,8 @@ public record MirrorSettings(
     Boolean autoResync,
     Integer verifyDocumentsPerSecond,
     ChangeHistorySettings history,
-    TypedColumnSettings columns) {
+    TypedColumnSettings columns,
+    Integer maxVisibilityDelay) {
 
   public static final Set<String> OPERATIONS = Set.of("insert", "update", "replace", "delete");
   public static final Set<String> CONTROL_EVENT_POLICIES = Set.of("PAUSE", "IGNORE");
@@ -73,7 +77,10 @@ public record MirrorSettings(
   static final Range CONTINUE_AS_NEW = new Range("continueAsNewEveryBatches", 1, 100_000);
   static final Range VERIFY_DOCUMENTS_PER_SECOND = new Range("verifyDocumentsPerSecond", 1, 10_000_000);
 
+  static final Range MAX_VISIBILITY_DELAY = new Range("maxVisibilityDelay", 1, 3_600_000);
+
   public static final int DEFAULT_VERIFY_DOCUMENTS_PER_SECOND = 10_000;
+  public static final int DEFAULT_MAX_VISIBILITY_DELAY = 1_000;
 
   public MirrorSettings {
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
@@ -84,6 +91,17 @@ public record MirrorSettings(
         : verifyDocumentsPerSecond;
     history = history == null ? ChangeHistorySettings.defaults() : history;
     columns = columns == null ? TypedColumnSettings.defaults() : columns;
+    maxVisibilityDelay = maxVisibilityDelay == null ? DEFAULT_MAX_VISIBILITY_DELAY : maxVisibilityDelay;
+  }
+
+  /** Settings with the default visibility delay. */
+  public MirrorSettings(int batchSize, int idleTimeoutSeconds, int maxBatchDurationSeconds, int decodeWorkers,
+      int chunkSize, List<String> excludedOperations, String controlEventPolicy, int continueAsNewEveryBatches,
+      boolean splitLargeEvents, SnapshotSettings snapshot, String poisonEventPolicy, Boolean autoResync,
+      Integer verifyDocumentsPerSecond, ChangeHistorySettings history, TypedColumnSettings columns) {
+    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
+        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, autoResync,
+        verifyDocumentsPerSecond, history, columns, null);
   }
 
   /** Settings without {@code autoResync} (off), with the default verify rate, without change history or typed columns. */
@@ -96,30 +114,30 @@ public record MirrorSettings(
   }
 
   public static MirrorSettings defaults() {
-    return new MirrorSettings(100_000, 10, 60, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults(),
+    return new MirrorSettings(1_000_000, 10, 300, 4, 256, List.of(), "PAUSE", 500, false, SnapshotSettings.defaults(),
         "FAIL", false, DEFAULT_VERIFY_DOCUMENTS_PER_SECOND, ChangeHistorySettings.defaults(),
-        TypedColumnSettings.defaults());
+        TypedColumnSettings.defaults(), DEFAULT_MAX_VISIBILITY_DELAY);
   }
 
   /** These settings with the snapshot settings replaced. */
   public MirrorSettings withSnapshot(SnapshotSettings newSnapshot) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, newSnapshot,
-        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, columns);
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, columns, maxVisibilityDelay);
   }
 
   /** These settings with the change history settings replaced. */
   public MirrorSettings withHistory(ChangeHistorySettings newHistory) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, newHistory, columns);
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, newHistory, columns, maxVisibilityDelay);
   }
 
   /** These settings with the typed column settings replaced. */
   public MirrorSettings withColumns(TypedColumnSettings newColumns) {
     return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
         excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, newColumns);
+        poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, newColumns, maxVisibilityDelay);
   }
 
   /** Every reason these settings cannot work; empty when they can. */
@@ -132,6 +150,7 @@ public record MirrorSettings(
     CHUNK_SIZE.check(chunkSize, problems);
     CONTINUE_AS_NEW.check(continueAsNewEveryBatches, problems);
     VERIFY_DOCUMENTS_PER_SECOND.check(verifyDocumentsPerSecond, problems);
+    MAX_VISIBILITY_DELAY.check(maxVisibilityDelay, problems);
     for (String operation : excludedOperations) {
       if (!OPERATIONS.contains(operation)) {
         problems.add("excludedOperations: '" + operation + "' is not one of insert, update, replace, delete");
@@ -172,7 +191,8 @@ public record MirrorSettings(
         edit.autoResync() != null ? edit.autoResync() : autoResync,
         edit.verifyDocumentsPerSecond() != null ? edit.verifyDocumentsPerSecond() : verifyDocumentsPerSecond,
         history.apply(edit),
-        columns.apply(edit));
+        columns.apply(edit),
+        edit.maxVisibilityDelay() != null ? edit.maxVisibilityDelay() : maxVisibilityDelay);
   }
 
   private static String quoted(String value) {

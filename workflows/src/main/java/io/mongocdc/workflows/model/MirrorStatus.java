@@ -31,6 +31,13 @@ import java.util.List;
  *     oldest quarter of the oplog window; null otherwise
  * @param snapshots per collection, the snapshot's progress (partitions done, documents
  *     copied); empty when the mirror was created without a snapshot
+ * @param visibleLagMillis how far the newest change visible in the destination (as of the last
+ *     committed batch) lags the workflow's clock: its source commit time to now. Unlike {@code
+ *     checkpointAgeSeconds} (how much a restart would replay), this is what readers of the
+ *     destination see; it also grows while the source is quiet. Null before a batch delivered
+ *     changes in this workflow run
+ * @param lastBatchFreshness how fresh the last committed batch's changes were when they became
+ *     visible (p50, p99, max); null before a batch delivered changes in this workflow run
  */
 public record MirrorStatus(
     String mirror,
@@ -52,4 +59,6 @@ public record MirrorStatus(
     long batchesThisRun,
     Long oplogHeadroomSeconds,
     String oplogWarning,
-    List<SnapshotProgress> snapshots) {}
+    List<SnapshotProgress> snapshots,
+    Long visibleLagMillis,
+    BatchFreshness lastBatchFreshness) {}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Freshness as a user sees it: runs `mongo-cdc dev --rate RATE` and, from outside the process,
+# polls the destination every 200 ms for how far its newest visible row's source commit time
+# (_commit_time) is behind the clock, over MEASURE seconds of steady state. Prints one JSON line:
+# the outside p50/p99 next to the dev report's and the metric's freshness quantiles.
+#
+# usage: probe.sh JAR RATE [MEASURE_SECONDS] [WARMUP_SECONDS]
+# Run it under the machine's build lock (flock), one at a time. Needs psql, curl and python3.
+set -euo pipefail
+
+JAR=$1
+RATE=$2
+MEASURE=${3:-60}
+WARMUP=${4:-10}
+TEMPORAL_PORT=${TEMPORAL_PORT:-17233}
+METRICS_PORT=${METRICS_PORT:-19464}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+java -jar "$JAR" dev --rate "$RATE" --headless --temporal-port "$TEMPORAL_PORT" --metrics-port "$METRICS_PORT" \
+  --report "$WORK/report.json" > "$WORK/dev.log" 2>&1 &
+DEV=$!
+
+port=""
+for _ in $(seq 1 600); do
+  port=$(sed -n 's/.*jdbc:postgresql:\/\/localhost:\([0-9]*\)\/postgres.*/\1/p' "$WORK/dev.log" | head -1)
+  [ -n "$port" ] && break
+  kill -0 "$DEV" 2>/dev/null || { cat "$WORK/dev.log" >&2; exit 1; }
+  sleep 0.2
+done
+[ -n "$port" ] || { echo "dev did not start" >&2; kill -TERM "$DEV"; exit 1; }
+PSQL=(psql -h localhost -p "$port" -U postgres -d postgres -AtX)
+
+# Change data capture has started once a row carries a commit time from after the snapshot.
+started=$(date +%s)
+until [ "$("${PSQL[@]}" -c "select count(*) from mongo_cdc.batches where records > 0" 2>/dev/null || echo 0)" -gt 0 ]; do
+  sleep 0.5
+  if [ $(( $(date +%s) - started )) -gt 300 ]; then echo "no batch delivered" >&2; kill -TERM "$DEV"; exit 1; fi
+done
+sleep "$WARMUP"
+
+# One session, one query every 200 ms: the lag of the newest visible row at that instant.
+printf '%s\n' 'select extract(epoch from clock_timestamp() - max(_commit_time)) from public."demo.orders"' \
+  '\watch 0.2' | "${PSQL[@]}" > "$WORK/lags.txt" 2>/dev/null &
+WATCH=$!
+sleep "$MEASURE"
+kill "$WATCH" 2>/dev/null || true
+wait "$WATCH" 2>/dev/null || true
+curl -s "http://127.0.0.1:$METRICS_PORT/metrics" > "$WORK/metrics.txt" || true
+
+kill -TERM "$DEV"
+wait "$DEV" || true
+
+python3 - "$RATE" "$WORK/lags.txt" "$WORK/report.json" "$WORK/metrics.txt" <<'PY'
+import json, math, re, sys
+rate, lags_file, report_file, metrics_file = sys.argv[1:5]
+lags = sorted(float(l) for l in open(lags_file) if re.match(r'^-?[0-9.]+$', l.strip()))
+def rank(values, q):
+    return values[max(0, min(len(values) - 1, math.ceil(q * len(values)) - 1))] if values else None
+out = {"rate": int(rate), "polls": len(lags),
+       "outsideP50Ms": round(rank(lags, 0.5) * 1000) if lags else None,
+       "outsideP99Ms": round(rank(lags, 0.99) * 1000) if lags else None}
+try:
+    report = json.load(open(report_file))
+    for key in ("freshnessP50Ms", "freshnessP99Ms", "freshnessMaxMs", "eventsPerSecond"):
+        out["report_" + key] = report.get(key)
+except (OSError, ValueError):
+    pass
+buckets = []
+for line in open(metrics_file):
+    m = re.match(r'mongo_cdc_freshness_seconds(?:_percentile)?\{.*quantile="([0-9.]+)".*\} ([0-9.eE+-]+)', line)
+    if m:
+        out["metricP%gMs" % (float(m.group(1)) * 100)] = round(float(m.group(2)) * 1000)
+    m = re.match(r'mongo_cdc_freshness_seconds_bucket\{.*le="([0-9.eE+-]+|\+Inf)".*\} ([0-9.eE+-]+)', line)
+    if m:
+        buckets.append((float(m.group(1)), float(m.group(2))))
+# What histogram_quantile would answer from the buckets (the upper bound of the quantile's bucket).
+if buckets and buckets[-1][1] > 0:
+    for q in (0.5, 0.99):
+        le = next(b for b, count in sorted(buckets) if count >= q * max(c for _, c in buckets))
+        out["metricBucketP%gMs" % (q * 100)] = round(le * 1000) if le != float("inf") else None
+print(json.dumps(out))
+PY
