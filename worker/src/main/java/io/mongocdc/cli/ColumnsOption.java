@@ -1,11 +1,13 @@
 package io.mongocdc.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.InvalidEditException;
 import io.mongocdc.workflows.model.TypedColumn;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,12 +75,19 @@ final class ColumnsOption {
   }
 
   private static Map<String, List<TypedColumn>> fromFile(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new CliException("--columns-file " + file + ": no such file", ExitCodes.INVALID);
+    } catch (IOException e) {
+      throw new CliException("--columns-file " + file + " cannot be read: " + e, ExitCodes.INVALID);
+    }
     Object json;
     try {
-      json = JSON.readValue(Files.readString(file), Object.class);
-    } catch (IOException e) {
-      throw new CliException("--columns-file " + file + " cannot be read as JSON: " + e.getMessage(),
-          ExitCodes.INVALID);
+      json = JSON.readValue(text, Object.class);
+    } catch (JsonProcessingException e) {
+      throw new CliException("--columns-file " + file + " is not JSON: " + e.getOriginalMessage(), ExitCodes.INVALID);
     }
     try {
       return EditRequest.fromJson(Map.of("columns", json)).columns();

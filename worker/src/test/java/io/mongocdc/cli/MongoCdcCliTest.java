@@ -220,6 +220,11 @@ class MongoCdcCliTest {
         ExitCodes.INVALID, "removeColumns.orders: 'nope' is not a typed column of orders");
     assertOneLineError(run("mirror", "edit", "orders", "--columns", "orders:status"), ExitCodes.INVALID,
         "--columns 'orders:status' must look like COLLECTION:NAME=TYPE:PATH[,NAME=TYPE:PATH...]");
+    assertOneLineError(run("mirror", "edit", "orders", "--columns-file", dir.resolve("missing.json").toString()),
+        ExitCodes.INVALID, "missing.json: no such file");
+    Files.writeString(dir.resolve("bad.json"), "{\"orders\": [");
+    assertOneLineError(run("mirror", "edit", "orders", "--columns-file", dir.resolve("bad.json").toString()),
+        ExitCodes.INVALID, "bad.json is not JSON: ");
 
     pulls.then(ScriptedPullRecords.deliver(2));
     MirrorConfig next = pulls.nextCall().mirror();
