@@ -66,7 +66,7 @@ class PullRecordsActivityImplTest {
 
   private PullRecordsActivity activity(List<RawBsonDocument> events) {
     stream = ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
-    PullTuning tuning = new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10));
+    PullTuning tuning = PullTuning.defaults().withProgressInterval(Duration.ofMillis(20)).withCommitInterval(10, 0).withShutdownTimeout(Duration.ofSeconds(10));
     env.registerActivitiesImplementations(new PullRecordsActivityImpl(
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
@@ -247,9 +247,7 @@ class PullRecordsActivityImplTest {
   void excludedOperationsAreNotAppliedButTheCheckpointPassesThem() {
     List<RawBsonDocument> events = Fixtures.orderEvents(20);
     MirrorSettings settings = Fixtures.smallSettings();
-    MirrorConfig mirror = Fixtures.orders(new MirrorSettings(settings.batchSize(), settings.idleTimeoutSeconds(),
-        settings.maxBatchDurationSeconds(), settings.decodeWorkers(), settings.chunkSize(), List.of("delete"),
-        settings.controlEventPolicy(), settings.continueAsNewEveryBatches(), false, SnapshotSettings.off(), null));
+    MirrorConfig mirror = Fixtures.orders(settings.with(MirrorSettings.EXCLUDED_OPERATIONS, List.of("delete")));
 
     BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
 

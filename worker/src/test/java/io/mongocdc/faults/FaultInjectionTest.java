@@ -48,6 +48,7 @@ import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.ControlEventPolicy;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
@@ -636,9 +637,9 @@ class FaultInjectionTest {
       SnapshotSettings snapshotSettings = snapshots
           ? new SnapshotSettings(true, 3 + random.nextInt(6), 1 + random.nextInt(3), null)
           : SnapshotSettings.off();
-      MirrorSettings settings = new MirrorSettings(5 + random.nextInt(36), IDLE_TIMEOUT_SECONDS, 600,
-          1 + random.nextInt(4), 1 + random.nextInt(10), List.of(), policy, 1 + random.nextInt(5), false,
-          snapshotSettings, null);
+      MirrorSettings settings = MirrorSettings.defaults().toBuilder().batchSize(5 + random.nextInt(36)).idleTimeoutSeconds(IDLE_TIMEOUT_SECONDS).maxBatchDurationSeconds(600)
+          .decodeWorkers(1 + random.nextInt(4)).chunkSize(1 + random.nextInt(10)).controlEventPolicy(ControlEventPolicy.valueOf(policy)).continueAsNewEveryBatches(1 + random.nextInt(5))
+          .snapshot(snapshotSettings).build();
       this.history = isHistorySeed(seed);
       if (history) {
         // No draw from random: the seed plays the workload and faults it played without history.
@@ -667,7 +668,7 @@ class FaultInjectionTest {
       if (snapshots) {
         planSnapshotFaults();
       }
-      this.tuning = new PullTuning(Duration.ofMillis(20), 3 + random.nextInt(18), 0, Duration.ofSeconds(10));
+      this.tuning = PullTuning.defaults().withProgressInterval(Duration.ofMillis(20)).withCommitInterval(3 + random.nextInt(18), 0).withShutdownTimeout(Duration.ofSeconds(10));
       plan.add("commitIntervalRecords=" + tuning.commitIntervalRecords());
     }
 
