@@ -1,6 +1,7 @@
 package io.mongocdc.workflows.model;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,7 +37,11 @@ public final class EditRequest {
   /** The fields an edit may set, in the order they are documented. */
   public static final List<String> FIELDS = MirrorSettings.SETTINGS.stream().map(MirrorSetting::name).toList();
 
-  /** Setting to value, in the order of {@link MirrorSettings#SETTINGS}; no null values. */
+  /**
+   * Setting to value, in the order of {@link MirrorSettings#SETTINGS}; no null values. Not a JSON
+   * property: the JSON is {@link #toJson}, read by {@link #fromHistory}.
+   */
+  @JsonIgnore
   private final Map<MirrorSetting<?>, Object> values;
 
   private EditRequest(Map<MirrorSetting<?>, Object> values) {
