@@ -15,7 +15,7 @@ import io.mongocdc.snapshot.SnapshotCopier;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.generator.InMemorySnapshotSource;
+import io.mongocdc.devtools.generator.InMemorySnapshotSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.Statement;

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.Checkpoint;

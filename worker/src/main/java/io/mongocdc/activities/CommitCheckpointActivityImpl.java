@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.CommitCheckpointActivity;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;

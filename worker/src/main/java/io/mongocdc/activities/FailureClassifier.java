@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.ports.PeerAuthenticationException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoSecurityException;
 import io.mongocdc.decode.ChangeEventDecodeException;

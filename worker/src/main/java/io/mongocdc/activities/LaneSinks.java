@@ -1,5 +1,8 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.workflows.model.ColumnDrift;
 import io.mongocdc.workflows.model.MirrorConfig;

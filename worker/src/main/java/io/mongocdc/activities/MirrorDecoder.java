@@ -1,5 +1,8 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.decode.MirrorHistory;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;

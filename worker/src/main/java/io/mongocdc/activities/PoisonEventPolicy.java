@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.QuarantineLog;
 import io.mongocdc.pipeline.PoisonEvents;
 import io.mongocdc.workflows.model.MirrorConfig;
 

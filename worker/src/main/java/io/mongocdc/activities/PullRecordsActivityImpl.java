@@ -1,5 +1,9 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.FailedAttemptLog;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.QuarantineLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.PullSettings;

@@ -1,5 +1,10 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjections;

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.RecordMirrorStateActivity;
 import io.mongocdc.workflows.model.MirrorStateChange;

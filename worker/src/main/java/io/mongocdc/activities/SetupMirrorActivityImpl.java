@@ -1,6 +1,9 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.snapshot.SnapshotFilter;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.Checkpoint;

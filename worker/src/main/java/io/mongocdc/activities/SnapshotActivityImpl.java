@@ -1,5 +1,11 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.QuarantineLog;
+import io.mongocdc.ports.SnapshotCatalog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
@@ -9,7 +15,6 @@ import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
 import io.mongocdc.snapshot.SnapshotCopier;
-import io.mongocdc.snapshot.SnapshotFilter;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.StreamPosition;

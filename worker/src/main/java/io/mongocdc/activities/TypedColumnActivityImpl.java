@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.TypedColumnActivity;
 import io.mongocdc.workflows.model.MirrorConfig;

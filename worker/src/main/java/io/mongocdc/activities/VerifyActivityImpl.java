@@ -1,12 +1,20 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.DestinationRows;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.decode.TranscodingJsonRenderer;
-import io.mongocdc.destination.JsonbSanitizer;
+import io.mongocdc.decode.JsonbSanitizer;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;

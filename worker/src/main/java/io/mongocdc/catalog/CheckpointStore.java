@@ -3,8 +3,8 @@ package io.mongocdc.catalog;
 import static io.mongocdc.catalog.jooq.Tables.CHECKPOINTS;
 import static org.jooq.impl.DSL.excluded;
 
-import io.mongocdc.activities.CheckpointCommit.Outcome;
-import io.mongocdc.activities.CheckpointCommit;
+import io.mongocdc.ports.CheckpointCommit.Outcome;
+import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.catalog.jooq.tables.records.CheckpointsRecord;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;

@@ -2,7 +2,7 @@ package io.mongocdc.catalog;
 
 import static io.mongocdc.catalog.jooq.Tables.MIRROR_TABLES;
 
-import io.mongocdc.activities.MirrorTable;
+import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.catalog.jooq.tables.records.MirrorTablesRecord;
 import java.util.Comparator;
 import java.util.List;

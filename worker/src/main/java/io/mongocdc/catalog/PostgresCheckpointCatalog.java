@@ -2,9 +2,9 @@ package io.mongocdc.catalog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mongocdc.activities.CheckpointCatalog;
-import io.mongocdc.activities.CheckpointCommit;
-import io.mongocdc.activities.QuarantinedEvent;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.CheckpointCommit;
+import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;

@@ -1,6 +1,6 @@
 package io.mongocdc.catalog;
 
-import io.mongocdc.activities.SnapshotCatalog;
+import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.catalog.jooq.tables.records.SnapshotPartitionsRecord;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;

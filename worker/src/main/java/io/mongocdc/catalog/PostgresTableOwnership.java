@@ -1,8 +1,8 @@
 package io.mongocdc.catalog;
 
-import io.mongocdc.activities.MirrorTable;
-import io.mongocdc.activities.TableOwnedByAnotherMirrorException;
-import io.mongocdc.activities.TableOwnership;
+import io.mongocdc.ports.MirrorTable;
+import io.mongocdc.ports.TableOwnedByAnotherMirrorException;
+import io.mongocdc.ports.TableOwnership;
 import java.util.List;
 
 /** The tables' owners as the PostgreSQL catalog records them ({@code mirror_tables}). */

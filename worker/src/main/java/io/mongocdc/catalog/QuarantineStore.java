@@ -2,7 +2,7 @@ package io.mongocdc.catalog;
 
 import static io.mongocdc.catalog.jooq.Tables.QUARANTINED_EVENTS;
 
-import io.mongocdc.activities.QuarantinedEvent;
+import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.catalog.jooq.tables.records.QuarantinedEventsRecord;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;

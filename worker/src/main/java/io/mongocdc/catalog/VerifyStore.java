@@ -6,7 +6,7 @@ import static io.mongocdc.catalog.jooq.Tables.VERIFY_RUNS;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mongocdc.activities.VerifyCatalog;
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.catalog.jooq.tables.records.VerifyRangesRecord;
 import io.mongocdc.catalog.jooq.tables.records.VerifyRunsRecord;
 import java.time.Duration;

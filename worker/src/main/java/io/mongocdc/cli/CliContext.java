@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.PortsFactory;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;

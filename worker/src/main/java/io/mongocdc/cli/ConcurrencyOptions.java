@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.WorkerWiring;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.temporal.worker.WorkerOptions;

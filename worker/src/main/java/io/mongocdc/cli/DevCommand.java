@@ -1,8 +1,8 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.dev.DevClusterHost;
-import io.mongocdc.dev.DevReport;
-import io.mongocdc.dev.DevRun;
+import io.mongocdc.devtools.DevClusterHost;
+import io.mongocdc.devtools.DevReport;
+import io.mongocdc.devtools.DevRun;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.PoisonEventPolicy;
 import java.io.PrintWriter;

@@ -1,6 +1,7 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.activities.MirrorTable;
+import io.mongocdc.wiring.WorkerPorts;
+import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.temporal.client.WorkflowClient;
 import java.io.PrintWriter;

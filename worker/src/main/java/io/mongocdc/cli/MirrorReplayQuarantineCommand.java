@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.activities.QuarantineReplay;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.workflows.model.MirrorConfig;

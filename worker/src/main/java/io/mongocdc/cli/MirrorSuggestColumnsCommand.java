@@ -2,8 +2,8 @@ package io.mongocdc.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.UnknownPeerException;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.UnknownPeerException;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.suggest.ColumnSuggestions;
 import io.mongocdc.suggest.ColumnsOptionText;

@@ -1,6 +1,6 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Option;

@@ -1,6 +1,7 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.activities.MirrorTable;
+import io.mongocdc.wiring.WorkerPorts;
+import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

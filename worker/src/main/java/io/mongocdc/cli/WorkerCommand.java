@@ -1,8 +1,10 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.WorkerPorts;
+import io.mongocdc.wiring.WorkerWiring;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;

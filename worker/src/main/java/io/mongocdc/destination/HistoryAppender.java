@@ -1,5 +1,6 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.decode.JsonbSanitizer;
 import io.mongocdc.decode.ChangeRecord;
 
 /**

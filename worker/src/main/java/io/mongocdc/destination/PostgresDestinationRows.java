@@ -1,6 +1,6 @@
 package io.mongocdc.destination;
 
-import io.mongocdc.activities.DestinationRows;
+import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.IdTypeBracket;
 import io.mongocdc.verify.RangeDigest;

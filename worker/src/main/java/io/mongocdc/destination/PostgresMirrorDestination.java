@@ -1,14 +1,14 @@
 package io.mongocdc.destination;
 
-import io.mongocdc.activities.BatchSink;
-import io.mongocdc.activities.DestinationRows;
-import io.mongocdc.activities.InvalidMirrorConfigurationException;
-import io.mongocdc.activities.MirrorColumns;
-import io.mongocdc.activities.MirrorDestination;
-import io.mongocdc.activities.MirrorHistory;
-import io.mongocdc.activities.MirrorTable;
-import io.mongocdc.activities.PeerRegistry;
-import io.mongocdc.activities.TableOwnership;
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.ports.DestinationRows;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.decode.MirrorHistory;
+import io.mongocdc.ports.MirrorTable;
+import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.ports.TableOwnership;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;

@@ -1,7 +1,8 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.decode.JsonbSanitizer;
 import com.zaxxer.hikari.HikariDataSource;
-import io.mongocdc.activities.BatchSink;
+import io.mongocdc.ports.BatchSink;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjection;
 import io.mongocdc.decode.ColumnProjections;

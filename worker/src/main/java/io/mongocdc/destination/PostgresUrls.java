@@ -1,6 +1,6 @@
 package io.mongocdc.destination;
 
-import io.mongocdc.activities.InvalidMirrorConfigurationException;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.secrets.Redaction;
 import java.net.URI;
 import java.net.URLDecoder;

@@ -11,7 +11,7 @@ public interface TableClaim {
   TableClaim NONE = table -> {};
 
   /**
-   * @throws io.mongocdc.activities.TableOwnedByAnotherMirrorException if the table is another
+   * @throws io.mongocdc.ports.TableOwnedByAnotherMirrorException if the table is another
    *     mirror's: the sink fails without creating or writing it
    */
   void claim(DestinationTable table);

@@ -1,5 +1,6 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.decode.JsonbSanitizer;
 import io.mongocdc.decode.ColumnProjection;
 import io.mongocdc.decode.ColumnType;
 import io.mongocdc.decode.TypedValues;

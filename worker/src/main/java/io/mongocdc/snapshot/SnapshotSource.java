@@ -1,6 +1,6 @@
 package io.mongocdc.snapshot;
 
-import io.mongocdc.activities.InvalidMirrorConfigurationException;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,10 +1,12 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.cli.WorkerPorts;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
+import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.generator.ResumeTokens;
+import io.mongocdc.devtools.generator.ResumeTokens;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;

@@ -1,5 +1,8 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.CheckpointCommit;
+import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;

@@ -1,5 +1,9 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.decode.MirrorHistory;
+import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Operation;

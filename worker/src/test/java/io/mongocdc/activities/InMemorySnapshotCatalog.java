@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.MirrorTable;
+import io.mongocdc.ports.TableOwnedByAnotherMirrorException;
+import io.mongocdc.ports.TableOwnership;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

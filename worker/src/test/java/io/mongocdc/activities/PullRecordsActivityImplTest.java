@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.workflows.PullRecordsActivity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

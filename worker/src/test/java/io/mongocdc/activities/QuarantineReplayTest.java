@@ -1,5 +1,8 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
+import io.mongocdc.ports.QuarantinedEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

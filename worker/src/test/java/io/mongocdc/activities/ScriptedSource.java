@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;

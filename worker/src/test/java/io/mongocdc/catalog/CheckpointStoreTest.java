@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.activities.CheckpointCommit.Outcome;
-import io.mongocdc.activities.CheckpointCommit;
+import io.mongocdc.ports.CheckpointCommit.Outcome;
+import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.catalog.BatchReport.OperationCounts;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;

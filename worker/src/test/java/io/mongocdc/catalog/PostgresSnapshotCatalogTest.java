@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.activities.SnapshotCatalog.PlannedPartition;
+import io.mongocdc.ports.SnapshotCatalog.PlannedPartition;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.PortsFactory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,19 +1,22 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.PortsFactory;
+import io.mongocdc.wiring.ProductionPorts;
+import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.InMemoryTableOwnership;
-import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.ScriptedSource;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;

@@ -1,14 +1,16 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.ProductionPorts;
+import io.mongocdc.wiring.WorkerPorts;
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
-import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;

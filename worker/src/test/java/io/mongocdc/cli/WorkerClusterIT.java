@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.Timestamp;
 import io.mongocdc.catalog.CatalogMigrator;
-import io.mongocdc.dev.DestinationComparison;
+import io.mongocdc.devtools.DestinationComparison;
 import io.mongocdc.destination.TableNaming;
 import io.mongocdc.source.ResumeToken;
-import io.mongocdc.source.generator.GeneratorUri;
+import io.mongocdc.devtools.generator.GeneratorUri;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.CdcFlowWorkflow;

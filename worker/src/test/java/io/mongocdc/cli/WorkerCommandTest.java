@@ -1,5 +1,7 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.wiring.WorkerPorts;
+import io.mongocdc.wiring.WorkerWiring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

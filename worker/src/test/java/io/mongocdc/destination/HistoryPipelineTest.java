@@ -14,7 +14,7 @@ import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullSettings;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.generator.ResumeTokens;
+import io.mongocdc.devtools.generator.ResumeTokens;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;

@@ -4,13 +4,13 @@ import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
-import io.mongocdc.cli.WorkerPorts;
+import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.snapshot.RevealedChangeStream;
 import io.mongocdc.snapshot.SnapshotSource;

@@ -5,23 +5,23 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.mongocdc.activities.BatchSink;
-import io.mongocdc.activities.CheckpointCatalog;
-import io.mongocdc.activities.CheckpointCommit;
+import io.mongocdc.ports.BatchSink;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.activities.Checkpoints;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.InMemoryTableOwnership;
-import io.mongocdc.activities.MirrorDestination;
-import io.mongocdc.activities.MirrorTable;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.ScriptedSource;
-import io.mongocdc.activities.SnapshotCatalog;
+import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
-import io.mongocdc.cli.WorkerPorts;
+import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Namespace;
@@ -1655,7 +1655,7 @@ class FaultInjectionTest {
       }
 
       @Override
-      public List<io.mongocdc.activities.QuarantinedEvent> quarantined(String m) {
+      public List<io.mongocdc.ports.QuarantinedEvent> quarantined(String m) {
         return catalog.quarantined(m);
       }
 

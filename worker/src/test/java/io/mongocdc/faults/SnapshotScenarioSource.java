@@ -1,8 +1,8 @@
 package io.mongocdc.faults;
 
 import io.mongocdc.activities.Fixtures;
-import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;

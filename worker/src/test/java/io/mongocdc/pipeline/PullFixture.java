@@ -10,7 +10,7 @@ import io.mongocdc.decode.DriverJsonKeyRenderer;
 import io.mongocdc.decode.DriverJsonRenderer;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.generator.ResumeTokens;
+import io.mongocdc.devtools.generator.ResumeTokens;
 import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import java.time.Duration;

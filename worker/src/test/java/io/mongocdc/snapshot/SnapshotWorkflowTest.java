@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.mongocdc.activities.InvalidMirrorConfigurationException;
-import io.mongocdc.activities.MirrorSourceFactory;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
-import io.mongocdc.cli.WorkerPorts;
+import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;

@@ -1,8 +1,8 @@
 package io.mongocdc.testing;
 
-import io.mongocdc.activities.ConfiguredPeerRegistry;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.CatalogMigrator;
 import java.sql.Connection;
 import java.sql.SQLException;

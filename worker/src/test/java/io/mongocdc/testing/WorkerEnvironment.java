@@ -3,10 +3,10 @@ package io.mongocdc.testing;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.mongocdc.activities.PeerRegistry;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
-import io.mongocdc.cli.WorkerPorts;
-import io.mongocdc.cli.WorkerWiring;
+import io.mongocdc.wiring.WorkerPorts;
+import io.mongocdc.wiring.WorkerWiring;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.Histories;

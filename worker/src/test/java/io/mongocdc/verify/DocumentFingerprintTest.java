@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.mongocdc.decode.TranscodingJsonRenderer;
-import io.mongocdc.destination.JsonbSanitizer;
+import io.mongocdc.decode.JsonbSanitizer;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,7 +2,7 @@ package io.mongocdc.source.scripted;
 
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ResumeToken;
-import io.mongocdc.source.generator.ResumeTokens;
+import io.mongocdc.devtools.generator.ResumeTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.HashMap;

@@ -7,7 +7,7 @@ import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.generator.ResumeTokens;
+import io.mongocdc.devtools.generator.ResumeTokens;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.RawBsonDocument;

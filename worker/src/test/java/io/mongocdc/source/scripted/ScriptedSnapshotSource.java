@@ -3,7 +3,7 @@ package io.mongocdc.source.scripted;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.SnapshotSource;
-import io.mongocdc.source.generator.InMemorySnapshotSource;
+import io.mongocdc.devtools.generator.InMemorySnapshotSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,9 +1,0 @@
-package io.mongocdc.activities;
-
-/** A mirror or peer configuration that cannot work; retrying will not help. */
-public class InvalidMirrorConfigurationException extends RuntimeException {
-
-  public InvalidMirrorConfigurationException(String message) {
-    super(message);
-  }
-}

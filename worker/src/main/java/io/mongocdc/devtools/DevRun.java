@@ -1,0 +1,388 @@
+package io.mongocdc.devtools;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.destination.TableNaming;
+import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.devtools.generator.GeneratedChangeStream;
+import io.mongocdc.devtools.generator.LoadProfile;
+import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
+import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.VerifyMirrorWorkflow;
+import io.mongocdc.workflows.model.CdcFlowInput;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorIds;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.VerifyRequest;
+import io.mongocdc.workflows.model.VerifyResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import me.tongfei.progressbar.ProgressBar;
+
+/**
+ * One {@code mongo-cdc dev} session: starts the stack, creates the mirror, shows progress until
+ * the requested events are delivered or the user stops it, then prints a summary and writes the
+ * report.
+ */
+public final class DevRun {
+
+  public static final String MIRROR = "dev";
+  private static final String SCHEMA = "public";
+  /** On Ctrl-C: how long a running mirror gets to deliver what was generated (the summary is due within 15 s). */
+  private static final Duration DRAIN_AT_MOST = Duration.ofSeconds(8);
+  /** Then how long the workflow gets to end, its batch in flight cancelled. */
+  private static final Duration CLOSE_AT_MOST = Duration.ofSeconds(4);
+
+  /** What the user asked for. */
+  public record Options(
+      int temporalPort,
+      int metricsPort,
+      String mongoUri,
+      String mongoDatabase,
+      List<String> mongoCollections,
+      long events,
+      int eventsPerSecond,
+      long seed,
+      int initialDocuments,
+      Path report,
+      boolean headless,
+      MirrorSettings settings,
+      PostgresSinkOptions destination,
+      int poisonEvents,
+      boolean verify,
+      int tamper,
+      boolean repair) {}
+
+  private final Options options;
+  private final PrintWriter out;
+  private final ProcessCpuSamples cpu = new ProcessCpuSamples();
+
+  public DevRun(Options options, PrintWriter out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /**
+   * Runs until the requested events are delivered (when {@code events > 0}) or {@code stop}
+   * counts down.
+   */
+  public DevReport run(CountDownLatch stop) throws Exception {
+    boolean generated = options.mongoUri() == null;
+    GeneratedChangeStream generator = generated
+        ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events())
+            .withPoisonEvents(options.poisonEvents()), Clock.systemUTC(), Duration.ofMillis(200))
+        : null;
+    if (generated) {
+      generator.prefill(options.initialDocuments());
+    }
+    List<String> collections = generated
+        ? List.of("orders", "users", "products")
+        : options.mongoCollections();
+    String database = generated ? "demo" : options.mongoDatabase();
+    try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
+        generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
+        peers -> generated ? new GeneratorSourceFactory(generator, options.seed()) : new MongoMirrorSourceFactory(peers),
+        PullTuning.defaults(), options.destination())) {
+      MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
+          database, collections, SCHEMA, options.settings()).requireValid();
+      CdcFlowWorkflow workflow = stack.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
+          .setWorkflowId("mirror-" + MIRROR).setTaskQueue(DevStack.TASK_QUEUE).build());
+      WorkflowClient.start(workflow::run, CdcFlowInput.newMirror(mirror));
+      printIntroduction(stack, generated);
+
+      BooleanSupplier done = generated && options.events() > 0
+          ? () -> generator.exhausted() && delivered(stack, generator.lastEventToken())
+          : () -> false;
+      BooleanSupplier failed = () -> {
+        MirrorStatus status = workflow.status();
+        if (status.state() == MirrorPhase.FAILED) {
+          out.printf("the mirror FAILED: %s%n", status.lastError());
+          return true;
+        }
+        return false;
+      };
+      boolean mirrorFailed = showProgress(stack, stop, done, failed);
+      if (generated && !mirrorFailed) {
+        // Let a running mirror deliver what was generated (all of it already when --events ran
+        // out), so the comparison holds. A paused or failing one would never get there; the
+        // summary says what it has.
+        boolean interrupted = !done.getAsBoolean();
+        generator.stopGenerating();
+        if (interrupted) {
+          out.println("stopping: delivering the events generated so far...");
+          out.flush();
+        }
+        long deadline = System.nanoTime() + DRAIN_AT_MOST.toNanos();
+        while (!delivered(stack, generator.lastEventToken()) && System.nanoTime() < deadline && delivering(workflow)) {
+          Thread.sleep(200);
+        }
+      }
+
+      DevReport.Verify verified = null;
+      if (options.verify() && !mirrorFailed) {
+        verified = verify(stack, mirror);
+      }
+      // What was to be delivered is; a batch still in flight has nothing more and is cancelled.
+      workflow.terminate(new StopRequest(true));
+      awaitClosed(stack);
+      DevReport report = report(stack, generated, generator, collections, database, verified);
+      printSummary(report);
+      if (options.report() != null) {
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.report().toFile(), report);
+        out.printf("report written to %s%n", options.report());
+      }
+      out.flush();
+      return report;
+    }
+  }
+
+  private void printIntroduction(DevStack stack, boolean generated) {
+    String target = "localhost:" + stack.temporalPort;
+    out.printf("mongo-cdc dev: mirror '%s' is running.%n", MIRROR);
+    out.printf("  source:      %s%n", generated
+        ? "the built-in LOAD GENERATOR (synthetic events, seed " + options.seed() + "; no MongoDB involved)"
+        : "MongoDB at " + Redaction.redact(options.mongoUri()));
+    if (generated && options.settings().snapshot().enabled()) {
+      out.printf("  snapshot:    %,d documents per collection exist before the first event; the mirror copies them"
+          + " first%n", options.initialDocuments());
+    }
+    out.printf("  Temporal:    %s (namespace default, task queue %s)%n", target, DevStack.TASK_QUEUE);
+    out.printf("  catalog and destination (admin SQL): %s%n", stack.jdbcUrl);
+    if (stack.metricsEndpoint != null) {
+      out.printf("  metrics:     http://127.0.0.1:%d/metrics%n", stack.metricsEndpoint.port());
+    }
+    out.printf("  try:%n");
+    out.printf("    temporal workflow query  --address %s --workflow-id mirror-%s --type status%n", target, MIRROR);
+    out.printf("    temporal workflow signal --address %s --workflow-id mirror-%s --name pause%n", target, MIRROR);
+    out.printf("    temporal workflow signal --address %s --workflow-id mirror-%s --name resume%n", target, MIRROR);
+    out.printf("    temporal workflow update execute --address %s --workflow-id mirror-%s --name edit"
+        + " --input '{\"batchSize\": 5000}'%n", target, MIRROR);
+    out.printf("    psql '%s' -c 'select * from mongo_cdc.mirror_status'%n",
+        "postgresql://postgres@localhost:" + stack.postgres.getPort() + "/postgres");
+    if (generated) {
+      // The CLI reads the source itself; this generator URI makes the same starting documents.
+      out.printf("    %s%s='generator:demo?seed=%d&initialDocuments=%d' mongo-cdc mirror suggest-columns %s"
+          + " --collection orders --temporal-address %s%n", ConfiguredPeerRegistry.ENV_PREFIX,
+          DevStack.GENERATOR_PEER.toUpperCase(Locale.ROOT), options.seed(), options.initialDocuments(), MIRROR, target);
+    }
+    out.flush();
+  }
+
+  /** Shows progress until done, stopped or failed; returns true if the mirror failed. */
+  private boolean showProgress(DevStack stack, CountDownLatch stop, BooleanSupplier done, BooleanSupplier failed)
+      throws Exception {
+    ProgressBar bar = options.headless() ? null : RecordsProgressBar.start("mirror " + MIRROR, options.events());
+    try {
+      long lastRecords = 0;
+      long lastAt = System.nanoTime();
+      int polls = 0;
+      cpu.sample();
+      while (!stop.await(500, TimeUnit.MILLISECONDS)) {
+        cpu.sample();
+        if (bar != null) {
+          Progress progress = progress(stack);
+          long now = System.nanoTime();
+          double rate = (progress.records - lastRecords) * 1e9 / Math.max(1, now - lastAt);
+          lastRecords = progress.records;
+          lastAt = now;
+          bar.stepTo(progress.records);
+          // The line is cut at the terminal's width: while the snapshot copies, it leads.
+          boolean snapshotting = progress.snapshotPartitionsDone < progress.snapshotPartitions;
+          bar.setExtraMessage(snapshotting
+              ? String.format(" snapshot %d/%d partitions, %,d docs copied", progress.snapshotPartitionsDone,
+                  progress.snapshotPartitions, progress.snapshotDocuments)
+              : String.format(" %,.0f rec/s, batch %d, checkpoint lag %s", rate, progress.batches,
+                  progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
+        }
+        if (done.getAsBoolean()) {
+          return false;
+        }
+        if (++polls % 4 == 0 && failed.getAsBoolean()) {
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      if (bar != null) {
+        bar.close();
+      }
+    }
+  }
+
+  private record Progress(long records, long batches, long lagSeconds, long snapshotPartitions,
+      long snapshotPartitionsDone, long snapshotDocuments) {}
+
+  private static Progress progress(DevStack stack) throws SQLException {
+    try (Connection connection = stack.dataSource().getConnection();
+        PreparedStatement statement = connection.prepareStatement("""
+            select coalesce((select sum(records) from mongo_cdc.batches where mirror_name = ?), 0),
+                   coalesce((select max(batch_id) from mongo_cdc.batches where mirror_name = ?), 0),
+                   coalesce((select extract(epoch from now() - cluster_time_at)::bigint
+                             from mongo_cdc.checkpoints where mirror_name = ?), -1),
+                   coalesce(sum(s.partitions_total), 0), coalesce(sum(s.partitions_done), 0),
+                   coalesce(sum(s.documents_copied), 0)
+            from mongo_cdc.snapshot_progress s where s.mirror = ?""")) {
+      for (int i = 1; i <= 4; i++) {
+        statement.setString(i, MIRROR);
+      }
+      try (ResultSet row = statement.executeQuery()) {
+        row.next();
+        return new Progress(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), row.getLong(5),
+            row.getLong(6));
+      }
+    }
+  }
+
+  /** True once the catalog's committed checkpoint is at or past {@code token}. */
+  private static boolean delivered(DevStack stack, ResumeToken token) {
+    if (token == null) {
+      return true;
+    }
+    try (Connection connection = stack.dataSource().getConnection();
+        PreparedStatement statement = connection.prepareStatement(
+            "select resume_token from mongo_cdc.checkpoints where mirror_name = ?")) {
+      statement.setString(1, MIRROR);
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() && row.getString(1) != null && ResumeToken.of(row.getString(1)).compareTo(token) >= 0;
+      }
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  /** Whether the mirror is moving its checkpoint: running or snapshotting, not paused or failing. */
+  private static boolean delivering(CdcFlowWorkflow workflow) {
+    try {
+      MirrorPhase state = workflow.status().state();
+      return state == MirrorPhase.RUNNING || state == MirrorPhase.SNAPSHOTTING || state == MirrorPhase.SETTING_UP;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static void awaitClosed(DevStack stack) {
+    try {
+      stack.client.newUntypedWorkflowStub("mirror-" + MIRROR).getResult(CLOSE_AT_MOST.toSeconds(), TimeUnit.SECONDS,
+          Object.class);
+    } catch (Exception e) {
+      // The summary is still worth printing; the workflow ends with the server anyway.
+    }
+  }
+
+  /**
+   * Tampers with the destination if asked, then runs the VerifyMirror workflow (repairing if
+   * asked) against the source as it is now: for the generator, its final state.
+   */
+  private DevReport.Verify verify(DevStack stack, MirrorConfig mirror) throws Exception {
+    DevTamper.Tampered tampered = new DevTamper.Tampered(0, 0, 0);
+    if (options.tamper() > 0) {
+      try (Connection connection = stack.dataSource().getConnection()) {
+        tampered = DevTamper.tamper(connection, SCHEMA, mirror.collections().stream()
+            .map(c -> new Namespace(mirror.sourceDatabase(), c)).toList(), options.tamper());
+      }
+      out.printf("tampered with %d destination rows behind the mirror's back: %d changed, %d deleted, %d added%n",
+          tampered.total(), tampered.updated(), tampered.deleted(), tampered.added());
+    }
+    out.printf("verifying the destination against the source%s...%n", options.repair() ? ", repairing" : "");
+    out.flush();
+    VerifyMirrorWorkflow verify = stack.client.newWorkflowStub(VerifyMirrorWorkflow.class, WorkflowOptions.newBuilder()
+        .setWorkflowId(MirrorIds.verifyWorkflowId(MIRROR)).setTaskQueue(DevStack.TASK_QUEUE).build());
+    VerifyResult result = verify.run(new VerifyRequest(mirror, options.repair(), null, null));
+    out.printf("verify: %,d documents compared in %d ranges in %.1f s; %d _ids differ%s%n", result.documentsCompared(),
+        result.ranges(), result.seconds(), result.mismatches(),
+        options.repair() ? ", " + result.repaired() + " repaired" : "");
+    return new DevReport.Verify(tampered.total(), result.ranges(), result.documentsCompared(), result.mismatches(),
+        result.repaired(), result.seconds());
+  }
+
+  private DevReport report(DevStack stack, boolean generated, GeneratedChangeStream generator,
+      List<String> collections, String database, DevReport.Verify verified) throws SQLException {
+    cpu.sample();
+    try (Connection connection = stack.dataSource().getConnection()) {
+      BatchStatistics batches = BatchStatistics.of(connection, MIRROR);
+      List<Namespace> namespaces = collections.stream().map(c -> new Namespace(database, c)).toList();
+      long rows = DestinationComparison.liveRows(connection, SCHEMA, namespaces);
+      Boolean matches = null;
+      long mismatched = 0;
+      long sourceEvents = batches.records();
+      long quarantined = quarantinedEvents(connection);
+      if (generated) {
+        // The generator's model leaves its poison events out: the destination cannot hold them,
+        // so each must be in quarantine instead.
+        mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState())
+            + Math.abs(generator.poisonEventsGenerated() - quarantined);
+        matches = mismatched == 0;
+        sourceEvents = generator.eventsGenerated();
+      }
+      double phase = batches.phaseSeconds();
+      double rate = phase > 0 ? sourceEvents / phase : 0;
+      Double cores = cpu.coresBusy(batches.phaseStart(), batches.phaseEnd());
+      return new DevReport(generated ? "generator" : "mongodb", snapshotDocuments(connection), sourceEvents,
+          batches.records(), rows, matches,
+          mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
+          Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
+          batches.p99Millis(), quarantined, historyRows(connection, database), historyRowsReported(connection),
+          verified);
+    }
+  }
+
+  private long historyRows(Connection connection, String database) throws SQLException {
+    long rows = 0;
+    for (String collection : options.settings().history().collections()) {
+      String table = TableNaming.historyTableName(TableNaming.tableName(new Namespace(database, collection)));
+      rows += SqlNumber.of(connection, "select count(*) from " + TableNaming.qualified(SCHEMA, table));
+    }
+    return rows;
+  }
+
+  private static long historyRowsReported(Connection connection) throws SQLException {
+    return SqlNumber.of(connection,
+        "select coalesce(sum(history_rows), 0) from mongo_cdc.batches where mirror_name = ?", MIRROR);
+  }
+
+  private static long quarantinedEvents(Connection connection) throws SQLException {
+    return SqlNumber.of(connection,
+        "select count(*) from mongo_cdc.quarantined_events where mirror_name = ? and replayed_at is null", MIRROR);
+  }
+
+  private static long snapshotDocuments(Connection connection) throws SQLException {
+    return SqlNumber.of(connection,
+        "select coalesce(sum(documents_copied), 0) from mongo_cdc.snapshot_progress where mirror = ?", MIRROR);
+  }
+
+  private void printSummary(DevReport report) {
+    out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s"
+            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%s%n",
+        report.snapshotDocuments(), report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
+        report.batchPhaseSeconds(), report.cpuCoresBusy() == null ? "?" : String.format("%.2f", report.cpuCoresBusy()),
+        report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
+        report.destinationMatchesSource() == null ? ""
+            : report.destinationMatchesSource() ? "; the destination matches the source"
+                : "; " + report.mismatchedRows() + " rows DIFFER from the source",
+        report.historyRows() == 0 ? "" : "; " + report.historyRows() + " history rows",
+        report.quarantinedEvents() == 0 ? "" : "; " + report.quarantinedEvents()
+            + " events in quarantine (mongo_cdc.quarantined_events)");
+  }
+}

@@ -1,0 +1,185 @@
+package io.mongocdc.devtools;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.Peer;
+import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.ports.UnknownPeerException;
+import io.mongocdc.catalog.Catalog;
+import io.mongocdc.catalog.CatalogMigrator;
+import io.mongocdc.catalog.PostgresCheckpointCatalog;
+import io.mongocdc.catalog.PostgresSnapshotCatalog;
+import io.mongocdc.catalog.VerifyStore;
+import io.mongocdc.catalog.PostgresTableOwnership;
+import io.mongocdc.wiring.ProductionPorts;
+import io.mongocdc.wiring.WorkerPorts;
+import io.mongocdc.wiring.WorkerWiring;
+import io.mongocdc.destination.PostgresMirrorDestination;
+import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.destination.PostgresUrls;
+import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.metrics.PrometheusEndpoint;
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.testserver.TestServer;
+import io.temporal.worker.WorkerFactory;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import com.zaxxer.hikari.HikariDataSource;
+import javax.sql.DataSource;
+
+/**
+ * Everything {@code mongo-cdc dev} runs in one process: an embedded PostgreSQL (catalog and
+ * destination), the standalone Temporal server on a port the Temporal CLI can use, a worker on
+ * it, and a Prometheus endpoint; or, as a cluster host ({@link #startHost}), the database and
+ * the server alone, for workers in other processes. Closing it stops them in reverse order.
+ */
+final class DevStack implements AutoCloseable {
+
+  static final String DESTINATION_PEER = "embedded-postgres";
+  /** The load generator's peer: it has no connection string, only a name the mirror refers to. */
+  static final String GENERATOR_PEER = "generator";
+  static final String TASK_QUEUE = "mongo-cdc";
+
+  final EmbeddedPostgres postgres;
+  final HikariDataSource catalogPool;
+  final String jdbcUrl;
+  final TestServer.PortBoundTestServer temporal;
+  final int temporalPort;
+  final WorkflowServiceStubs service;
+  final WorkflowClient client;
+  final WorkerFactory workers;
+  final PrometheusMeterRegistry registry;
+  final PrometheusEndpoint metricsEndpoint;
+
+  private DevStack(EmbeddedPostgres postgres, HikariDataSource catalogPool, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
+      WorkflowServiceStubs service, WorkflowClient client, WorkerFactory workers, PrometheusMeterRegistry registry,
+      PrometheusEndpoint metricsEndpoint) {
+    this.postgres = postgres;
+    this.catalogPool = catalogPool;
+    this.jdbcUrl = jdbcUrl;
+    this.temporal = temporal;
+    this.temporalPort = temporalPort;
+    this.service = service;
+    this.client = client;
+    this.workers = workers;
+    this.registry = registry;
+    this.metricsEndpoint = metricsEndpoint;
+  }
+
+  /**
+   * Starts the stack.
+   *
+   * @param sourcePeers the source peers the worker knows (name to connection string)
+   * @param sources the source port, built over the worker's peer registry
+   */
+  static DevStack start(int temporalPort, int metricsPort, Map<String, String> sourcePeers,
+      Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning, PostgresSinkOptions destination)
+      throws IOException {
+    // Without its own shutdown hook: on Ctrl-C the database must outlive the summary, and close() stops it last.
+    EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
+    try {
+      String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
+      HikariDataSource dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(),
+          ProductionPorts.CATALOG_CONNECTIONS);
+      CatalogMigrator.migrate(dataSource);
+      PeerRegistry peers = name -> {
+        if (DESTINATION_PEER.equals(name)) {
+          return new Peer(name, jdbcUrl);
+        }
+        if (GENERATOR_PEER.equals(name)) {
+          return new Peer(name, "generator:built-in");
+        }
+        String uri = sourcePeers.get(name);
+        if (uri == null) {
+          throw new UnknownPeerException(name, sourcePeers.keySet());
+        }
+        return new Peer(name, uri);
+      };
+      Catalog catalog = Catalog.open(dataSource);
+      PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
+      WorkerPorts ports = new WorkerPorts(sources.apply(peers),
+          new PostgresMirrorDestination(peers, destination, tables),
+          new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables,
+          new VerifyStore(catalog));
+
+      TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      // The Temporal SDK's own metrics (polls, task latencies, activity outcomes) join ours.
+      Scope sdkMetrics = new RootScopeBuilder()
+          .reporter(new MicrometerClientStatsReporter(registry))
+          .reportEvery(com.uber.m3.util.Duration.ofSeconds(1));
+      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder()
+          .setTarget("localhost:" + temporalPort).setMetricsScope(sdkMetrics).build());
+      WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+      WorkerFactory workers = WorkerFactory.newInstance(client);
+      WorkerWiring.register(workers.newWorker(TASK_QUEUE, WorkerWiring.workerOptions()), peers, ports, tuning,
+          new PipelineMetrics(registry));
+      workers.start();
+      PrometheusEndpoint endpoint = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "127.0.0.1", metricsPort);
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint);
+    } catch (IOException | RuntimeException e) {
+      postgres.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts the embedded PostgreSQL (its catalog migrated) and the standalone Temporal server on
+   * {@code temporalPort}, and no worker: {@code mongo-cdc worker} processes connect to them.
+   */
+  static DevStack startHost(int temporalPort) throws IOException {
+    EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
+    HikariDataSource dataSource = null;
+    TestServer.PortBoundTestServer temporal = null;
+    try {
+      String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
+      dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(), ProductionPorts.CATALOG_CONNECTIONS);
+      CatalogMigrator.migrate(dataSource);
+      temporal = TestServer.createPortBoundServer(temporalPort, true);
+      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+          WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
+      WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null);
+    } catch (RuntimeException e) {
+      if (temporal != null) {
+        temporal.close();
+      }
+      if (dataSource != null) {
+        dataSource.close();
+      }
+      postgres.close();
+      throw e;
+    }
+  }
+
+  DataSource dataSource() {
+    return catalogPool;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (metricsEndpoint != null) {
+      metricsEndpoint.close();
+    }
+    if (workers != null) {
+      workers.shutdownNow();
+      workers.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    service.shutdownNow();
+    service.awaitTermination(10, TimeUnit.SECONDS);
+    temporal.close();
+    catalogPool.close();
+    postgres.close();
+  }
+}

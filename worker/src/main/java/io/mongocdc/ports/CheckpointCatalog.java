@@ -1,0 +1,62 @@
+package io.mongocdc.ports;
+
+import io.mongocdc.pipeline.PoisonEvent;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorStateChange;
+import java.util.List;
+import java.util.Optional;
+
+/** The catalog's record of mirrors, their committed checkpoints and their batch history. */
+public interface CheckpointCatalog {
+
+  /**
+   * Registers the mirror (peer names and settings, never credentials); idempotent.
+   *
+   * @return the checkpoint already committed for it, if it existed before
+   */
+  Optional<StreamPosition> register(MirrorConfig mirror);
+
+  /**
+   * Records a batch and moves the mirror's checkpoint to {@code position}, monotonically: a
+   * commit for an older batch, or of an older position, records the batch row but never moves
+   * the stored checkpoint back. Committing the same batch again is a no-op.
+   */
+  CheckpointCommit commit(String mirror, long batchId, StreamPosition position, BatchFigures figures);
+
+  Optional<StreamPosition> committed(String mirror);
+
+  /** The mirror's configuration as the catalog last recorded it, if the mirror is registered. */
+  Optional<MirrorConfig> registered(String mirror);
+
+  /** The batch that committed the mirror's checkpoint; 0 if it has none. */
+  long committedBatchId(String mirror);
+
+  /**
+   * Writes the workflow's phase (and the configuration in effect) to the mirror's row, if the
+   * change is newer than the one recorded; an older or repeated change, or a mirror not
+   * registered yet, changes nothing.
+   *
+   * @return true if the row now shows this change
+   */
+  boolean recordState(MirrorStateChange change);
+
+  /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
+  void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);
+
+  /** Keeps a poison event a batch sets aside (see {@link QuarantineLog}). */
+  void setAside(String mirror, long batchId, PoisonEvent event);
+
+  /** The mirror's quarantined events not applied yet, in stream order. */
+  List<QuarantinedEvent> quarantined(String mirror);
+
+  /** Marks quarantined events applied (by {@code mirror replay-quarantine}). */
+  void markReplayed(List<Long> ids);
+
+  /** Counts a replay of a quarantined event that was refused again, and why. */
+  void refusedAgain(long id, String reason);
+
+  /** Deletes the mirror's rows (on an operator's explicit request only). */
+  void forget(String mirror);
+}

@@ -1,0 +1,124 @@
+package io.mongocdc.ports;
+
+import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.source.ResumeToken;
+import java.time.Instant;
+import io.mongocdc.pipeline.RecordScreen;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
+import java.util.Map;
+import java.util.List;
+
+/**
+ * The PostgreSQL side of a mirror: its tables and the sink a batch writes to. Implementations
+ * resolve the destination peer through the worker's {@link PeerRegistry}, and apply records
+ * idempotently (a replayed or older event never overwrites a newer one).
+ */
+public interface MirrorDestination {
+
+  /**
+   * Checks the destination peer is reachable, the schema usable, and that none of the mirror's
+   * tables is another mirror's (without recording anything).
+   *
+   * @throws TableOwnedByAnotherMirrorException if one is
+   */
+  void validate(MirrorConfig mirror);
+
+  /**
+   * Records the mirror's tables as its own ({@link TableOwnership}), then creates them if
+   * missing; idempotent. @return the tables, qualified
+   *
+   * @throws TableOwnedByAnotherMirrorException if one is another mirror's (nothing is created)
+   */
+  List<String> createTables(MirrorConfig mirror);
+
+  /** Names the table each source namespace goes to. */
+  DestinationTableResolver tableResolver(MirrorConfig mirror);
+
+  /**
+   * What one batch attempt asks before writing a record: whether the destination can hold it
+   * (see {@code poisonEventPolicy}). Asked in stream order; a new one per attempt.
+   */
+  default RecordScreen screen(MirrorConfig mirror) {
+    return RecordScreen.ACCEPT_ALL;
+  }
+
+  /** A sink for one batch attempt: one connection and transaction. */
+  BatchSink openSink(MirrorConfig mirror, long batchId);
+
+  /**
+   * How many sinks one batch applies through in parallel (apply lanes). Every key always goes
+   * to the same one, so they may commit in any order; the checkpoint moves when all have.
+   */
+  default int applyLanes(MirrorConfig mirror) {
+    return 1;
+  }
+
+  /**
+   * The tables the mirror's configured collections map to, without touching the database: for
+   * a mirror whose tables were never recorded (set up before the catalog recorded them).
+   */
+  List<MirrorTable> plannedTables(MirrorConfig mirror);
+
+  /**
+   * Removes history rows older than the mirror's {@code historyRetentionDays}, at most a bounded
+   * number per history table, so one call stays short; the next batch's call goes on. @return the
+   * rows removed (0 without retention)
+   */
+  default long pruneHistory(MirrorConfig mirror) {
+    return 0;
+  }
+
+  /**
+   * The source collections of the mirror's database whose tables on this destination are
+   * recorded for the mirror ({@link TableOwnership}), sorted; none if this destination records
+   * no tables.
+   */
+  default List<String> recordedCollections(MirrorConfig mirror) {
+    return List.of();
+  }
+
+  /** Connects to the destination peer once, so an operation can fail before it changes anything. */
+  void checkReachable(String destinationPeer);
+
+  /**
+   * Reads the mirror's tables for verify, without changing them.
+   *
+   * @throws InvalidMirrorConfigurationException if this destination cannot be read so
+   */
+  default DestinationRows rows(MirrorConfig mirror) {
+    throw new InvalidMirrorConfigurationException("this destination cannot be read for verify");
+  }
+
+  /**
+   * Deletes, as delete events at {@code position} would, the live rows of {@code table} whose
+   * position is older than {@code position}: after a resync's copy, the rows it did not see.
+   *
+   * @return rows deleted
+   * @throws InvalidMirrorConfigurationException if this destination cannot
+   */
+  default long deleteRowsOlderThan(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
+      Instant commitTime) {
+    throw new InvalidMirrorConfigurationException("this destination cannot sweep rows a resync did not see");
+  }
+
+  /**
+   * Adds the mirror's missing typed columns to its existing tables and drops {@code drop}'s (when
+   * {@code resumeAfter} is null), then fills the typed columns of rows that do not hold them from
+   * their {@code doc}, a bounded slice of rows, calling {@code progress} after each transaction.
+   * @return what it filled, and where the next call goes on (null when done)
+   */
+  default TypedColumnsAligned alignTypedColumns(MirrorConfig mirror, Map<String, List<String>> drop,
+      String resumeAfter, Runnable progress) {
+    return new TypedColumnsAligned(0, null);
+  }
+
+  /** Creates the mirror's declared typed column indexes concurrently, if missing. @return indexes built */
+  default int createTypedColumnIndexes(MirrorConfig mirror, Runnable progress) {
+    return 0;
+  }
+
+  /** Drops these tables if they exist (on an operator's explicit request only). */
+  void dropTables(List<MirrorTable> tables);
+}

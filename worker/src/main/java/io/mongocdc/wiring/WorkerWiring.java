@@ -1,0 +1,103 @@
+package io.mongocdc.wiring;
+
+import io.mongocdc.activities.CommitCheckpointActivityImpl;
+import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.activities.PullRecordsActivityImpl;
+import io.mongocdc.activities.RecordMirrorStateActivityImpl;
+import io.mongocdc.activities.PullTuning;
+import io.mongocdc.activities.SetupMirrorActivityImpl;
+import io.mongocdc.activities.SnapshotActivityImpl;
+import io.mongocdc.activities.TypedColumnActivityImpl;
+import io.mongocdc.activities.VerifyActivityImpl;
+import io.mongocdc.workflows.CdcFlowWorkflowImpl;
+import io.mongocdc.workflows.VerifyMirrorWorkflowImpl;
+import io.mongocdc.metrics.PipelineMetrics;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * Registers the mirror workflow and its activities, over the given ports, on a worker. The tests'
+ * Temporal environment builds its workers here too, so they run what production registers.
+ */
+public final class WorkerWiring {
+
+  /**
+   * The SDK sends a heartbeat at most every 0.8 x heartbeat timeout (24 s for PullRecords) unless
+   * capped; a cancellation is only learnt from a heartbeat that reaches the server. Capping the
+   * interval at the progress interval makes a pause with cancelInFlight take effect in about 2 s.
+   */
+  public static final Duration MAX_HEARTBEAT_THROTTLE_INTERVAL = Duration.ofSeconds(2);
+
+  /**
+   * Activities one worker runs at once. A running mirror holds one (its PullRecords) for a whole
+   * batch, or up to {@code parallelPartitions} while it copies a snapshot; a mirror whose activity
+   * finds no free slot waits in the task queue for this or another worker. Temporal's default.
+   */
+  public static final int DEFAULT_MAX_CONCURRENT_ACTIVITIES = 200;
+  /** Workflow tasks one worker runs at once: short decisions, never I/O. Temporal's default. */
+  public static final int DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = 200;
+
+  private WorkerWiring() {}
+
+  public static WorkerOptions workerOptions() {
+    return workerOptions(null, true, DEFAULT_MAX_CONCURRENT_ACTIVITIES, DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS);
+  }
+
+  /**
+   * The worker's options.
+   *
+   * @param identity how the worker names itself to Temporal (in an activity's or workflow task's
+   *     history and a pending activity's last worker); null for the SDK's {@code <pid>@<host>}
+   * @param stickyWorkflows whether a workflow's tasks go to the worker that ran it last, which
+   *     keeps it cached (Temporal's sticky execution). A Temporal server hands the tasks of a
+   *     worker that stopped polling to the others after a few seconds; the standalone test server
+   *     ({@code mongo-cdc dev}) never does, so there a mirror last run by a killed worker would
+   *     wait for ever: off, every workflow task goes to the task queue and carries the history
+   * @param maxConcurrentActivities activities (batches, commits, snapshot partitions, set-up steps)
+   *     the worker runs at once, at most; a worker with all its slots busy stops polling, so the
+   *     others take the next ones
+   * @param maxConcurrentWorkflowTasks workflow tasks the worker runs at once, at most
+   */
+  public static WorkerOptions workerOptions(String identity, boolean stickyWorkflows, int maxConcurrentActivities,
+      int maxConcurrentWorkflowTasks) {
+    WorkerOptions.Builder options = WorkerOptions.newBuilder()
+        .setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE_INTERVAL)
+        .setMaxConcurrentActivityExecutionSize(maxConcurrentActivities)
+        .setMaxConcurrentWorkflowTaskExecutionSize(maxConcurrentWorkflowTasks);
+    if (identity != null) {
+      options.setIdentity(identity);
+    }
+    if (!stickyWorkflows) {
+      // A zero schedule-to-start timeout: the worker asks for no sticky queue when it completes a task.
+      options.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
+    }
+    return options.build();
+  }
+
+  /** Registers the workflow and activities; the activities publish batch metrics to {@code metrics}. */
+  public static void register(
+      Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning, PipelineMetrics metrics) {
+    register(worker, peers, ports, tuning, System::nanoTime, metrics);
+  }
+
+  /**
+   * Registers the workflow and activities, the pipeline timing its batches (idle timeout, batch
+   * duration) by {@code nanoClock}: the system's in production, a test's own in tests.
+   */
+  public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
+      LongSupplier nanoClock, PipelineMetrics metrics) {
+    worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class, VerifyMirrorWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
+        new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
+            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside),
+        new CommitCheckpointActivityImpl(ports.catalog()),
+        new RecordMirrorStateActivityImpl(ports.catalog()),
+        new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,
+            ports.catalog()::setAside),
+        new VerifyActivityImpl(ports.source(), ports.destination(), ports.catalog(), ports.verifications()),
+        new TypedColumnActivityImpl(ports.destination()));
+  }
+}
