@@ -18,7 +18,7 @@ final class PoisonEventPolicy {
    * names the event and fails the attempt; QUARANTINE keeps it in {@code quarantine} and goes on.
    */
   static PoisonEvents of(MirrorConfig mirror, MirrorDestination destination, QuarantineLog quarantine, long batchId) {
-    return "QUARANTINE".equals(mirror.settings().poisonEventPolicy())
+    return mirror.settings().poisonEventPolicy() == io.mongocdc.workflows.model.PoisonEventPolicy.QUARANTINE
         ? PoisonEvents.quarantining(destination.screen(mirror),
             event -> quarantine.setAside(mirror.name(), batchId, event))
         : PoisonEvents.failing(destination.screen(mirror));

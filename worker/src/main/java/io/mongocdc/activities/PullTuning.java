@@ -1,7 +1,6 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
-import io.mongocdc.pipeline.ControlEventPolicy;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.PullSettings;
@@ -45,15 +44,24 @@ public record PullTuning(
     }
   }
 
-  /** The knobs given, with the default decoded-bytes budget and decode threads. */
-  public PullTuning(
-      Duration progressInterval, int commitIntervalRecords, long commitIntervalBytes, Duration shutdownTimeout) {
-    this(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout,
+  public static PullTuning defaults() {
+    return new PullTuning(Duration.ofSeconds(2), 50_000, 64L << 20, Duration.ofSeconds(30),
         DecodedBytesBudget.defaultMaxBytes(), DecodeThreads.defaultMax());
   }
 
-  public static PullTuning defaults() {
-    return new PullTuning(Duration.ofSeconds(2), 50_000, 64L << 20, Duration.ofSeconds(30));
+  public PullTuning withProgressInterval(Duration value) {
+    return new PullTuning(value, commitIntervalRecords, commitIntervalBytes, shutdownTimeout, maxDecodedBytesInFlight,
+        decodeThreads);
+  }
+
+  /** These knobs with the sink committing every {@code records} records or {@code bytes} source bytes. */
+  public PullTuning withCommitInterval(int records, long bytes) {
+    return new PullTuning(progressInterval, records, bytes, shutdownTimeout, maxDecodedBytesInFlight, decodeThreads);
+  }
+
+  public PullTuning withShutdownTimeout(Duration value) {
+    return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, value, maxDecodedBytesInFlight,
+        decodeThreads);
   }
 
   public PullTuning withMaxDecodedBytesInFlight(long value) {
@@ -74,13 +82,7 @@ public record PullTuning(
   public PullSettings pullSettings(MirrorSettings settings) {
     try {
       return PullSettings.builder()
-          .decodeWorkers(settings.decodeWorkers())
-          .chunkSize(settings.chunkSize())
-          .maxBatchSize(settings.batchSize())
-          .idleTimeout(Duration.ofSeconds(settings.idleTimeoutSeconds()))
-          .maxBatchDuration(Duration.ofSeconds(settings.maxBatchDurationSeconds()))
-          .maxVisibilityDelay(Duration.ofMillis(settings.maxVisibilityDelay()))
-          .controlEventPolicy(ControlEventPolicy.valueOf(settings.controlEventPolicy()))
+          .mirror(settings)
           .progressInterval(progressInterval)
           .commitIntervalRecords(commitIntervalRecords)
           .commitIntervalBytes(commitIntervalBytes)

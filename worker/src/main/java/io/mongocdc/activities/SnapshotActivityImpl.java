@@ -129,7 +129,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       if (planned.done()) {
         log.info("mirror {}: snapshot partition {} of {} was copied already; not read again",
             mirror.name(), partition, collection);
-        return new SnapshotPartitionCopied(collection, partition, planned.documents(), planned.bytes());
+        return new SnapshotPartitionCopied(collection, partition, planned.documents(), planned.bytes(), null);
       }
       catalog.partitionStarted(mirror.name(), collection, partition);
       StreamPosition start = Checkpoints.toPosition(request.position());

@@ -4,7 +4,7 @@ import io.mongocdc.devtools.DevClusterHost;
 import io.mongocdc.devtools.DevReport;
 import io.mongocdc.devtools.DevRun;
 import io.mongocdc.workflows.model.MirrorSettings;
-import io.mongocdc.workflows.model.SnapshotSettings;
+import io.mongocdc.workflows.model.PoisonEventPolicy;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -151,7 +151,7 @@ final class DevCommand implements Callable<Integer> {
             + initialDocuments, ExitCodes.INVALID);
       }
     }
-    MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? "QUARANTINE" : "FAIL"));
+    MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? PoisonEventPolicy.QUARANTINE : PoisonEventPolicy.FAIL));
     PrintWriter out = spec.commandLine().getOut();
     Run run = workers == 0
         ? stop -> {
@@ -214,11 +214,12 @@ final class DevCommand implements Callable<Integer> {
   }
 
   /** Small batches and snapshot partitions, so a short run shows several of each. */
-  private static MirrorSettings devDefaults(String poisonEventPolicy) {
-    MirrorSettings defaults = MirrorSettings.defaults();
-    return new MirrorSettings(20_000, 2, 10, defaults.decodeWorkers(), defaults.chunkSize(),
-        defaults.excludedOperations(), defaults.controlEventPolicy(), defaults.continueAsNewEveryBatches(),
-        defaults.splitLargeEvents(), new SnapshotSettings(true, 250, 4, null),
-        poisonEventPolicy);
+  private static MirrorSettings devDefaults(PoisonEventPolicy poisonEventPolicy) {
+    return MirrorSettings.defaults()
+        .with(MirrorSettings.BATCH_SIZE, 20_000)
+        .with(MirrorSettings.IDLE_TIMEOUT_SECONDS, 2)
+        .with(MirrorSettings.MAX_BATCH_DURATION_SECONDS, 10)
+        .with(MirrorSettings.SNAPSHOT_DOCUMENTS_PER_PARTITION, 250)
+        .with(MirrorSettings.POISON_EVENT_POLICY, poisonEventPolicy);
   }
 }

@@ -1,10 +1,10 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.EditResult;
 import io.temporal.client.WorkflowClient;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,12 +27,12 @@ final class MirrorEditCommand extends MirrorSubcommand {
 
   @Override
   void run(WorkflowClient client, PrintWriter out) {
-    EditRequest edit = settings.asEdit(addCollections);
-    if (edit.changesNothing()) {
+    Map<String, Object> edit = settings.asJson(addCollections);
+    if (edit.isEmpty()) {
       throw new CliException("nothing to edit: give at least one setting option or --add-collection (see --help)",
           ExitCodes.INVALID);
     }
-    EditResult result = mirror.workflow(client).edit(edit.toJson());
+    EditResult result = mirror.workflow(client).edit(edit);
     out.printf("edited mirror %s; from batch %d: %s%n", mirror.name, result.appliesFromBatch(),
         StatusText.settings(result.nextBatchSettings()));
     if (addCollections != null) {

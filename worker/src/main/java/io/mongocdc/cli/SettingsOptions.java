@@ -1,88 +1,38 @@
 package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.MirrorSetting;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.SettingType;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IModelTransformer;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.IGetter;
+import picocli.CommandLine.Model.ISetter;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
-/** The editable settings as options; each is unset unless given. Shared by create and edit. */
+/**
+ * The editable settings as options, shared by create, edit and dev; each is unset unless given.
+ * The options are made from {@link MirrorSettings#SETTINGS} (name, parameter label, help);
+ * only the settings given by two options each ({@code --history}/{@code --no-history}, {@code
+ * --columns}/{@code --columns-file}) are declared here, and {@code --add-collection} by {@code
+ * mirror edit}, the one command that takes it.
+ */
+@Command(modelTransformer = SettingsOptions.FromSpecs.class)
 public final class SettingsOptions {
 
-  @Option(names = "--batch-size", paramLabel = "N", description = "Change events per batch, at most.")
-  Integer batchSize;
+  /** Made by their own options, below, or by the command that takes them. */
+  private static final Set<MirrorSetting<?>> DEDICATED =
+      Set.of(MirrorSettings.HISTORY, MirrorSettings.COLUMNS, MirrorSettings.ADD_COLLECTIONS);
 
-  @Option(names = "--idle-timeout", paramLabel = "SECONDS", description = "A batch ends after this long without an event.")
-  Integer idleTimeoutSeconds;
-
-  @Option(names = "--max-batch-duration", paramLabel = "SECONDS", description = "A batch ends after this long in any case.")
-  Integer maxBatchDurationSeconds;
-
-  @Option(names = "--max-visibility-delay", paramLabel = "MILLIS",
-      description = "A record read waits at most this long before the destination commits it and it becomes "
-          + "visible, however long the batch (default " + MirrorSettings.DEFAULT_MAX_VISIBILITY_DELAY + ").")
-  Integer maxVisibilityDelay;
-
-  @Option(names = "--decode-workers", paramLabel = "N", description = "Threads decoding events in parallel.")
-  Integer decodeWorkers;
-
-  @Option(names = "--chunk-size", paramLabel = "N", description = "Events per chunk handed to a decode worker.")
-  Integer chunkSize;
-
-  @Option(names = "--exclude-operations", paramLabel = "OPS", split = ",",
-      description = "Operation types not applied (insert, update, replace, delete); an empty value clears the list.")
-  List<String> excludedOperations;
-
-  @Option(names = "--control-event-policy", paramLabel = "POLICY",
-      description = "PAUSE (stop before drop/rename/dropDatabase/invalidate) or IGNORE.")
-  String controlEventPolicy;
-
-  @Option(names = "--poison-event-policy", paramLabel = "POLICY",
-      description = "FAIL (an event the destination cannot hold or the decoder cannot read fails the mirror, "
-          + "naming it) or QUARANTINE (keep it in the catalog's quarantined_events and go on).")
-  String poisonEventPolicy;
-
-  @Option(names = "--continue-as-new-every", paramLabel = "BATCHES", description = "Continue the workflow as new after this many batches.")
-  Integer continueAsNewEveryBatches;
-
-  @Option(names = "--split-large-events", negatable = true,
-      description = "Split change events over 16 MiB with $changeStreamSplitLargeEvent and reassemble them "
-          + "(MongoDB 6.0.9+); without it such an event fails the batch (error 10334).")
-  Boolean splitLargeEvents;
-
-  @Option(names = "--auto-resync", negatable = true,
-      description = "When the source has lost the history from the checkpoint, resynchronise without an operator "
-          + "(as 'mirror resync' does) instead of failing (default: off).")
-  Boolean autoResync;
-
-  @Option(names = "--verify-documents-per-second", paramLabel = "N",
-      description = "Source documents 'mirror verify' reads per second, at most, over all ranges (default "
-          + MirrorSettings.DEFAULT_VERIFY_DOCUMENTS_PER_SECOND + ").")
-  Integer verifyDocumentsPerSecond;
-
-  @Option(names = "--snapshot", negatable = true,
-      description = "Copy the documents that already exist before replicating changes (default: on).")
-  Boolean snapshot;
-
-  @Option(names = "--snapshot-documents-per-partition", paramLabel = "N",
-      description = "Target documents per snapshot partition (one activity each).")
-  Integer snapshotDocumentsPerPartition;
-
-  @Option(names = "--snapshot-parallel-partitions", paramLabel = "N",
-      description = "Snapshot partitions copied at the same time.")
-  Integer snapshotParallelPartitions;
-
-  @Option(names = "--snapshot-filter", paramLabel = "COLLECTION=QUERY",
-      description = "Copy only the documents of COLLECTION matching QUERY (Extended JSON); repeat per collection; "
-          + "an empty query {} removes a filter. Changes are replicated whatever the filter says.")
-  Map<String, String> snapshotFilters;
-
-  @Option(names = "--full-document-before-change", paramLabel = "MODE",
-      description = "Pre-images on the change stream: off (default), whenAvailable or required (MongoDB 6.0+, "
-          + "collections with changeStreamPreAndPostImages enabled).")
-  String fullDocumentBeforeChange;
+  /** The value of each option given, as picocli converted it. */
+  private final Map<MirrorSetting<?>, Object> given = new LinkedHashMap<>();
 
   @Option(names = "--history", paramLabel = "COLLECTION",
       description = "Also append every applied event of COLLECTION to its <table>_history table; repeatable.")
@@ -91,10 +41,6 @@ public final class SettingsOptions {
   @Option(names = "--no-history", paramLabel = "COLLECTION",
       description = "Stop appending COLLECTION's events to its history table (the table stays); repeatable.")
   List<String> noHistory;
-
-  @Option(names = "--history-retention-days", paramLabel = "DAYS",
-      description = "Prune history rows older than this many days (by commit time); 0 keeps them for ever.")
-  Integer historyRetentionDays;
 
   @Option(names = "--columns", paramLabel = "COLLECTION:NAME=TYPE:PATH[,...]",
       description = "Typed columns of COLLECTION's table, written with doc: NAME the column, TYPE one of text, bigint, "
@@ -107,30 +53,47 @@ public final class SettingsOptions {
           + "\"path\": \"status\"}]}.")
   Path columnsFile;
 
-  @Option(names = "--remove-column", paramLabel = "COLLECTION:COLUMN",
-      description = "Stop writing this typed column (its data stays unless --drop-column-data); repeatable.")
-  List<String> removeColumns;
-
-  @Option(names = "--drop-column-data",
-      description = "With --remove-column: also drop the removed columns from the table.")
-  Boolean dropColumnData;
-
-  @Option(names = "--index", paramLabel = "COLLECTION:COLUMN",
-      description = "Index this typed column (created concurrently once the snapshot is done); repeatable.")
-  List<String> indexes;
-
   /**
-   * The options given as an edit, which also adds {@code addCollections} (null for none). Its
-   * {@link EditRequest#toJson JSON} is what the edit sends.
+   * The options given as an edit's JSON, which also adds {@code addCollections} (null for none);
+   * empty when nothing is given. Values are not checked: the mirror checks them.
    */
-  EditRequest asEdit(List<String> addCollections) {
-    return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
-        excludedOperations == null ? null : excludedOperations.stream().filter(s -> !s.isBlank()).toList(),
-        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync,
-        fullDocumentBeforeChange, historySwitches(), historyRetentionDays, verifyDocumentsPerSecond,
-        ColumnsOption.columns(columns, columnsFile), ColumnsOption.byCollection("--remove-column", removeColumns),
-        dropColumnData, ColumnsOption.byCollection("--index", indexes), maxVisibilityDelay);
+  Map<String, Object> asJson(List<String> addCollections) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    for (MirrorSetting<?> setting : MirrorSettings.SETTINGS) {
+      Object value = setting == MirrorSettings.ADD_COLLECTIONS ? addCollections
+          : setting == MirrorSettings.HISTORY ? historySwitches()
+          : setting == MirrorSettings.COLUMNS ? columnsJson()
+          : jsonOf(setting, given.get(setting));
+      if (value != null) {
+        json.put(setting.name(), value);
+      }
+    }
+    return json;
+  }
+
+  /** The defaults with the options given applied. */
+  MirrorSettings applyTo(MirrorSettings defaults) {
+    Map<String, Object> json = asJson(null);
+    return json.isEmpty() ? defaults : defaults.apply(EditRequest.fromJson(json));
+  }
+
+  /** An option's value as the JSON of the setting. */
+  private static Object jsonOf(MirrorSetting<?> setting, Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (setting == MirrorSettings.EXCLUDED_OPERATIONS) {
+      // "--exclude-operations ''" clears the list.
+      return ((List<?>) value).stream().map(String::valueOf).filter(s -> !s.isBlank()).toList();
+    }
+    if (setting == MirrorSettings.REMOVE_COLUMNS || setting == MirrorSettings.INDEXES) {
+      return ColumnsOption.byCollection(setting.option(), strings(value));
+    }
+    return value;
+  }
+
+  private static List<String> strings(Object value) {
+    return ((List<?>) value).stream().map(String::valueOf).toList();
   }
 
   /** {@code --history} and {@code --no-history} as collection: on/off; null when neither is given. */
@@ -148,9 +111,63 @@ public final class SettingsOptions {
     return switches;
   }
 
-  /** The defaults with the options given applied. */
-  MirrorSettings applyTo(MirrorSettings defaults) {
-    EditRequest edit = asEdit(null);
-    return edit.changesNothing() ? defaults : defaults.apply(edit);
+  private Object columnsJson() {
+    var typed = ColumnsOption.columns(columns, columnsFile);
+    return typed == null ? null : MirrorSettings.COLUMNS.type().toJson(typed);
+  }
+
+  /** Adds an option per setting to the command that mixes these options in. */
+  static final class FromSpecs implements IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec command) {
+      SettingsOptions options = command.userObject() instanceof SettingsOptions self ? self
+          : command.mixins().values().stream().map(CommandSpec::userObject)
+              .filter(SettingsOptions.class::isInstance).map(SettingsOptions.class::cast).findFirst().orElseThrow();
+      for (MirrorSetting<?> setting : MirrorSettings.SETTINGS) {
+        // Once per command, however often picocli hands it over.
+        if (!DEDICATED.contains(setting) && !command.optionsMap().containsKey(setting.option())) {
+          command.addOption(option(setting, options.given));
+        }
+      }
+      return command;
+    }
+
+    private static OptionSpec option(MirrorSetting<?> setting, Map<MirrorSetting<?>, Object> given) {
+      OptionSpec.Builder option = OptionSpec.builder(setting.option())
+          .description(setting.doc())
+          .getter(new IGetter() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <T> T get() {
+              return (T) given.get(setting);
+            }
+          })
+          .setter(new ISetter() {
+            @Override
+            public <T> T set(T value) {
+              given.put(setting, value);
+              return null;
+            }
+          });
+      if (setting.paramLabel() != null) {
+        option.paramLabel(setting.paramLabel());
+      }
+      SettingType<?> type = setting.type();
+      if (type instanceof SettingType.Whole) {
+        option.type(Integer.class);
+      } else if (type instanceof SettingType.Flag) {
+        // A stored switch can be turned off again; dropColumnData is a one-off of an edit.
+        option.type(Boolean.class).arity("0").negatable(setting.isStored());
+      } else if (type instanceof SettingType.Strings) {
+        option.type(List.class).auxiliaryTypes(String.class).splitRegex(",");
+      } else if (setting == MirrorSettings.SNAPSHOT_FILTERS) {
+        option.type(Map.class).auxiliaryTypes(String.class, String.class);
+      } else if (type instanceof SettingType.ByCollection) {
+        option.type(List.class).auxiliaryTypes(String.class);
+      } else {
+        option.type(String.class);
+      }
+      return option.build();
+    }
   }
 }

@@ -1,12 +1,14 @@
 package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.MirrorSetting;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.TypedColumnSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.RejectedEdit;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import java.time.Instant;
+import java.util.TreeMap;
 
 /** Renders a status for people; {@code --json} gives the query's JSON as is. */
 final class StatusText {
@@ -68,22 +70,38 @@ final class StatusText {
     return out.toString();
   }
 
+  /**
+   * Every setting as {@code name=value}, in the order of {@link MirrorSettings#SETTINGS}; the
+   * structured ones (filters, history, typed columns) only when there are any.
+   */
   static String settings(MirrorSettings s) {
-    return "batchSize=" + s.batchSize() + " idleTimeoutSeconds=" + s.idleTimeoutSeconds()
-+ " maxBatchDurationSeconds=" + s.maxBatchDurationSeconds()
-        + " maxVisibilityDelay=" + s.maxVisibilityDelay() + " decodeWorkers=" + s.decodeWorkers()
-        + " chunkSize=" + s.chunkSize() + " excludedOperations=" + s.excludedOperations()
-        + " controlEventPolicy=" + s.controlEventPolicy() + " poisonEventPolicy=" + s.poisonEventPolicy()
-        + " continueAsNewEveryBatches=" + s.continueAsNewEveryBatches()
-        + " splitLargeEvents=" + s.splitLargeEvents() + " snapshot=" + s.snapshot().enabled()
-        + " snapshotDocumentsPerPartition=" + s.snapshot().documentsPerPartition()
-        + " snapshotParallelPartitions=" + s.snapshot().parallelPartitions()
-        + (s.snapshot().filters().isEmpty() ? "" : " snapshotFilters=" + new java.util.TreeMap<>(s.snapshot().filters()))
-        + " autoResync=" + s.autoResync() + " verifyDocumentsPerSecond=" + s.verifyDocumentsPerSecond()
-        + " fullDocumentBeforeChange=" + s.history().fullDocumentBeforeChange()
-        + (s.history().collections().isEmpty() ? "" : " history=" + s.history().collections()
-            + " historyRetentionDays=" + s.history().retentionDays())
-        + columns(s.columns());
+    StringBuilder text = new StringBuilder();
+    for (MirrorSetting<?> setting : MirrorSettings.SETTINGS) {
+      if (setting == MirrorSettings.SNAPSHOT_FILTERS) {
+        if (!s.snapshot().filters().isEmpty()) {
+          text.append(" snapshotFilters=").append(new TreeMap<>(s.snapshot().filters()));
+        }
+      } else if (setting == MirrorSettings.HISTORY) {
+        if (!s.history().collections().isEmpty()) {
+          text.append(" history=").append(s.history().collections());
+        }
+      } else if (setting == MirrorSettings.HISTORY_RETENTION_DAYS) {
+        // Only says something when some collection keeps a history.
+        if (!s.history().collections().isEmpty()) {
+          text.append(' ').append(valueOf(setting, s));
+        }
+      } else if (setting == MirrorSettings.COLUMNS) {
+        text.append(columns(s.columns()));
+      } else if (setting.isStored()) {
+        text.append(' ').append(valueOf(setting, s));
+      }
+    }
+    return text.substring(1);
+  }
+
+  /** {@code batchSize=1000}. */
+  private static <T> String valueOf(MirrorSetting<T> setting, MirrorSettings settings) {
+    return setting.name() + "=" + setting.type().text(setting.get(settings));
   }
 
   /** {@code columns=orders(status text status, total numeric amount.total)}, and the indexes; empty without. */

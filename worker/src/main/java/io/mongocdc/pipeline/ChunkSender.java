@@ -6,6 +6,7 @@ import io.mongocdc.decode.DecodedEvent;
 import io.mongocdc.decode.UndecodableEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.ControlEventPolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,5 +1,7 @@
 package io.mongocdc.pipeline;
 
+import io.mongocdc.workflows.model.ControlEventPolicy;
+
 /** Why a pull ended normally. */
 public enum EndReason {
   /** {@link PullSettings#maxBatchSize()} events were read. */

@@ -1,26 +1,35 @@
 package io.mongocdc.pipeline;
 
+import io.mongocdc.workflows.model.ControlEventPolicy;
+import io.mongocdc.workflows.model.MirrorSettings;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Every setting of a PullRecords call, with its default, in one place. Values that cannot work
- * are rejected when the settings are built, with a message naming the setting, the value and
- * what is allowed; they never turn into a hang or a crash later.
+ * Every setting of a PullRecords call. Values that cannot work are rejected when the settings
+ * are built, with a message naming the setting, the value and what is allowed; they never turn
+ * into a hang or a crash later.
  *
- * @param decodeWorkers N: threads decoding chunks in parallel. Default: available processors.
+ * <p>Two kinds: the mirror's own settings ({@code decodeWorkers}, {@code chunkSize}, {@code
+ * maxBatchSize}, {@code idleTimeout}, {@code maxBatchDuration}, {@code controlEventPolicy}),
+ * which {@link Builder#mirror} takes from its {@link MirrorSettings} and whose defaults are the
+ * mirror's ({@link MirrorSettings#defaults()}); and the worker's knobs, with the defaults below.
+ *
+ * @param decodeWorkers N: threads decoding chunks in parallel (the mirror's {@code
+ *     decodeWorkers}).
  * @param chunkSize K: events per chunk handed to a decode worker. Larger chunks cost fewer
- *     hand-offs; smaller ones spread work more evenly. Default 256.
+ *     hand-offs; smaller ones spread work more evenly (the mirror's {@code chunkSize}).
  * @param maxInFlightChunks chunks read but not yet written to the sink, which bounds memory
  *     together with {@code maxChunkBytes}. The effective bound is at least {@code
  *     decodeWorkers} (see {@link #effectiveMaxInFlightChunks()}) so every worker can be busy.
  *     Default: twice the decode workers.
  * @param maxChunkBytes a chunk is cut early once its raw events reach this many bytes.
  *     Default 16 MiB (one maximum-size change event).
- * @param maxBatchSize events read per call, at most. Default 100 000.
- * @param idleTimeout the call ends after this long without a new event. Default 10 s.
+ * @param maxBatchSize events read per call, at most (the mirror's {@code batchSize}).
+ * @param idleTimeout the call ends after this long without a new event (the mirror's {@code
+ *     idleTimeoutSeconds}).
  * @param maxBatchDuration the call ends after this long even if events keep coming, so a
- *     trickling stream still commits. Default 60 s.
+ *     trickling stream still commits (the mirror's {@code maxBatchDurationSeconds}).
  * @param commitIntervalRecords commit the sink every this many records within a call (0: only
  *     at the end of the call). Default 0.
  * @param commitIntervalBytes commit the sink once the records written since the last commit
@@ -34,8 +43,8 @@ import java.util.Objects;
  *     Default 30 s.
  * @param maxStreamReopens how often one call may reopen the stream after "resume token not
  *     found" before the history counts as lost. Default 3.
- * @param controlEventPolicy what to do on drop, rename, dropDatabase and invalidate. Default
- *     {@link ControlEventPolicy#PAUSE}.
+ * @param controlEventPolicy what to do on drop, rename, dropDatabase and invalidate (the
+ *     mirror's {@code controlEventPolicy}).
  */
 public record PullSettings(
     int decodeWorkers,
@@ -53,12 +62,7 @@ public record PullSettings(
     int maxStreamReopens,
     ControlEventPolicy controlEventPolicy) {
 
-  public static final int DEFAULT_CHUNK_SIZE = 256;
   public static final int DEFAULT_MAX_CHUNK_BYTES = 16 * 1024 * 1024;
-  public static final int DEFAULT_MAX_BATCH_SIZE = 100_000;
-  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
-  public static final Duration DEFAULT_MAX_BATCH_DURATION = Duration.ofSeconds(60);
-  public static final Duration DEFAULT_MAX_VISIBILITY_DELAY = Duration.ofSeconds(1);
   public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofSeconds(2);
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
   public static final int DEFAULT_MAX_STREAM_REOPENS = 3;
@@ -126,22 +130,37 @@ public record PullSettings(
     }
   }
 
-  /** Builds settings; every field starts at its default. */
+  /** Builds settings; every field starts at its default, the mirror's ones at the mirror's defaults. */
   public static final class Builder {
-    private int decodeWorkers = Runtime.getRuntime().availableProcessors();
-    private int chunkSize = DEFAULT_CHUNK_SIZE;
+    private int decodeWorkers;
+    private int chunkSize;
     private Integer maxInFlightChunks;
     private int maxChunkBytes = DEFAULT_MAX_CHUNK_BYTES;
-    private int maxBatchSize = DEFAULT_MAX_BATCH_SIZE;
-    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
-    private Duration maxBatchDuration = DEFAULT_MAX_BATCH_DURATION;
+    private int maxBatchSize;
+    private Duration idleTimeout;
+    private Duration maxBatchDuration;
     private int commitIntervalRecords;
     private long commitIntervalBytes;
-    private Duration maxVisibilityDelay = DEFAULT_MAX_VISIBILITY_DELAY;
+    private Duration maxVisibilityDelay;
     private Duration progressInterval = DEFAULT_PROGRESS_INTERVAL;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private int maxStreamReopens = DEFAULT_MAX_STREAM_REOPENS;
-    private ControlEventPolicy controlEventPolicy = ControlEventPolicy.PAUSE;
+    private ControlEventPolicy controlEventPolicy;
+
+    private Builder() {
+      mirror(MirrorSettings.defaults());
+    }
+
+    /** The mirror's own settings: decode workers, chunk size, batch bounds and control event policy. */
+    public Builder mirror(MirrorSettings settings) {
+      return decodeWorkers(settings.decodeWorkers())
+          .chunkSize(settings.chunkSize())
+          .maxBatchSize(settings.batchSize())
+          .idleTimeout(Duration.ofSeconds(settings.idleTimeoutSeconds()))
+          .maxBatchDuration(Duration.ofSeconds(settings.maxBatchDurationSeconds()))
+          .maxVisibilityDelay(Duration.ofMillis(settings.maxVisibilityDelay()))
+          .controlEventPolicy(settings.controlEventPolicy());
+    }
 
     public Builder decodeWorkers(int value) {
       decodeWorkers = value;

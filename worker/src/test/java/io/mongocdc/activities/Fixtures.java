@@ -57,7 +57,7 @@ public final class Fixtures {
   }
 
   public static MirrorSettings smallSettings() {
-    return new MirrorSettings(1_000, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off(), null);
+    return MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(3).maxBatchDurationSeconds(600).decodeWorkers(2).chunkSize(8).snapshot(SnapshotSettings.off()).build();
   }
 
   public static MirrorConfig orders() {

@@ -72,7 +72,8 @@ class PullRecordsActivityImplTest {
   /** @param commitIntervalRecords 0: the sink commits only for visibility and at the batch end */
   private PullRecordsActivity activity(ScriptedChangeStream.Builder script, int commitIntervalRecords) {
     stream = script.clock(clock, Duration.ofSeconds(1)).build();
-    PullTuning tuning = new PullTuning(Duration.ofMillis(20), commitIntervalRecords, 0, Duration.ofSeconds(10));
+    PullTuning tuning = PullTuning.defaults().withProgressInterval(Duration.ofMillis(20)).withCommitInterval(commitIntervalRecords, 0)
+        .withShutdownTimeout(Duration.ofSeconds(10));
     env.registerActivitiesImplementations(new PullRecordsActivityImpl(
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
@@ -291,9 +292,7 @@ class PullRecordsActivityImplTest {
   void excludedOperationsAreNotAppliedButTheCheckpointPassesThem() {
     List<RawBsonDocument> events = Fixtures.orderEvents(20);
     MirrorSettings settings = Fixtures.smallSettings();
-    MirrorConfig mirror = Fixtures.orders(new MirrorSettings(settings.batchSize(), settings.idleTimeoutSeconds(),
-        settings.maxBatchDurationSeconds(), settings.decodeWorkers(), settings.chunkSize(), List.of("delete"),
-        settings.controlEventPolicy(), settings.continueAsNewEveryBatches(), false, SnapshotSettings.off(), null));
+    MirrorConfig mirror = Fixtures.orders(settings.with(MirrorSettings.EXCLUDED_OPERATIONS, List.of("delete")));
 
     BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
 

@@ -159,8 +159,8 @@ class WorkerClusterIT {
       m++;
       MirrorConfig config = new MirrorConfig(mirror, "gen-" + m, "pg", "demo", generators.get(mirror).collectionNames(),
           "cluster_" + m,
-          new MirrorSettings(1_000, 2, 10, 2, 64, List.of(), "PAUSE", 500, false,
-              new SnapshotSettings(true, 50, 2, null), "FAIL")).requireValid();
+          MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(2).maxBatchDurationSeconds(10).decodeWorkers(2).chunkSize(64)
+              .snapshot(new SnapshotSettings(true, 50, 2, null)).build()).requireValid();
       CdcFlowWorkflow workflow = client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
           .setWorkflowId(MirrorIds.workflowId(mirror)).setTaskQueue(MirrorIds.DEFAULT_TASK_QUEUE).build());
       WorkflowClient.start(workflow::run, CdcFlowInput.newMirror(config));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -94,8 +95,8 @@ class TypedColumnsWorkflowTest {
     changes.reveal(6);
 
     String name = "typed1";
-    MirrorSettings settings = new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
-        new SnapshotSettings(true, 10, 2, null), null).withColumns(new TypedColumnSettings(
+    MirrorSettings settings = MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(1).maxBatchDurationSeconds(600).decodeWorkers(2).chunkSize(16)
+        .snapshot(new SnapshotSettings(true, 10, 2, null)).build().withColumns(new TypedColumnSettings(
             Map.of("orders", List.of(new TypedColumn("status", "text", "status"),
                 new TypedColumn("total", "numeric", "amount.total"))),
             Map.of("orders", List.of("status"))));

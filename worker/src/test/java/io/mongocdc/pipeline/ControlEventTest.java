@@ -1,5 +1,6 @@
 package io.mongocdc.pipeline;
 
+import io.mongocdc.workflows.model.ControlEventPolicy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;

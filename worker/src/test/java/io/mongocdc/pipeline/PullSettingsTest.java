@@ -1,5 +1,7 @@
 package io.mongocdc.pipeline;
 
+import io.mongocdc.workflows.model.ControlEventPolicy;
+import io.mongocdc.workflows.model.MirrorSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -43,12 +45,13 @@ class PullSettingsTest {
   }
 
   @Test
-  void defaultsFollowTheMachine() {
+  void theMirrorsSettingsDefaultAsAMirrorDoes() {
     PullSettings defaults = PullSettings.defaults();
-    int processors = Runtime.getRuntime().availableProcessors();
-    assertEquals(processors, defaults.decodeWorkers());
-    assertEquals(2 * processors, defaults.maxInFlightChunks());
-    assertEquals(PullSettings.DEFAULT_CHUNK_SIZE, defaults.chunkSize());
+    MirrorSettings mirror = MirrorSettings.defaults();
+    assertEquals(mirror.decodeWorkers(), defaults.decodeWorkers());
+    assertEquals(2 * mirror.decodeWorkers(), defaults.maxInFlightChunks());
+    assertEquals(mirror.chunkSize(), defaults.chunkSize());
+    assertEquals(mirror.batchSize(), defaults.maxBatchSize());
     assertEquals(ControlEventPolicy.PAUSE, defaults.controlEventPolicy());
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -356,7 +357,7 @@ class SnapshotWorkflowTest {
     MirrorConfig mirror(List<String> collections, SnapshotSettings snapshotSettings) {
       name = "snap" + MIRRORS.incrementAndGet();
       return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
-          new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false, snapshotSettings, null));
+          MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(1).maxBatchDurationSeconds(600).decodeWorkers(2).chunkSize(16).snapshot(snapshotSettings).build());
     }
 
     String table(MirrorConfig mirror, String collection) {

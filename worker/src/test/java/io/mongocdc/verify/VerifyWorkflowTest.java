@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
@@ -586,8 +587,8 @@ class VerifyWorkflowTest {
     MirrorConfig mirror(boolean autoResync, List<String> collections, TypedColumnSettings columns) {
       name = "verify" + MIRRORS.incrementAndGet();
       return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
-          new MirrorSettings(1_000, 1, 600, 2, 16, List.of(), "PAUSE", 500, false,
-              new SnapshotSettings(true, 30, 2, null), null, autoResync, null, null, columns));
+          MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(1).maxBatchDurationSeconds(600).decodeWorkers(2).chunkSize(16)
+              .snapshot(new SnapshotSettings(true, 30, 2, null)).autoResync(autoResync).columns(columns).build());
     }
 
     /** Live rows whose typed columns n and status are not what their doc says. */

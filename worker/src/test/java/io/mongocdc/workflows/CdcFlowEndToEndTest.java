@@ -52,11 +52,11 @@ class CdcFlowEndToEndTest {
   final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
   private final WorkerEnvironment flow = servers.start().startWorker(Fixtures.peers(),
       Fixtures.inMemoryPorts(destination, catalog, stream),
-      new PullTuning(Duration.ofMillis(20), 10, 0, Duration.ofSeconds(10)), clock);
+      PullTuning.defaults().withProgressInterval(Duration.ofMillis(20)).withCommitInterval(10, 0).withShutdownTimeout(Duration.ofSeconds(10)), clock);
 
   private static MirrorConfig mirror() {
     // Batches of 40 events, chunks of 8, a sink commit once 10 records are staged.
-    return Fixtures.orders(new MirrorSettings(40, 3, 600, 2, 8, List.of(), "PAUSE", 500, false, SnapshotSettings.off(), null));
+    return Fixtures.orders(MirrorSettings.defaults().toBuilder().batchSize(40).idleTimeoutSeconds(3).maxBatchDurationSeconds(600).decodeWorkers(2).chunkSize(8).snapshot(SnapshotSettings.off()).build());
   }
 
   @Test

@@ -18,6 +18,7 @@ import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.ControlEventPolicy;
 import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -50,9 +51,7 @@ class CdcFlowWorkflowTest {
 
   private static MirrorConfig mirror(int continueAsNewEveryBatches) {
     MirrorSettings s = Fixtures.smallSettings();
-    return Fixtures.orders(new MirrorSettings(s.batchSize(), s.idleTimeoutSeconds(), s.maxBatchDurationSeconds(),
-        s.decodeWorkers(), s.chunkSize(), s.excludedOperations(), s.controlEventPolicy(), continueAsNewEveryBatches,
-        false, SnapshotSettings.off(), null));
+    return Fixtures.orders(s.with(MirrorSettings.CONTINUE_AS_NEW_EVERY_BATCHES, continueAsNewEveryBatches));
   }
 
   @Test
@@ -240,7 +239,7 @@ class CdcFlowWorkflowTest {
 
     workflow.edit(Map.of("controlEventPolicy", "IGNORE"));
     workflow.resume();
-    assertEquals("IGNORE", pulls.nextCall().mirror().settings().controlEventPolicy());
+    assertEquals(ControlEventPolicy.IGNORE, pulls.nextCall().mirror().settings().controlEventPolicy());
     workflow.terminate(new StopRequest(true));
     flow.result("orders");
   }
@@ -261,7 +260,7 @@ class CdcFlowWorkflowTest {
 
     pulls.then(deliver(1));
     MirrorSettings applied = pulls.nextCall().mirror().settings();
-    assertEquals(new MirrorSettings(5000, 5, 600, 3, 64, List.of("delete"), "PAUSE", 500, false, SnapshotSettings.off(), null), applied);
+    assertEquals(MirrorSettings.defaults().toBuilder().batchSize(5000).idleTimeoutSeconds(5).maxBatchDurationSeconds(600).decodeWorkers(3).chunkSize(64).excludedOperations(List.of("delete")).snapshot(SnapshotSettings.off()).build(), applied);
     MirrorStatus after = workflow.status();
     assertEquals(applied, after.config().settings());
     assertEquals(List.of(), after.pendingEdits());

@@ -124,6 +124,6 @@ public final class ScriptedPullRecords {
   private static BatchOutcome outcome(PullRecordsRequest request, int records, String stoppedAt) {
     BatchFigures figures = new BatchFigures(records, records, 0, records * 100L,
         records == 0 ? Map.of() : Map.of("public.orders", (long) records), 5, stoppedAt == null ? "IDLE_TIMEOUT" : "CONTROL_EVENT", 1, null, null, null, 0);
-    return new BatchOutcome(request.batchId(), advance(request.start(), records), figures, stoppedAt);
+    return new BatchOutcome(request.batchId(), advance(request.start(), records), figures, stoppedAt, null);
   }
 }

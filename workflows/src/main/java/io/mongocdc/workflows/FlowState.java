@@ -102,10 +102,31 @@ final class FlowState {
   }
 
   CarriedState carry() {
-    return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals,
-        paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis,
-        failedAttempts, run + 1, snapshots, lastFailureType, stateChanges, sweepPending, resyncNeeded,
-        autoResyncedAtMillis, typedColumnsBackfillFrom, typedColumnIndexesPending);
+    return CarriedState.builder()
+        .config(config)
+        .setUp(setUp)
+        .checkpoint(checkpoint)
+        .lastBatchId(lastBatchId)
+        .committedAtMillis(committedAtMillis)
+        .totals(totals)
+        .paused(paused)
+        .failed(failed)
+        .pausedReason(pausedReason)
+        .pendingEdits(pendingEdits)
+        .rejectedEdits(rejectedEdits)
+        .lastError(lastError)
+        .lastErrorAtMillis(lastErrorAtMillis)
+        .failedAttempts(failedAttempts)
+        .run(run + 1)
+        .snapshots(snapshots)
+        .lastFailureType(lastFailureType)
+        .stateChanges(stateChanges)
+        .sweepPending(sweepPending)
+        .resyncNeeded(resyncNeeded)
+        .autoResyncedAtMillis(autoResyncedAtMillis)
+        .typedColumnsBackfillFrom(typedColumnsBackfillFrom)
+        .typedColumnIndexesPending(typedColumnIndexesPending)
+        .build();
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */

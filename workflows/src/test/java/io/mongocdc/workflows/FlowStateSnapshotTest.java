@@ -42,7 +42,7 @@ class FlowStateSnapshotTest {
 
     state.snapshotPlanned(new SnapshotPlan("orders", 3, List.of(1, 2), 40));
     state.snapshotPlanned(new SnapshotPlan("items", 1, List.of(), 7));
-    state.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 1, 50, 500));
+    state.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 1, 50, 500, null));
 
     SnapshotProgress orders = state.status(0).snapshots().get(0);
     assertEquals(new SnapshotProgress("orders", START, SnapshotProgress.State.COPYING, 3, 2, 90), orders);
@@ -51,7 +51,7 @@ class FlowStateSnapshotTest {
 
     FlowState next = new FlowState(state.carry());
     assertEquals(state.status(0).snapshots(), next.status(0).snapshots());
-    next.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100));
+    next.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100, null));
     assertFalse(next.snapshotPending());
     assertEquals(100, next.status(0).snapshots().get(0).documentsCopied());
   }
@@ -120,7 +120,7 @@ class FlowStateSnapshotTest {
 
     assertEquals(List.of(), state.collectionsToAdd());
     assertEquals(1, state.pendingEdits.size());
-    assertEquals(10, state.pendingEdits.get(0).batchSize());
+    assertEquals(10, (int) state.pendingEdits.get(0).get(MirrorSettings.BATCH_SIZE));
     assertEquals("{\"addCollections\":[\"nope\",\"nada\"]}", state.rejectedEdits.get(0).request());
     assertTrue(state.rejectedEdits.get(0).reason().contains("does not exist"));
   }

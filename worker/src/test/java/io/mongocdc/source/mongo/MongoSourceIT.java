@@ -21,7 +21,7 @@ import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.DriverJsonKeyRenderer;
 import io.mongocdc.decode.DriverJsonRenderer;
 import io.mongocdc.decode.Operation;
-import io.mongocdc.pipeline.ControlEventPolicy;
+import io.mongocdc.workflows.model.ControlEventPolicy;
 import io.mongocdc.pipeline.EndReason;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;

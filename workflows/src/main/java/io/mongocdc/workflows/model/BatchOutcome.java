@@ -10,9 +10,4 @@ package io.mongocdc.workflows.model;
  *     PAUSE policy, described in one line; null otherwise
  */
 public record BatchOutcome(long batchId, Checkpoint checkpoint, BatchFigures figures, String stoppedAt, OplogSpan oplog) {
-
-  /** An outcome without an oplog reading (a source that cannot tell, or histories from before it existed). */
-  public BatchOutcome(long batchId, Checkpoint checkpoint, BatchFigures figures, String stoppedAt) {
-    this(batchId, checkpoint, figures, stoppedAt, null);
-  }
 }

@@ -61,17 +61,6 @@ public record CarriedState(
     String typedColumnsBackfillFrom,
     Boolean typedColumnIndexesPending) {
 
-  /** The state without typed column work pending. */
-  public CarriedState(MirrorConfig config, boolean setUp, Checkpoint checkpoint, long lastBatchId,
-      Long committedAtMillis, MirrorTotals totals, boolean paused, boolean failed, String pausedReason,
-      List<EditRequest> pendingEdits, List<RejectedEdit> rejectedEdits, String lastError, Long lastErrorAtMillis,
-      int failedAttempts, int run, List<SnapshotProgress> snapshots, String lastFailureType, long stateChanges,
-      List<String> sweepPending, Boolean resyncNeeded, Long autoResyncedAtMillis) {
-    this(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals, paused, failed, pausedReason,
-        pendingEdits, rejectedEdits, lastError, lastErrorAtMillis, failedAttempts, run, snapshots, lastFailureType,
-        stateChanges, sweepPending, resyncNeeded, autoResyncedAtMillis, null, null);
-  }
-
   public CarriedState {
     pendingEdits = pendingEdits == null ? List.of() : List.copyOf(pendingEdits);
     rejectedEdits = rejectedEdits == null ? List.of() : List.copyOf(rejectedEdits);
@@ -84,7 +73,159 @@ public record CarriedState(
 
   /** The state of a mirror that has not been set up yet. */
   public static CarriedState initial(MirrorConfig config) {
-    return new CarriedState(config, false, null, 0, null, MirrorTotals.ZERO, false, false, null,
-        List.of(), List.of(), null, null, 0, 0, List.of(), null, 0, List.of(), false, null);
+    return builder().config(config).build();
+  }
+
+  /** A builder with nothing set: no checkpoint, no batch, not set up, not paused. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a carried state, one named field at a time. */
+  public static final class Builder {
+    private MirrorConfig config;
+    private boolean setUp;
+    private Checkpoint checkpoint;
+    private long lastBatchId;
+    private Long committedAtMillis;
+    private MirrorTotals totals;
+    private boolean paused;
+    private boolean failed;
+    private String pausedReason;
+    private List<EditRequest> pendingEdits;
+    private List<RejectedEdit> rejectedEdits;
+    private String lastError;
+    private Long lastErrorAtMillis;
+    private int failedAttempts;
+    private int run;
+    private List<SnapshotProgress> snapshots;
+    private String lastFailureType;
+    private long stateChanges;
+    private List<String> sweepPending;
+    private Boolean resyncNeeded;
+    private Long autoResyncedAtMillis;
+    private String typedColumnsBackfillFrom;
+    private Boolean typedColumnIndexesPending;
+
+    private Builder() {}
+
+    public Builder config(MirrorConfig value) {
+      config = value;
+      return this;
+    }
+
+    public Builder setUp(boolean value) {
+      setUp = value;
+      return this;
+    }
+
+    public Builder checkpoint(Checkpoint value) {
+      checkpoint = value;
+      return this;
+    }
+
+    public Builder lastBatchId(long value) {
+      lastBatchId = value;
+      return this;
+    }
+
+    public Builder committedAtMillis(Long value) {
+      committedAtMillis = value;
+      return this;
+    }
+
+    public Builder totals(MirrorTotals value) {
+      totals = value;
+      return this;
+    }
+
+    public Builder paused(boolean value) {
+      paused = value;
+      return this;
+    }
+
+    public Builder failed(boolean value) {
+      failed = value;
+      return this;
+    }
+
+    public Builder pausedReason(String value) {
+      pausedReason = value;
+      return this;
+    }
+
+    public Builder pendingEdits(List<EditRequest> value) {
+      pendingEdits = value;
+      return this;
+    }
+
+    public Builder rejectedEdits(List<RejectedEdit> value) {
+      rejectedEdits = value;
+      return this;
+    }
+
+    public Builder lastError(String value) {
+      lastError = value;
+      return this;
+    }
+
+    public Builder lastErrorAtMillis(Long value) {
+      lastErrorAtMillis = value;
+      return this;
+    }
+
+    public Builder failedAttempts(int value) {
+      failedAttempts = value;
+      return this;
+    }
+
+    public Builder run(int value) {
+      run = value;
+      return this;
+    }
+
+    public Builder snapshots(List<SnapshotProgress> value) {
+      snapshots = value;
+      return this;
+    }
+
+    public Builder lastFailureType(String value) {
+      lastFailureType = value;
+      return this;
+    }
+
+    public Builder stateChanges(long value) {
+      stateChanges = value;
+      return this;
+    }
+
+    public Builder sweepPending(List<String> value) {
+      sweepPending = value;
+      return this;
+    }
+
+    public Builder resyncNeeded(Boolean value) {
+      resyncNeeded = value;
+      return this;
+    }
+
+    public Builder autoResyncedAtMillis(Long value) {
+      autoResyncedAtMillis = value;
+      return this;
+    }
+
+    public Builder typedColumnsBackfillFrom(String value) {
+      typedColumnsBackfillFrom = value;
+      return this;
+    }
+
+    public Builder typedColumnIndexesPending(Boolean value) {
+      typedColumnIndexesPending = value;
+      return this;
+    }
+
+    public CarriedState build() {
+      return new CarriedState(config, setUp, checkpoint, lastBatchId, committedAtMillis, totals, paused, failed, pausedReason, pendingEdits, rejectedEdits, lastError, lastErrorAtMillis, failedAttempts, run, snapshots, lastFailureType, stateChanges, sweepPending, resyncNeeded, autoResyncedAtMillis, typedColumnsBackfillFrom, typedColumnIndexesPending);
+    }
   }
 }

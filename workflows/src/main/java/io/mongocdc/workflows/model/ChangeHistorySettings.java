@@ -3,7 +3,6 @@ package io.mongocdc.workflows.model;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -12,6 +11,9 @@ import java.util.TreeSet;
  *
  * <p>Every component may be null in JSON (histories written before change history existed, or an
  * operator's payload that leaves it out): null means the default below.
+ *
+ * <p>{@code fullDocumentBeforeChange} and {@code retentionDays} are mirror settings, declared
+ * (with their defaults and limits) in {@link MirrorSettings#SETTINGS}.
  *
  * @param fullDocumentBeforeChange {@code off} (default), {@code whenAvailable} or {@code
  *     required}: whether change events carry the document as it was before the change (MongoDB
@@ -23,16 +25,12 @@ import java.util.TreeSet;
  */
 public record ChangeHistorySettings(String fullDocumentBeforeChange, List<String> collections, Integer retentionDays) {
 
-  public static final String DEFAULT_PRE_IMAGES = "off";
-  public static final Set<String> PRE_IMAGE_MODES = Set.of("off", "whenAvailable", "required");
-
-  static final MirrorSettings.Range RETENTION_DAYS = new MirrorSettings.Range("historyRetentionDays", 0, 36_500);
-
   public ChangeHistorySettings {
-    fullDocumentBeforeChange = fullDocumentBeforeChange == null ? DEFAULT_PRE_IMAGES : fullDocumentBeforeChange;
+    fullDocumentBeforeChange = fullDocumentBeforeChange == null
+        ? MirrorSettings.FULL_DOCUMENT_BEFORE_CHANGE.defaultValue() : fullDocumentBeforeChange;
     // Sorted: merged from edits over time, and iterated by validation and JSON.
     collections = collections == null ? List.of() : List.copyOf(new TreeSet<>(collections));
-    retentionDays = retentionDays == null ? 0 : retentionDays;
+    retentionDays = retentionDays == null ? MirrorSettings.HISTORY_RETENTION_DAYS.defaultValue() : retentionDays;
   }
 
   public static ChangeHistorySettings defaults() {
@@ -44,37 +42,52 @@ public record ChangeHistorySettings(String fullDocumentBeforeChange, List<String
     return collections.contains(collection);
   }
 
+  public ChangeHistorySettings withFullDocumentBeforeChange(String value) {
+    return new ChangeHistorySettings(value, collections, retentionDays);
+  }
+
+  public ChangeHistorySettings withRetentionDays(int value) {
+    return new ChangeHistorySettings(fullDocumentBeforeChange, collections, value);
+  }
+
   /** Every reason these settings cannot work; empty when they can. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    if (!PRE_IMAGE_MODES.contains(fullDocumentBeforeChange)) {
-      problems.add("fullDocumentBeforeChange must be off, whenAvailable or required, got '"
-          + fullDocumentBeforeChange + "'");
-    }
+    MirrorSettings.FULL_DOCUMENT_BEFORE_CHANGE.check(fullDocumentBeforeChange, problems);
+    problems.addAll(collectionProblems());
+    MirrorSettings.HISTORY_RETENTION_DAYS.check(retentionDays, problems);
+    return problems;
+  }
+
+  /** Every reason the collections cannot work; empty when they can. */
+  List<String> collectionProblems() {
+    List<String> problems = new ArrayList<>();
     for (String collection : collections) {
       if (collection.isBlank()) {
         problems.add("history: a collection name cannot be blank");
       }
     }
-    RETENTION_DAYS.check(retentionDays, problems);
     return problems;
   }
 
+  /** These settings with an edit's fields applied. */
   public ChangeHistorySettings apply(EditRequest edit) {
-    TreeSet<String> merged = new TreeSet<>(collections);
-    Map<String, Boolean> history = edit.history();
-    if (history != null) {
-      history.forEach((collection, on) -> {
-        if (on) {
-          merged.add(collection);
-        } else {
-          merged.remove(collection);
-        }
-      });
+    return MirrorSettings.defaults().withHistory(this).apply(edit).history();
+  }
+
+  /** These settings with each collection of {@code switches} turned on (true) or off (false); null: none. */
+  ChangeHistorySettings switched(Map<String, Boolean> switches) {
+    if (switches == null) {
+      return this;
     }
-    return new ChangeHistorySettings(
-        edit.fullDocumentBeforeChange() != null ? edit.fullDocumentBeforeChange() : fullDocumentBeforeChange,
-        List.copyOf(merged),
-        edit.historyRetentionDays() != null ? edit.historyRetentionDays() : retentionDays);
+    TreeSet<String> merged = new TreeSet<>(collections);
+    switches.forEach((collection, on) -> {
+      if (on) {
+        merged.add(collection);
+      } else {
+        merged.remove(collection);
+      }
+    });
+    return new ChangeHistorySettings(fullDocumentBeforeChange, List.copyOf(merged), retentionDays);
   }
 }

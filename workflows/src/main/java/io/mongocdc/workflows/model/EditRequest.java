@@ -1,19 +1,24 @@
 package io.mongocdc.workflows.model;
 
-import java.math.BigDecimal;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
+import java.util.Objects;
 
 /**
- * A change of settings asked by an operator: each field is null when the edit leaves it alone.
+ * A change of settings asked by an operator: the value of each {@link MirrorSetting} it sets;
+ * the ones it leaves alone are absent.
  *
  * <p>Edits arrive as a plain JSON object ({@code {"batchSize": 5000}}), which Temporal hands the
  * workflow as a map; {@link #fromJson} turns it into an edit, naming every unknown field and
- * every value of the wrong type, so a typo is rejected instead of silently ignored.
+ * every value of the wrong type, so a typo is rejected instead of silently ignored. The fields are
+ * {@link MirrorSettings#SETTINGS}; an edit's JSON (in workflow history, status, the CLI) is the
+ * object of the fields it sets, {@link #toJson}.
  *
  * <p>Every field but {@code addCollections} changes {@link MirrorSettings}; {@code
  * addCollections} extends the mirror's collections: each added collection is snapshotted (when
@@ -27,134 +32,81 @@ import java.util.function.Function;
  * unless {@code dropColumnData} is true; {@code indexes} ({@code {"orders": ["status"]}}) adds
  * indexes on typed columns.
  */
-public record EditRequest(
-    Integer batchSize,
-    Integer idleTimeoutSeconds,
-    Integer maxBatchDurationSeconds,
-    Integer decodeWorkers,
-    Integer chunkSize,
-    List<String> excludedOperations,
-    String controlEventPolicy,
-    Integer continueAsNewEveryBatches,
-    Boolean splitLargeEvents,
-    Boolean snapshot,
-    Integer snapshotDocumentsPerPartition,
-    Integer snapshotParallelPartitions,
-    Map<String, String> snapshotFilters,
-    List<String> addCollections,
-    String poisonEventPolicy,
-    Boolean autoResync,
-    String fullDocumentBeforeChange,
-    Map<String, Boolean> history,
-    Integer historyRetentionDays,
-    Integer verifyDocumentsPerSecond,
-    Map<String, List<TypedColumn>> columns,
-    Map<String, List<String>> removeColumns,
-    Boolean dropColumnData,
-    Map<String, List<String>> indexes,
-    Integer maxVisibilityDelay) {
-
-  /**
-   * Each field's JSON name and value, in the order they are documented: the one list of the
-   * JSON an edit is sent and shown as (the CLI builds an edit and sends {@link #toJson}).
-   */
-  private static final List<JsonField> JSON_FIELDS = List.of(
-      new JsonField("batchSize", EditRequest::batchSize),
-      new JsonField("idleTimeoutSeconds", EditRequest::idleTimeoutSeconds),
-      new JsonField("maxBatchDurationSeconds", EditRequest::maxBatchDurationSeconds),
-      new JsonField("maxVisibilityDelay", EditRequest::maxVisibilityDelay),
-      new JsonField("decodeWorkers", EditRequest::decodeWorkers),
-      new JsonField("chunkSize", EditRequest::chunkSize),
-      new JsonField("excludedOperations", EditRequest::excludedOperations),
-      new JsonField("controlEventPolicy", EditRequest::controlEventPolicy),
-      new JsonField("poisonEventPolicy", EditRequest::poisonEventPolicy),
-      new JsonField("continueAsNewEveryBatches", EditRequest::continueAsNewEveryBatches),
-      new JsonField("splitLargeEvents", EditRequest::splitLargeEvents),
-      new JsonField("snapshot", EditRequest::snapshot),
-      new JsonField("snapshotDocumentsPerPartition", EditRequest::snapshotDocumentsPerPartition),
-      new JsonField("snapshotParallelPartitions", EditRequest::snapshotParallelPartitions),
-      new JsonField("snapshotFilters", EditRequest::snapshotFilters),
-      new JsonField("autoResync", EditRequest::autoResync),
-      new JsonField("verifyDocumentsPerSecond", EditRequest::verifyDocumentsPerSecond),
-      new JsonField("fullDocumentBeforeChange", EditRequest::fullDocumentBeforeChange),
-      new JsonField("history", EditRequest::history),
-      new JsonField("historyRetentionDays", EditRequest::historyRetentionDays),
-      new JsonField("addCollections", EditRequest::addCollections),
-      new JsonField("columns", EditRequest::columnsJson),
-      new JsonField("removeColumns", EditRequest::removeColumns),
-      new JsonField("dropColumnData", EditRequest::dropColumnData),
-      new JsonField("indexes", EditRequest::indexes));
+public final class EditRequest {
 
   /** The fields an edit may set, in the order they are documented. */
-  public static final List<String> FIELDS = JSON_FIELDS.stream().map(JsonField::name).toList();
+  public static final List<String> FIELDS = MirrorSettings.SETTINGS.stream().map(MirrorSetting::name).toList();
 
-  public EditRequest {
-    excludedOperations = excludedOperations == null ? null : List.copyOf(excludedOperations);
-    // In the order sent: an edit comes from history, so that order is the same on every replay.
-    snapshotFilters = snapshotFilters == null ? null : DeterministicMaps.inOrder(snapshotFilters);
-    addCollections = addCollections == null ? null : List.copyOf(addCollections);
-    history = history == null ? null : DeterministicMaps.inOrder(history);
-    columns = columns == null ? null : DeterministicMaps.inOrder(columns);
-    removeColumns = removeColumns == null ? null : DeterministicMaps.inOrder(removeColumns);
-    indexes = indexes == null ? null : DeterministicMaps.inOrder(indexes);
+  /**
+   * Setting to value, in the order of {@link MirrorSettings#SETTINGS}; no null values. Not a JSON
+   * property: the JSON is {@link #toJson}, read by {@link #fromHistory}.
+   */
+  @JsonIgnore
+  private final Map<MirrorSetting<?>, Object> values;
+
+  private EditRequest(Map<MirrorSetting<?>, Object> values) {
+    this.values = values;
   }
 
-  /** An edit without {@code autoResync}, the change history fields, the verify rate and typed columns. */
-  public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
-      Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
-      Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
-      Integer snapshotDocumentsPerPartition, Integer snapshotParallelPartitions, Map<String, String> snapshotFilters,
-      List<String> addCollections, String poisonEventPolicy) {
-    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
-        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, null, null, null, null, null,
-        null, null, null, null, null);
+  /** An edit setting nothing yet; add values with {@link #with}. */
+  public static EditRequest none() {
+    return new EditRequest(Map.of());
   }
 
-  /** An edit without {@code maxVisibilityDelay}. */
-  public EditRequest(Integer batchSize, Integer idleTimeoutSeconds, Integer maxBatchDurationSeconds,
-      Integer decodeWorkers, Integer chunkSize, List<String> excludedOperations, String controlEventPolicy,
-      Integer continueAsNewEveryBatches, Boolean splitLargeEvents, Boolean snapshot,
-      Integer snapshotDocumentsPerPartition, Integer snapshotParallelPartitions, Map<String, String> snapshotFilters,
-      List<String> addCollections, String poisonEventPolicy, Boolean autoResync, String fullDocumentBeforeChange,
-      Map<String, Boolean> history, Integer historyRetentionDays, Integer verifyDocumentsPerSecond,
-      Map<String, List<TypedColumn>> columns, Map<String, List<String>> removeColumns, Boolean dropColumnData,
-      Map<String, List<String>> indexes) {
-    this(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations,
-        controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot, snapshotDocumentsPerPartition,
-        snapshotParallelPartitions, snapshotFilters, addCollections, poisonEventPolicy, autoResync,
-        fullDocumentBeforeChange, history, historyRetentionDays, verifyDocumentsPerSecond, columns, removeColumns,
-        dropColumnData, indexes, null);
+  /** This edit with {@code setting} set to {@code value} (null: left alone). */
+  public <T> EditRequest with(MirrorSetting<T> setting, T value) {
+    Map<MirrorSetting<?>, Object> changed = new LinkedHashMap<>();
+    for (MirrorSetting<?> each : MirrorSettings.SETTINGS) {
+      Object kept = each == setting ? copied(value) : values.get(each);
+      if (kept != null) {
+        changed.put(each, kept);
+      }
+    }
+    return new EditRequest(Collections.unmodifiableMap(changed));
+  }
+
+  /** The value this edit gives {@code setting}; null when it leaves it alone. */
+  @SuppressWarnings("unchecked")
+  public <T> T get(MirrorSetting<T> setting) {
+    return (T) values.get(setting);
+  }
+
+  public List<String> addCollections() {
+    return get(MirrorSettings.ADD_COLLECTIONS);
+  }
+
+  public Map<String, String> snapshotFilters() {
+    return get(MirrorSettings.SNAPSHOT_FILTERS);
+  }
+
+  public Map<String, Boolean> history() {
+    return get(MirrorSettings.HISTORY);
+  }
+
+  public Map<String, List<TypedColumn>> columns() {
+    return get(MirrorSettings.COLUMNS);
+  }
+
+  public Map<String, List<String>> removeColumns() {
+    return get(MirrorSettings.REMOVE_COLUMNS);
+  }
+
+  public Boolean dropColumnData() {
+    return get(MirrorSettings.DROP_COLUMN_DATA);
+  }
+
+  public Map<String, List<String>> indexes() {
+    return get(MirrorSettings.INDEXES);
   }
 
   /** An edit that changes only the settings this one changes (no collections added). */
   public EditRequest settingsOnly() {
-    return new EditRequest(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
-        excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-        snapshotDocumentsPerPartition, snapshotParallelPartitions, snapshotFilters, null, poisonEventPolicy,
-        autoResync, fullDocumentBeforeChange, history, historyRetentionDays, verifyDocumentsPerSecond, columns,
-        removeColumns, dropColumnData, indexes, maxVisibilityDelay);
+    return with(MirrorSettings.ADD_COLLECTIONS, null);
   }
 
   /** Whether this edit adds, removes or indexes typed columns. */
   public boolean changesColumns() {
-    return columns != null || removeColumns != null || indexes != null;
-  }
-
-  /** {@code columns} as JSON objects of name, type and path. */
-  private Map<String, Object> columnsJson() {
-    if (columns == null) {
-      return null;
-    }
-    Map<String, Object> json = new LinkedHashMap<>();
-    columns.forEach((collection, list) -> json.put(collection, list.stream().map(c -> {
-      Map<String, Object> column = new LinkedHashMap<>();
-      column.put("name", c.name());
-      column.put("type", c.type());
-      column.put("path", c.path());
-      return column;
-    }).toList()));
-    return json;
+    return columns() != null || removeColumns() != null || indexes() != null;
   }
 
   /**
@@ -173,42 +125,8 @@ public record EditRequest(
       throw new InvalidEditException(List.of(
           "the edit must be a JSON object such as {\"batchSize\": 5000}, got " + JsonText.of(json)));
     }
-    Map<String, Object> body = new LinkedHashMap<>();
-    fields.forEach((field, value) -> body.put(String.valueOf(field), value));
     List<String> problems = new ArrayList<>();
-    for (String field : body.keySet()) {
-      if (!FIELDS.contains(field)) {
-        problems.add("unknown field '" + field + "' (editable: " + String.join(", ", FIELDS) + ")");
-      }
-    }
-    EditRequest edit = new EditRequest(
-        integer(body, "batchSize", problems),
-        integer(body, "idleTimeoutSeconds", problems),
-        integer(body, "maxBatchDurationSeconds", problems),
-        integer(body, "decodeWorkers", problems),
-        integer(body, "chunkSize", problems),
-        strings(body, "excludedOperations", problems),
-        string(body, "controlEventPolicy", problems),
-        integer(body, "continueAsNewEveryBatches", problems),
-        bool(body, "splitLargeEvents", problems),
-        bool(body, "snapshot", problems),
-        integer(body, "snapshotDocumentsPerPartition", problems),
-        integer(body, "snapshotParallelPartitions", problems),
-        filters(body, "snapshotFilters", problems),
-        strings(body, "addCollections", problems),
-        string(body, "poisonEventPolicy", problems),
-        bool(body, "autoResync", problems),
-        string(body, "fullDocumentBeforeChange", problems),
-        switches(body, "history", problems),
-        integer(body, "historyRetentionDays", problems),
-        integer(body, "verifyDocumentsPerSecond", problems),
-        columns(body, "columns", problems),
-        byCollection(body, "removeColumns", problems, "a list of column names", "a list of strings",
-            EditRequest::stringList),
-        bool(body, "dropColumnData", problems),
-        byCollection(body, "indexes", problems, "a list of column names", "a list of strings",
-            EditRequest::stringList),
-        integer(body, "maxVisibilityDelay", problems));
+    EditRequest edit = bind(fields, problems);
     if (problems.isEmpty() && edit.changesNothing()) {
       problems.add("the edit changes nothing; editable fields: " + String.join(", ", FIELDS));
     }
@@ -218,145 +136,84 @@ public record EditRequest(
     return edit;
   }
 
-  /** The JSON object of this edit: only the fields it sets. */
-  public Map<String, Object> toJson() {
-    Map<String, Object> json = new LinkedHashMap<>();
-    for (JsonField field : JSON_FIELDS) {
-      Object value = field.value().apply(this);
-      if (value != null) {
-        json.put(field.name(), value);
+  /**
+   * Reads an edit as workflow history holds it (written by {@link #toJson}, or by the record this
+   * class was, with every field and nulls for the ones not set).
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static EditRequest fromHistory(Map<String, Object> json) {
+    List<String> problems = new ArrayList<>();
+    EditRequest edit = bind(json, problems);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+    return edit;
+  }
+
+  private static EditRequest bind(Map<?, ?> fields, List<String> problems) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    fields.forEach((field, value) -> body.put(String.valueOf(field), value));
+    for (String field : body.keySet()) {
+      if (!FIELDS.contains(field)) {
+        problems.add("unknown field '" + field + "' (editable: " + String.join(", ", FIELDS) + ")");
       }
     }
+    EditRequest edit = none();
+    for (MirrorSetting<?> setting : MirrorSettings.SETTINGS) {
+      edit = edit.read(setting, body.get(setting.name()), problems);
+    }
+    return edit;
+  }
+
+  private <T> EditRequest read(MirrorSetting<T> setting, Object json, List<String> problems) {
+    T value = setting.type().read(setting.name(), json, problems);
+    return value == null ? this : with(setting, value);
+  }
+
+  /** The JSON object of this edit: only the fields it sets. */
+  @JsonValue
+  public Map<String, Object> toJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    values.forEach((setting, value) -> json.put(setting.name(), jsonOf(setting, value)));
     return json;
   }
 
-  /** True if every field is null. */
+  @SuppressWarnings("unchecked")
+  private static <T> Object jsonOf(MirrorSetting<T> setting, Object value) {
+    return setting.type().toJson((T) value);
+  }
+
+  /** True if it sets no field. */
   public boolean changesNothing() {
-    return toJson().isEmpty();
-  }
-
-  private record JsonField(String name, Function<EditRequest, Object> value) {}
-
-  private static Integer integer(Map<String, ?> body, String name, List<String> problems) {
-    Object value = body.get(name);
-    if (value == null) {
-      return null;
-    }
-    if (value instanceof Number number) {
-      // JSON has one number type; accept 5000 and 5000.0 but not 2.5 or values beyond int.
-      try {
-        return new BigDecimal(number.toString()).intValueExact();
-      } catch (ArithmeticException | NumberFormatException e) {
-        problems.add(name + " must be a whole number within the integer range, got " + number);
-        return null;
-      }
-    }
-    problems.add(name + " must be a number, got " + describe(value));
-    return null;
-  }
-
-  private static Boolean bool(Map<String, ?> body, String name, List<String> problems) {
-    Object value = body.get(name);
-    if (value == null || value instanceof Boolean) {
-      return (Boolean) value;
-    }
-    problems.add(name + " must be true or false, got " + describe(value));
-    return null;
+    return values.isEmpty();
   }
 
   /**
-   * A map from collection to a filter. A filter may be sent as a JSON object or as its text; it
-   * is kept as text (the worker parses it as Extended JSON).
+   * Values as an edit keeps them: lists copied, maps in the order sent (an edit comes from
+   * history, so that order is the same on every replay).
    */
-  private static Map<String, String> filters(Map<String, ?> body, String name, List<String> problems) {
-    return byCollection(body, name, problems, "filter", "a JSON object or its text",
-        filter -> filter instanceof String text ? text : filter instanceof Map<?, ?> ? JsonText.of(filter) : null);
+  private static Object copied(Object value) {
+    if (value instanceof List<?> list) {
+      return List.copyOf(list);
+    }
+    if (value instanceof Map<?, ?> map) {
+      return DeterministicMaps.inOrder(map);
+    }
+    return value;
   }
 
-  /** A map from collection to a list of typed columns, each a JSON object of name, type and path. */
-  private static Map<String, List<TypedColumn>> columns(Map<String, ?> body, String name, List<String> problems) {
-    return byCollection(body, name, problems, "a list of {name, type, path}",
-        "a list of objects with string fields name, type and path", EditRequest::columnList);
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof EditRequest edit && values.equals(edit.values);
   }
 
-  private static List<TypedColumn> columnList(Object value) {
-    if (!(value instanceof List<?> list)) {
-      return null;
-    }
-    List<TypedColumn> columns = new ArrayList<>();
-    for (Object each : list) {
-      if (!(each instanceof Map<?, ?> column) || !Set.of("name", "type", "path").containsAll(column.keySet())
-          || !(column.get("name") instanceof String n) || !(column.get("type") instanceof String t)
-          || !(column.get("path") instanceof String p)) {
-        return null;
-      }
-      columns.add(new TypedColumn(n, t, p));
-    }
-    return columns;
+  @Override
+  public int hashCode() {
+    return Objects.hash(values);
   }
 
-  private static List<String> stringList(Object value) {
-    if (value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) {
-      return list.stream().map(String.class::cast).toList();
-    }
-    return null;
-  }
-
-  /** A map from collection to on (true) or off (false). */
-  private static Map<String, Boolean> switches(Map<String, ?> body, String name, List<String> problems) {
-    return byCollection(body, name, problems, "true or false", "true or false",
-        on -> on instanceof Boolean b ? b : null);
-  }
-
-  /**
-   * A JSON object of collection: value, each value read by {@code read} (null when it has the
-   * wrong type, which is a problem naming {@code valueShape}); null when the field is absent.
-   */
-  private static <V> Map<String, V> byCollection(Map<String, ?> body, String name, List<String> problems,
-      String valueName, String valueShape, Function<Object, V> read) {
-    Object value = body.get(name);
-    if (value == null) {
-      return null;
-    }
-    if (!(value instanceof Map<?, ?> map)) {
-      problems.add(name + " must be an object of collection: " + valueName + ", got " + describe(value));
-      return null;
-    }
-    Map<String, V> values = new LinkedHashMap<>();
-    map.forEach((collection, each) -> {
-      V got = read.apply(each);
-      if (got != null) {
-        values.put(String.valueOf(collection), got);
-      } else {
-        problems.add(name + "." + collection + " must be " + valueShape + ", got " + describe(each));
-      }
-    });
-    return values;
-  }
-
-  private static String string(Map<String, ?> body, String name, List<String> problems) {
-    Object value = body.get(name);
-    if (value == null || value instanceof String) {
-      return (String) value;
-    }
-    problems.add(name + " must be a string, got " + describe(value));
-    return null;
-  }
-
-  private static List<String> strings(Map<String, ?> body, String name, List<String> problems) {
-    Object value = body.get(name);
-    if (value == null) {
-      return null;
-    }
-    if (value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) {
-      return list.stream().map(String.class::cast).toList();
-    }
-    problems.add(name + " must be a list of strings, got " + describe(value));
-    return null;
-  }
-
-  /** A value as the operator typed it: strings quoted, lists and objects as JSON. */
-  private static String describe(Object value) {
-    return JsonText.of(value);
+  @Override
+  public String toString() {
+    return "EditRequest" + toJson();
   }
 }

@@ -106,6 +106,10 @@ public final class JsonInput {
     if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
       return "a number";
     }
+    if (type.isEnum()) {
+      return SettingType.Word.alternatives(
+          Stream.of(type.getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).toList());
+    }
     return "a JSON object";
   }
 

@@ -17,29 +17,16 @@ public record MirrorTotals(
     long recordsQuarantined, long historyRowsAppended, long historyRowsPruned,
     Map<String, Map<String, Long>> columnDrift) {
 
-  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0, 0, 0);
+  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0, 0, 0, null);
 
   public MirrorTotals {
     columnDrift = ColumnDrift.copyOf(columnDrift);
-  }
-
-  /** Totals without typed column drift. */
-  public MirrorTotals(long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-      long recordsQuarantined, long historyRowsAppended, long historyRowsPruned) {
-    this(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined, historyRowsAppended,
-        historyRowsPruned, null);
   }
 
   /** These totals with a snapshot partition's drift added. */
   public MirrorTotals plusDrift(Map<String, Map<String, Long>> drift) {
     return new MirrorTotals(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined,
         historyRowsAppended, historyRowsPruned, ColumnDrift.plus(columnDrift, drift));
-  }
-
-  /** Totals without change history. */
-  public MirrorTotals(long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-      long recordsQuarantined) {
-    this(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined, 0, 0);
   }
 
   public MirrorTotals plus(BatchFigures batch) {

@@ -18,9 +18,4 @@ public record SnapshotPartitionCopied(String collection, int partition, long doc
   public SnapshotPartitionCopied {
     columnDrift = ColumnDrift.copyOf(columnDrift);
   }
-
-  /** A partition without typed column drift. */
-  public SnapshotPartitionCopied(String collection, int partition, long documents, long bytes) {
-    this(collection, partition, documents, bytes, null);
-  }
 }

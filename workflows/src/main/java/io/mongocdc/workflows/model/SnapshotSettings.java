@@ -14,11 +14,13 @@ import java.util.Map;
  * <p>Every component may be null in JSON (histories written before snapshots existed, or an
  * operator's payload that leaves it out): null means the default below.
  *
+ * <p>Each component is a mirror setting, declared (with its default and limits) in {@link
+ * MirrorSettings#SETTINGS}.
+ *
  * @param enabled copy existing documents when the mirror is created and when a collection is
- *     added (default true); off, only changes from the starting point are replicated
- * @param documentsPerPartition target documents per partition, one activity each (default
- *     100 000)
- * @param parallelPartitions partitions copied at the same time, over all collections (default 4)
+ *     added; off, only changes from the starting point are replicated
+ * @param documentsPerPartition target documents per partition, one activity each
+ * @param parallelPartitions partitions copied at the same time, over all collections
  * @param filters per collection, a MongoDB query (Extended JSON object) restricting which
  *     documents the snapshot copies; changes after the starting point are replicated whatever
  *     the filter says
@@ -26,22 +28,16 @@ import java.util.Map;
 public record SnapshotSettings(
     Boolean enabled, Integer documentsPerPartition, Integer parallelPartitions, Map<String, String> filters) {
 
-  public static final boolean DEFAULT_ENABLED = true;
-  public static final int DEFAULT_DOCUMENTS_PER_PARTITION = 100_000;
-  public static final int DEFAULT_PARALLEL_PARTITIONS = 4;
-
-  static final MirrorSettings.Range DOCUMENTS_PER_PARTITION =
-      new MirrorSettings.Range("snapshotDocumentsPerPartition", 1, 100_000_000);
-  static final MirrorSettings.Range PARALLEL_PARTITIONS = new MirrorSettings.Range("snapshotParallelPartitions", 1, 64);
-
   // Deterministic (no I/O): only checks that a filter is a JSON object; the worker parses it as
   // Extended JSON when the mirror is validated.
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public SnapshotSettings {
-    enabled = enabled == null ? DEFAULT_ENABLED : enabled;
-    documentsPerPartition = documentsPerPartition == null ? DEFAULT_DOCUMENTS_PER_PARTITION : documentsPerPartition;
-    parallelPartitions = parallelPartitions == null ? DEFAULT_PARALLEL_PARTITIONS : parallelPartitions;
+    enabled = enabled == null ? MirrorSettings.SNAPSHOT.defaultValue() : enabled;
+    documentsPerPartition = documentsPerPartition == null
+        ? MirrorSettings.SNAPSHOT_DOCUMENTS_PER_PARTITION.defaultValue() : documentsPerPartition;
+    parallelPartitions = parallelPartitions == null
+        ? MirrorSettings.SNAPSHOT_PARALLEL_PARTITIONS.defaultValue() : parallelPartitions;
     // Sorted by collection: merged from edits over time, and iterated by validation and JSON.
     filters = filters == null ? Map.of() : DeterministicMaps.sorted(filters);
   }
@@ -60,11 +56,30 @@ public record SnapshotSettings(
     return filters.getOrDefault(collection, "{}");
   }
 
+  public SnapshotSettings withEnabled(boolean value) {
+    return new SnapshotSettings(value, documentsPerPartition, parallelPartitions, filters);
+  }
+
+  public SnapshotSettings withDocumentsPerPartition(int value) {
+    return new SnapshotSettings(enabled, value, parallelPartitions, filters);
+  }
+
+  public SnapshotSettings withParallelPartitions(int value) {
+    return new SnapshotSettings(enabled, documentsPerPartition, value, filters);
+  }
+
   /** Every reason these settings cannot work; empty when they can. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    DOCUMENTS_PER_PARTITION.check(documentsPerPartition, problems);
-    PARALLEL_PARTITIONS.check(parallelPartitions, problems);
+    MirrorSettings.SNAPSHOT_DOCUMENTS_PER_PARTITION.check(documentsPerPartition, problems);
+    MirrorSettings.SNAPSHOT_PARALLEL_PARTITIONS.check(parallelPartitions, problems);
+    problems.addAll(filterProblems());
+    return problems;
+  }
+
+  /** Every reason the filters cannot work; empty when they can. */
+  List<String> filterProblems() {
+    List<String> problems = new ArrayList<>();
     filters.forEach((collection, filter) -> {
       if (collection == null || collection.isBlank()) {
         problems.add("snapshotFilters: a filter needs a collection name");
@@ -76,23 +91,28 @@ public record SnapshotSettings(
     return problems;
   }
 
+  /** These settings with an edit's fields applied. */
   public SnapshotSettings apply(EditRequest edit) {
-    Map<String, String> merged = new LinkedHashMap<>(filters);
-    if (edit.snapshotFilters() != null) {
-      // "{}" removes a collection's filter; it is stored as no filter at all.
-      edit.snapshotFilters().forEach((collection, filter) -> {
-        if (filter == null || filter.isBlank() || filter.strip().equals("{}")) {
-          merged.remove(collection);
-        } else {
-          merged.put(collection, filter);
-        }
-      });
+    return MirrorSettings.defaults().withSnapshot(this).apply(edit).snapshot();
+  }
+
+  /**
+   * These settings with {@code edits} merged into the filters (null: none): {@code "{}"} removes a
+   * collection's filter; it is stored as no filter at all.
+   */
+  SnapshotSettings withFilters(Map<String, String> edits) {
+    if (edits == null) {
+      return this;
     }
-    return new SnapshotSettings(
-        edit.snapshot() != null ? edit.snapshot() : enabled,
-        edit.snapshotDocumentsPerPartition() != null ? edit.snapshotDocumentsPerPartition() : documentsPerPartition,
-        edit.snapshotParallelPartitions() != null ? edit.snapshotParallelPartitions() : parallelPartitions,
-        merged);
+    Map<String, String> merged = new LinkedHashMap<>(filters);
+    edits.forEach((collection, filter) -> {
+      if (filter == null || filter.isBlank() || filter.strip().equals("{}")) {
+        merged.remove(collection);
+      } else {
+        merged.put(collection, filter);
+      }
+    });
+    return new SnapshotSettings(enabled, documentsPerPartition, parallelPartitions, merged);
   }
 
   private static boolean isJsonObject(String text) {

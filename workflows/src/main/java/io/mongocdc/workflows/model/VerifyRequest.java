@@ -16,13 +16,13 @@ import java.util.List;
  */
 public record VerifyRequest(MirrorConfig mirror, boolean repair, Integer documentsPerSecond, Integer parallelRanges) {
 
-  static final MirrorSettings.Range DOCUMENTS_PER_SECOND = new MirrorSettings.Range("documentsPerSecond", 1, 10_000_000);
-  static final MirrorSettings.Range PARALLEL_RANGES = new MirrorSettings.Range("parallelRanges", 1, 64);
+  static final SettingType.Whole DOCUMENTS_PER_SECOND = new SettingType.Whole(1, 10_000_000);
+  static final SettingType.Whole PARALLEL_RANGES = new SettingType.Whole(1, 64);
 
   public VerifyRequest {
     MirrorSettings settings = mirror == null || mirror.settings() == null ? null : mirror.settings();
     if (documentsPerSecond == null) {
-      documentsPerSecond = settings == null ? MirrorSettings.DEFAULT_VERIFY_DOCUMENTS_PER_SECOND
+      documentsPerSecond = settings == null ? MirrorSettings.VERIFY_DOCUMENTS_PER_SECOND.defaultValue()
           : settings.verifyDocumentsPerSecond();
     }
     if (parallelRanges == null && settings != null) {
@@ -38,9 +38,9 @@ public record VerifyRequest(MirrorConfig mirror, boolean repair, Integer documen
     } else {
       problems.addAll(mirror.problems());
     }
-    DOCUMENTS_PER_SECOND.check(documentsPerSecond, problems);
+    DOCUMENTS_PER_SECOND.check("documentsPerSecond", documentsPerSecond, problems);
     if (parallelRanges != null) {
-      PARALLEL_RANGES.check(parallelRanges, problems);
+      PARALLEL_RANGES.check("parallelRanges", parallelRanges, problems);
     }
     return problems;
   }

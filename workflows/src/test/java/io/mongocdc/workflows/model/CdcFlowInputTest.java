@@ -27,6 +27,31 @@ class CdcFlowInputTest {
   }
 
   @Test
+  void aCarriedPendingEditIsReadBackAsWrittenAndAsTheRecordOfOlderWorkersWroteIt() throws Exception {
+    EditRequest edit = EditRequest.none().with(MirrorSettings.BATCH_SIZE, 500)
+        .with(MirrorSettings.CONTROL_EVENT_POLICY, ControlEventPolicy.IGNORE)
+        .with(MirrorSettings.COLUMNS, Map.of("orders", List.of(new TypedColumn("status", "text", "status"))));
+    CdcFlowInput continued = CdcFlowInput.continued(CarriedState.builder().config(MIRROR).pendingEdits(List.of(edit))
+        .build());
+    assertEquals(continued, CdcFlowInput.fromJson(JSON.readValue(JSON.writeValueAsBytes(continued), Object.class)));
+
+    // Older workers wrote the edit as a record: every field, null where the edit left it alone.
+    Map<String, Object> recordShape = new java.util.LinkedHashMap<>();
+    EditRequest.FIELDS.forEach(field -> recordShape.put(field, null));
+    recordShape.put("batchSize", 500);
+    recordShape.put("controlEventPolicy", "IGNORE");
+    assertEquals(EditRequest.none().with(MirrorSettings.BATCH_SIZE, 500)
+            .with(MirrorSettings.CONTROL_EVENT_POLICY, ControlEventPolicy.IGNORE),
+        JSON.readValue(JSON.writeValueAsBytes(recordShape), EditRequest.class));
+  }
+
+  @Test
+  void aPolicyThatNamesNoneIsNamedWithTheChoices() {
+    assertEquals("config.settings.controlEventPolicy must be PAUSE or IGNORE, got \"SKIP\"",
+        problem(settings -> settings.put("controlEventPolicy", "SKIP")));
+  }
+
+  @Test
   void anUnknownSettingIsNamedWithTheFieldsSettingsTake() {
     assertEquals("config.settings has an unknown field \"batchSise\" (known fields: batchSize, idleTimeoutSeconds, "
             + "maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations, controlEventPolicy, "

@@ -25,7 +25,11 @@ class EditRequestTest {
 
     EditRequest edit = EditRequest.fromJson(body);
 
-    assertEquals(new EditRequest(5000, 5, 30, 8, 64, List.of("delete"), "IGNORE", 100, null, null, null, null, null, null, null), edit);
+    assertEquals(EditRequest.none().with(MirrorSettings.BATCH_SIZE, 5000).with(MirrorSettings.IDLE_TIMEOUT_SECONDS, 5)
+        .with(MirrorSettings.MAX_BATCH_DURATION_SECONDS, 30).with(MirrorSettings.DECODE_WORKERS, 8)
+        .with(MirrorSettings.CHUNK_SIZE, 64).with(MirrorSettings.EXCLUDED_OPERATIONS, List.of("delete"))
+        .with(MirrorSettings.CONTROL_EVENT_POLICY, ControlEventPolicy.IGNORE)
+        .with(MirrorSettings.CONTINUE_AS_NEW_EVERY_BATCHES, 100), edit);
     assertEquals(body.keySet(), edit.toJson().keySet());
   }
 

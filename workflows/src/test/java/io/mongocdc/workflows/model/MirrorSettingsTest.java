@@ -17,28 +17,38 @@ class MirrorSettingsTest {
 
   @Test
   void valuesOutOfRangeAreNamedWithTheirLimits() {
-    MirrorSettings bad = new MirrorSettings(0, 0, 3601, 257, 0, List.of("upsert"), "SKIP", 0, false, null, "RETRY");
+    MirrorSettings bad = MirrorSettings.defaults().toBuilder().batchSize(0).idleTimeoutSeconds(0)
+        .maxBatchDurationSeconds(3601).decodeWorkers(257).chunkSize(0).excludedOperations(List.of("upsert"))
+        .controlEventPolicy(null).continueAsNewEveryBatches(0).build();
     List<String> problems = bad.problems();
-    assertEquals(9, problems.size(), problems.toString());
+    assertEquals(8, problems.size(), problems.toString());
     assertTrue(problems.contains("batchSize must be between 1 and 10000000, got 0"));
     assertTrue(problems.contains("maxBatchDurationSeconds must be between 1 and 3600, got 3601"));
     assertTrue(problems.contains("excludedOperations: 'upsert' is not one of insert, update, replace, delete"));
-    assertTrue(problems.contains("controlEventPolicy must be PAUSE or IGNORE, got 'SKIP'"));
-    assertTrue(problems.contains("poisonEventPolicy must be FAIL or QUARANTINE, got 'RETRY'"));
+    assertTrue(problems.contains("controlEventPolicy must be PAUSE or IGNORE, got nothing"));
+    // The policies are enums: a value that names none is refused where the JSON is read.
+    List<String> policies = assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(
+        Map.of("controlEventPolicy", "SKIP", "poisonEventPolicy", "RETRY"))).problems();
+    assertTrue(policies.contains("controlEventPolicy must be PAUSE or IGNORE, got 'SKIP'"), policies.toString());
+    assertTrue(policies.contains("poisonEventPolicy must be FAIL or QUARANTINE, got 'RETRY'"), policies.toString());
   }
 
   @Test
   void poisonEventPolicyDefaultsToFailWhenAbsentFromJson() {
-    MirrorSettings settings = new MirrorSettings(1, 1, 1, 1, 1, null, "PAUSE", 1, false, null, null);
-    assertEquals("FAIL", settings.poisonEventPolicy());
-    assertEquals("QUARANTINE", settings.apply(EditRequest.fromJson(java.util.Map.of("poisonEventPolicy", "QUARANTINE")))
+    MirrorSettings settings = MirrorSettings.builder().batchSize(1).idleTimeoutSeconds(1)
+        .maxBatchDurationSeconds(1).decodeWorkers(1).chunkSize(1).controlEventPolicy(ControlEventPolicy.PAUSE)
+        .continueAsNewEveryBatches(1).build();
+    assertEquals(PoisonEventPolicy.FAIL, settings.poisonEventPolicy());
+    assertEquals(PoisonEventPolicy.QUARANTINE, settings.apply(EditRequest.fromJson(java.util.Map.of("poisonEventPolicy", "QUARANTINE")))
         .poisonEventPolicy());
   }
 
   @Test
   void theVerifyRateIsASettingWithADefaultAndLimitsThatAnEditChanges() {
-    MirrorSettings absentFromJson = new MirrorSettings(1, 1, 1, 1, 1, null, "PAUSE", 1, false, null, null);
-    assertEquals(MirrorSettings.DEFAULT_VERIFY_DOCUMENTS_PER_SECOND, absentFromJson.verifyDocumentsPerSecond());
+    MirrorSettings absentFromJson = MirrorSettings.builder().batchSize(1).idleTimeoutSeconds(1)
+        .maxBatchDurationSeconds(1).decodeWorkers(1).chunkSize(1).controlEventPolicy(ControlEventPolicy.PAUSE)
+        .continueAsNewEveryBatches(1).build();
+    assertEquals(MirrorSettings.VERIFY_DOCUMENTS_PER_SECOND.defaultValue(), absentFromJson.verifyDocumentsPerSecond());
 
     MirrorSettings edited = absentFromJson.apply(EditRequest.fromJson(Map.of("verifyDocumentsPerSecond", 500)));
     assertEquals(500, edited.verifyDocumentsPerSecond());
@@ -63,18 +73,16 @@ class MirrorSettingsTest {
   @Test
   void excludingEveryOperationIsRefused() {
     MirrorSettings settings = MirrorSettings.defaults().apply(
-        new EditRequest(null, null, null, null, null, List.of("insert", "update", "replace", "delete"), null, null, null, null, null, null, null, null, null));
+        EditRequest.none().with(MirrorSettings.EXCLUDED_OPERATIONS, List.of("insert", "update", "replace", "delete")));
     assertEquals(List.of("excludedOperations: excluding every operation type would replicate nothing"), settings.problems());
   }
 
   @Test
   void anEditChangesOnlyTheFieldsItSets() {
-    MirrorSettings edited = MirrorSettings.defaults().apply(new EditRequest(5000, null, null, null, 64, null, null, null, null, null, null, null, null, null, null));
+    MirrorSettings edited = MirrorSettings.defaults().apply(
+        EditRequest.none().with(MirrorSettings.BATCH_SIZE, 5000).with(MirrorSettings.CHUNK_SIZE, 64));
     MirrorSettings d = MirrorSettings.defaults();
-    assertEquals(new MirrorSettings(5000, d.idleTimeoutSeconds(), d.maxBatchDurationSeconds(), d.decodeWorkers(), 64,
-        d.excludedOperations(), d.controlEventPolicy(), d.continueAsNewEveryBatches(), d.splitLargeEvents(), d.snapshot(),
-        d.poisonEventPolicy()),
-        edited);
+    assertEquals(d.toBuilder().batchSize(5000).chunkSize(64).build(), edited);
   }
 
   @Test

@@ -1,6 +1,6 @@
-package io.mongocdc.pipeline;
+package io.mongocdc.workflows.model;
 
-/** What a pull does when the stream reports a drop, rename, dropDatabase or invalidate. */
+/** A mirror's {@code controlEventPolicy}: what a pull does when the stream reports a drop, rename, dropDatabase or invalidate. */
 public enum ControlEventPolicy {
   /**
    * End the batch just before the event: everything before it is delivered, the checkpoint stops
