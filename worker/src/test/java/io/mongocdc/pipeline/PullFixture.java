@@ -34,11 +34,16 @@ final class PullFixture {
   DecodeThreads decodeThreads;
   /** What the pulls read through; null: {@link #stream} itself. */
   io.mongocdc.source.ChangeStreamOpener opener;
+  /**
+   * Wall time decides nothing a test sees unless the test asks: batches do not end by duration and
+   * the sink is not committed for visibility by time (a test of either sets it).
+   */
   PullSettings.Builder settings = PullSettings.builder()
       .decodeWorkers(4)
       .chunkSize(16)
       .idleTimeout(Duration.ofSeconds(3))
       .maxBatchDuration(Duration.ofDays(1))
+      .maxVisibilityDelay(Duration.ofDays(1))
       .shutdownTimeout(Duration.ofSeconds(10));
 
   PullFixture(List<RawBsonDocument> events) {
