@@ -248,9 +248,7 @@ class PullRecordsActivityImplTest {
     // The reader waits at event 28 until the two visibility commits are done, then fails there.
     Gate beforeFailure = stream.blockAt(28);
     stream.failAt(28, new ChangeStreamException("Prematurely reached end of stream", 0, null));
-    MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().apply(new io.mongocdc.workflows.model.EditRequest(
-        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, 60_000)));
+    MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().with(MirrorSettings.MAX_VISIBILITY_DELAY, 60_000));
 
     CompletableFuture<BatchOutcome> failing = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(mirror, start())));
     assertTrue(beforeFailure.awaitReached(WAIT));

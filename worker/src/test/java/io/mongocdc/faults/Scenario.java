@@ -16,6 +16,7 @@ import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.ChangeHistorySettings;
+import io.mongocdc.workflows.model.ControlEventPolicy;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -150,9 +151,11 @@ final class Scenario {
     SnapshotSettings snapshotSettings = snapshots
         ? new SnapshotSettings(true, 3 + random.nextInt(6), 1 + random.nextInt(3), null)
         : SnapshotSettings.off();
-    MirrorSettings settings = new MirrorSettings(5 + random.nextInt(36), IDLE_TIMEOUT_SECONDS, 600,
-        1 + random.nextInt(4), 1 + random.nextInt(10), List.of(), policy, 1 + random.nextInt(5), false,
-        snapshotSettings, null);
+    // The draws in the order the fault plans were made with: batch size, decode workers, chunk size, continue-as-new.
+    MirrorSettings settings = MirrorSettings.defaults().toBuilder().batchSize(5 + random.nextInt(36))
+        .idleTimeoutSeconds(IDLE_TIMEOUT_SECONDS).maxBatchDurationSeconds(600).decodeWorkers(1 + random.nextInt(4))
+        .chunkSize(1 + random.nextInt(10)).controlEventPolicy(ControlEventPolicy.valueOf(policy))
+        .continueAsNewEveryBatches(1 + random.nextInt(5)).snapshot(snapshotSettings).build();
     this.history = FaultOptions.isHistorySeed(seed);
     if (history) {
       // No draw from random: the seed plays the workload and faults it played without history.
@@ -178,7 +181,8 @@ final class Scenario {
     count("idle gaps ending a batch (>= idle timeout)", workload.longIdleGaps);
     count("collection drops, controlEventPolicy " + policy, workload.drops);
     this.faults = new FaultPlan(this);
-    this.tuning = new PullTuning(Duration.ofMillis(20), 3 + random.nextInt(18), 0, Duration.ofSeconds(10));
+    this.tuning = PullTuning.defaults().withProgressInterval(Duration.ofMillis(20))
+        .withCommitInterval(3 + random.nextInt(18), 0).withShutdownTimeout(Duration.ofSeconds(10));
     plan.add("commitIntervalRecords=" + tuning.commitIntervalRecords());
     this.oracle = new FaultOracle(this);
   }

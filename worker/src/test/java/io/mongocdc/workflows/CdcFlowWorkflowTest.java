@@ -358,7 +358,7 @@ class CdcFlowWorkflowTest {
     assertEquals(2, carried.totals().batches());
     assertEquals(7, carried.totals().recordsDelivered());
     assertEquals(1, carried.pendingEdits().size());
-    assertEquals(32, carried.pendingEdits().get(0).chunkSize());
+    assertEquals(32, carried.pendingEdits().get(0).get(MirrorSettings.CHUNK_SIZE));
     assertEquals(1, carried.recentRejectedEdits().size());
     assertEquals(0, carried.batchesThisRun());
     assertEquals(mirror(2).withSettings(mirror(2).settings()), carried.config());
