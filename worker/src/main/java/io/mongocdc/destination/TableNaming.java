@@ -101,7 +101,7 @@ public final class TableNaming implements DestinationTableResolver {
     return 4;
   }
 
-  private static byte[] sha256(byte[] input) {
+  static byte[] sha256(byte[] input) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(input);
     } catch (NoSuchAlgorithmException e) {

@@ -1,8 +1,6 @@
 package io.mongocdc.destination;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,7 +31,8 @@ final class TypedColumnIndexes {
 
   /** The name an index gets when another relation holds the preferred one. */
   static String uniqueName(DestinationTable table, String column) {
-    String hash = HexFormat.of().formatHex(sha256(table.name() + "\0" + column)).substring(0, NAME_HASH_HEX_DIGITS);
+    String hash = HexFormat.of().formatHex(TableNaming.sha256((table.name() + "\0" + column)
+        .getBytes(StandardCharsets.UTF_8))).substring(0, NAME_HASH_HEX_DIGITS);
     return TableNaming.shorten(table.name() + "_" + column + "_" + hash + "_idx");
   }
 
@@ -86,14 +85,6 @@ final class TypedColumnIndexes {
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
       }
-    }
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
   }
 }
