@@ -33,10 +33,11 @@ package io.mongocdc.devtools;
  *     batches.history_rows}): {@code historyRows} less the documents the snapshot copied into
  *     those collections' history (and any row retention pruned)
  * @param verify what {@code --verify} found (null without it)
- * @param freshnessP50Ms median freshness of the steady part of the run: per committed chunk, the
- *     commit that made it visible minus its newest change's source commit time ({@code
- *     wallTime}), over the chunks committed from {@link DevRun#STEADY_AFTER} after the first
- *     batch that delivered records started (the snapshot and warm-up left out); null if none
+ * @param freshnessP50Ms median freshness of the steady part of the run: per committed record, the
+ *     commit that made it visible minus its source commit time ({@code wallTime}), over the
+ *     records committed from {@link DevRun#STEADY_AFTER} (or a third of a shorter run) after the
+ *     first batch that delivered records started until the run was stopped or its events ran out (the snapshot, the warm-up
+ *     and the drain after a stop left out); to two significant digits; null if none
  * @param freshnessP99Ms its 99th percentile
  * @param freshnessMaxMs its largest
  */

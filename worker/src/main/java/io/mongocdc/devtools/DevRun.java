@@ -33,11 +33,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import java.util.function.BooleanSupplier;
 import me.tongfei.progressbar.ProgressBar;
 import org.jooq.exception.DataAccessException;
@@ -55,8 +57,11 @@ public final class DevRun {
   private static final Duration DRAIN_AT_MOST = Duration.ofSeconds(8);
   /** Then how long the workflow gets to end, its batch in flight cancelled. */
   private static final Duration CLOSE_AT_MOST = Duration.ofSeconds(4);
-  /** The first seconds of the batch phase are warm-up (JIT, pools): the report's freshness starts after them. */
-  static final Duration STEADY_AFTER = Duration.ofSeconds(5);
+  /**
+   * The first seconds of the batch phase are warm-up (JIT, pools): the report's freshness starts
+   * after them, or after the first third of a shorter run.
+   */
+  static final Duration STEADY_AFTER = Duration.ofSeconds(15);
 
   /** What the user asked for. */
   public record Options(
@@ -127,6 +132,8 @@ public final class DevRun {
         return false;
       };
       boolean mirrorFailed = showProgress(stack, stop, done, failed);
+      // The steady part of the run ends here: what follows is the drain after a stop.
+      Instant steadyEnd = Instant.now();
       if (generated && !mirrorFailed) {
         // Let a running mirror deliver what was generated (all of it already when --events ran
         // out), so the comparison holds. A paused or failing one would never get there; the
@@ -150,7 +157,7 @@ public final class DevRun {
       // What was to be delivered is; a batch still in flight has nothing more and is cancelled.
       workflow.terminate(new StopRequest(true));
       awaitClosed(stack);
-      DevReport report = report(stack, generated, generator, collections, database, verified);
+      DevReport report = report(stack, generated, generator, collections, database, verified, steadyEnd);
       printSummary(report);
       if (options.report() != null) {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.report().toFile(), report);
@@ -304,7 +311,7 @@ public final class DevRun {
   }
 
   private DevReport report(DevStack stack, boolean generated, GeneratedChangeStream generator,
-      List<String> collections, String database, DevReport.Verify verified) throws SQLException {
+      List<String> collections, String database, DevReport.Verify verified, Instant steadyEnd) throws SQLException {
     cpu.sample();
     try (Connection connection = stack.dataSource().getConnection()) {
       MirrorProgress catalog = stack.progress();
@@ -326,23 +333,23 @@ public final class DevRun {
       double phase = batches.phaseSeconds();
       double rate = phase > 0 ? sourceEvents / phase : 0;
       Double cores = cpu.coresBusy(batches.phaseStart(), batches.phaseEnd());
-      long[] freshness = batches.phaseStart() == null ? new long[0]
-          : stack.freshness.sortedSince(batches.phaseStart().plus(STEADY_AFTER).toEpochMilli());
+      Histogram freshness = batches.phaseStart() == null ? new Histogram(2)
+          : stack.freshness.between(steadyStart(batches.phaseStart(), steadyEnd).toEpochMilli(), steadyEnd.toEpochMilli());
+      boolean measured = freshness.getTotalCount() > 0;
       return new DevReport(generated ? "generator" : "mongodb", catalog.snapshotTotals(MIRROR).documentsCopied(), sourceEvents,
           batches.records(), rows, matches,
           mismatched, batches.batches(), batches.lastBatchId(), Math.round(phase * 1000) / 1000.0,
           Math.round(rate * 10) / 10.0, cores == null ? null : Math.round(cores * 100) / 100.0, batches.p50Millis(),
           batches.p99Millis(), quarantined, historyRows(connection, database), catalog.historyRowsReported(MIRROR),
-          verified, freshness.length == 0 ? null : rank(freshness, 0.50),
-          freshness.length == 0 ? null : rank(freshness, 0.99),
-          freshness.length == 0 ? null : freshness[freshness.length - 1]);
+          verified, measured ? freshness.getValueAtPercentile(50) : null,
+          measured ? freshness.getValueAtPercentile(99) : null, measured ? freshness.getMaxValue() : null);
     }
   }
 
-  /** The nearest-rank percentile of sorted figures. */
-  private static long rank(long[] sorted, double quantile) {
-    int index = (int) Math.ceil(quantile * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  /** Where the steady part of a batch phase from {@code phaseStart} to {@code steadyEnd} starts. */
+  static Instant steadyStart(Instant phaseStart, Instant steadyEnd) {
+    Duration third = Duration.between(phaseStart, steadyEnd).dividedBy(3);
+    return phaseStart.plus(third.compareTo(STEADY_AFTER) < 0 ? third : STEADY_AFTER);
   }
 
   private long historyRows(Connection connection, String database) throws SQLException {

@@ -1,38 +1,32 @@
 package io.mongocdc.metrics;
 
-import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
 
 /**
- * Every freshness figure a worker measured, with when: for a run's report (quantiles over a
- * chosen part of the run), where the metric's decaying window would not do. Grows with the run:
- * for {@code mongo-cdc dev}, not for a production worker.
+ * Every freshness figure a worker measured, by the second it was measured in: for a run's report
+ * (quantiles over a chosen part of the run), where the metric's decaying window would not do.
+ * One histogram of two significant digits per second of the run: for {@code mongo-cdc dev}, not
+ * for a production worker.
  */
 public final class FreshnessSamples {
 
-  private long[] atMillis = new long[1024];
-  private long[] freshnessMillis = new long[1024];
-  private int count;
+  private final Map<Long, Histogram> bySecond = new TreeMap<>();
 
-  synchronized void add(long at, long freshness) {
-    if (count == atMillis.length) {
-      atMillis = Arrays.copyOf(atMillis, count * 2);
-      freshnessMillis = Arrays.copyOf(freshnessMillis, count * 2);
+  /** Records made visible at {@code committedAtMillis}, with their source commit times. */
+  synchronized void add(long committedAtMillis, long[] sourceCommitMillis, int count) {
+    Histogram second = bySecond.computeIfAbsent(committedAtMillis / 1000, s -> new Histogram(2));
+    for (int i = 0; i < count; i++) {
+      second.recordValue(Math.max(0, committedAtMillis - sourceCommitMillis[i]));
     }
-    atMillis[count] = at;
-    freshnessMillis[count++] = freshness;
   }
 
-  /** The figures measured at or after {@code fromMillis} (epoch), sorted. */
-  public synchronized long[] sortedSince(long fromMillis) {
-    long[] since = new long[count];
-    int n = 0;
-    for (int i = 0; i < count; i++) {
-      if (atMillis[i] >= fromMillis) {
-        since[n++] = freshnessMillis[i];
-      }
-    }
-    long[] sorted = Arrays.copyOf(since, n);
-    Arrays.sort(sorted);
-    return sorted;
+  /** The figures measured from {@code fromMillis} (epoch, inclusive) to {@code toMillis} (exclusive), to the second. */
+  public synchronized Histogram between(long fromMillis, long toMillis) {
+    Histogram all = new Histogram(2);
+    ((TreeMap<Long, Histogram>) bySecond).subMap(Math.floorDiv(fromMillis + 999, 1000), Math.floorDiv(toMillis, 1000))
+        .values().forEach(all::add);
+    return all;
   }
 }

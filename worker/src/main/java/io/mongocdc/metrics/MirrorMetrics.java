@@ -39,6 +39,7 @@ public final class MirrorMetrics {
   private final AtomicLong checkpointEpochSeconds = new AtomicLong(-1);
   private final AtomicLong oplogHeadroomSeconds = new AtomicLong(-1);
   private final Timer freshness;
+  private final Timer freshnessQuantiles;
   private final FreshnessSamples freshnessSamples;
   private final AtomicLong visibleThroughMillis = new AtomicLong(Long.MIN_VALUE);
   private long seenRead;
@@ -71,12 +72,18 @@ public final class MirrorMetrics {
     Gauge.builder("mongo_cdc_checkpoint_lag_seconds", this, MirrorMetrics::checkpointLagSeconds)
         .description("now minus the cluster time of the delivered checkpoint").tags(tags).register(registry);
     freshness = Timer.builder("mongo_cdc_freshness")
-        .description("per committed chunk: the commit that made it visible minus its newest change's source commit"
-            + " time (wallTime, or cluster time where absent)")
-        .publishPercentiles(0.5, 0.95, 0.99)
+        .description("per committed record: the commit that made it visible minus its source commit time (wallTime,"
+            + " or cluster time where absent)")
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(1))
         .maximumExpectedValue(Duration.ofMinutes(10))
+        .tags(tags).register(registry);
+    // Prometheus publishes a timer's histogram or its client-side quantiles, not both: the
+    // quantiles (as Debezium gives them) are a second timer.
+    freshnessQuantiles = Timer.builder("mongo_cdc_freshness_quantiles")
+        .description("the freshness of mongo_cdc_freshness as client-side quantiles over about the last minute")
+        .publishPercentiles(0.5, 0.95, 0.99)
+        .distributionStatisticExpiry(Duration.ofMinutes(1))
         .tags(tags).register(registry);
     Gauge.builder("mongo_cdc_visible_lag_seconds", this, MirrorMetrics::visibleLagSeconds)
         .description("now minus the source commit time of the newest change visible in the destination (NaN: none"
@@ -100,15 +107,21 @@ public final class MirrorMetrics {
   }
 
   /**
-   * A commit made a chunk visible {@code freshnessMillis} after its newest change's source commit
+   * A commit at {@code committedAtMillis} made records visible, whose source commit times are the
+   * first {@code count} of {@code sourceCommitMillis}: each record's freshness is one observation
    * (called on the pull's sender thread: quick).
    */
-  public void onVisible(long freshnessMillis) {
-    freshness.record(freshnessMillis, TimeUnit.MILLISECONDS);
-    long now = clock.millis();
-    visibleThroughMillis.accumulateAndGet(now - freshnessMillis, Math::max);
+  public void onVisible(long committedAtMillis, long[] sourceCommitMillis, int count) {
+    long newest = Long.MIN_VALUE;
+    for (int i = 0; i < count; i++) {
+      long millis = Math.max(0, committedAtMillis - sourceCommitMillis[i]);
+      freshness.record(millis, TimeUnit.MILLISECONDS);
+      freshnessQuantiles.record(millis, TimeUnit.MILLISECONDS);
+      newest = Math.max(newest, sourceCommitMillis[i]);
+    }
+    visibleThroughMillis.accumulateAndGet(newest, Math::max);
     if (freshnessSamples != null) {
-      freshnessSamples.add(now, freshnessMillis);
+      freshnessSamples.add(committedAtMillis, sourceCommitMillis, count);
     }
   }
 

@@ -69,8 +69,7 @@ final class ChunkSender implements Runnable {
   /** When the oldest record written since the last commit was read; meaningful while there is one. */
   private long oldestUncommittedNanos;
   /** Per chunk written since the last commit, its newest record's source commit time (epoch ms). */
-  private long[] uncommittedNewestMillis = new long[16];
-  private int uncommittedChunks;
+  private final PendingCommitTimes uncommittedCommitTimes = new PendingCommitTimes();
   private boolean sinkCommitted;
   private long expectedSequence;
 
@@ -231,12 +230,10 @@ final class ChunkSender implements Runnable {
       write(records, chunk.lease());
       counters.recordsStaged.addAndGet(records.size());
       recordsSinceCommit += records.size();
-      long newestMillis = Long.MIN_VALUE;
       for (ChangeRecord record : records) {
         bytesSinceCommit += record.sourceBytes();
-        newestMillis = Math.max(newestMillis, record.commitTime().toEpochMilli());
+        uncommittedCommitTimes.add(record.commitTime().toEpochMilli());
       }
-      stageNewest(newestMillis);
       count(records);
     } else {
       chunk.lease().release();
@@ -295,24 +292,16 @@ final class ChunkSender implements Runnable {
     counters.applyBackPressureNanos.addAndGet(System.nanoTime() - writeStart);
   }
 
-  private void stageNewest(long sourceCommitMillis) {
-    if (uncommittedChunks == uncommittedNewestMillis.length) {
-      uncommittedNewestMillis = Arrays.copyOf(uncommittedNewestMillis, uncommittedChunks * 2);
-    }
-    uncommittedNewestMillis[uncommittedChunks++] = sourceCommitMillis;
-  }
-
-  /** The chunks the commit just made visible: how fresh each was. */
+  /** The records the commit just made visible: how fresh each was. */
   private Freshness measureFreshness() {
-    if (uncommittedChunks == 0) {
+    if (uncommittedCommitTimes.records() == 0) {
       return delivered.freshness();
     }
     long now = System.currentTimeMillis();
-    for (int i = 0; i < uncommittedChunks; i++) {
-      freshness.add(uncommittedNewestMillis[i], now);
-      freshnessListener.onVisible(freshness.last());
-    }
-    uncommittedChunks = 0;
+    PendingCommitTimes times = uncommittedCommitTimes;
+    freshness.add(now, times.millis(), times.kept(), times.weight());
+    freshnessListener.onVisible(now, times.millis(), times.kept());
+    times.clear();
     return freshness.summary();
   }
 

@@ -1,16 +1,33 @@
 package io.mongocdc.pipeline;
 
 /**
- * Told, on the sender's thread right after each commit, how fresh every chunk that commit made
- * visible is: the commit's instant minus the source commit time ({@code wallTime}, or cluster
- * time where absent) of the chunk's newest record. Must be quick; it runs between commits.
+ * Told, on the sender's thread right after each commit, which records that commit made visible:
+ * their source commit times ({@code wallTime}, or cluster time where absent). Each record's
+ * freshness is the commit's instant minus its source commit time; weighing every record, rather
+ * than one figure per commit, is what makes the figures match what a reader of the destination
+ * sees over time. Must be quick; it runs between commits.
  */
 @FunctionalInterface
 public interface FreshnessListener {
 
-  void onVisible(long freshnessMillis);
+  /**
+   * @param committedAtMillis the commit's instant (epoch milliseconds)
+   * @param sourceCommitMillis the records' source commit times (when a commit makes more than
+   *     a quarter of a million records visible, an evenly spread sample of them); only the first
+   *     {@code count} are meaningful, and the array is reused after the call returns
+   * @param count how many commit times there are
+   */
+  void onVisible(long committedAtMillis, long[] sourceCommitMillis, int count);
 
   static FreshnessListener none() {
-    return freshnessMillis -> {};
+    return (committedAtMillis, sourceCommitMillis, count) -> {};
+  }
+
+  /** Tells this listener, then {@code next}. */
+  default FreshnessListener andThen(FreshnessListener next) {
+    return (committedAtMillis, sourceCommitMillis, count) -> {
+      onVisible(committedAtMillis, sourceCommitMillis, count);
+      next.onVisible(committedAtMillis, sourceCommitMillis, count);
+    };
   }
 }

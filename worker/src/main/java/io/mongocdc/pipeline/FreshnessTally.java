@@ -1,42 +1,35 @@
 package io.mongocdc.pipeline;
 
 import java.time.Instant;
-import java.util.Arrays;
+import org.HdrHistogram.Histogram;
 
-/** Collects one pull's freshness figures as its sender commits; read on the same thread. */
+/**
+ * Collects one pull's freshness figures as its sender commits; read on the same thread. A pull may
+ * commit millions of records: their figures go into a histogram of two significant digits (1 %),
+ * not a list.
+ */
 final class FreshnessTally {
 
-  private long[] millis = new long[64];
-  private int count;
+  private final Histogram millis = new Histogram(2);
   private long visibleThroughMillis = Long.MIN_VALUE;
 
-  /** One committed chunk: its newest record's source commit time, and the commit's instant. */
-  void add(long sourceCommitMillis, long committedAtMillis) {
-    if (count == millis.length) {
-      millis = Arrays.copyOf(millis, count * 2);
+  /**
+   * Records made visible by a commit at {@code committedAtMillis}, with the source commit times of
+   * {@code count} of them, each standing for {@code weight} records.
+   */
+  void add(long committedAtMillis, long[] sourceCommitMillis, int count, int weight) {
+    for (int i = 0; i < count; i++) {
+      millis.recordValueWithCount(Math.max(0, committedAtMillis - sourceCommitMillis[i]), weight);
+      visibleThroughMillis = Math.max(visibleThroughMillis, sourceCommitMillis[i]);
     }
-    millis[count++] = Math.max(0, committedAtMillis - sourceCommitMillis);
-    visibleThroughMillis = Math.max(visibleThroughMillis, sourceCommitMillis);
   }
 
-  long last() {
-    return millis[count - 1];
-  }
-
-  /** The figures so far; null before the first committed chunk. */
+  /** The figures so far; null before the first committed record. */
   Freshness summary() {
-    if (count == 0) {
+    if (millis.getTotalCount() == 0) {
       return null;
     }
-    long[] sorted = Arrays.copyOf(millis, count);
-    Arrays.sort(sorted);
-    return new Freshness(count, rank(sorted, 0.50), rank(sorted, 0.99), sorted[count - 1],
-        Instant.ofEpochMilli(visibleThroughMillis));
-  }
-
-  /** The nearest-rank percentile. */
-  private static long rank(long[] sorted, double quantile) {
-    int index = (int) Math.ceil(quantile * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    return new Freshness(millis.getTotalCount(), millis.getValueAtPercentile(50), millis.getValueAtPercentile(99),
+        millis.getMaxValue(), Instant.ofEpochMilli(visibleThroughMillis));
   }
 }

@@ -71,4 +71,26 @@ class MirrorMetricsTest {
       assertTrue(response.body().contains("mongo_cdc_events_read_total{mirror=\"orders\"} 7.0"), response.body());
     }
   }
+
+  @Test
+  void everyRecordACommitMadeVisibleIsOneFreshnessObservation() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    FreshnessSamples samples = new FreshnessSamples();
+    MirrorMetrics metrics = new PipelineMetrics(registry, NOW, samples).mirror("orders");
+    long now = NOW.millis();
+    // Three records made visible by one commit, 30, 20 and 10 ms after their source commits; the
+    // fourth time is past the count and must be ignored.
+    metrics.onVisible(now, new long[] {now - 30, now - 20, now - 10, now - 5_000}, 3);
+
+    assertEquals(3, registry.get("mongo_cdc_freshness").timer().count());
+    assertEquals(30, registry.get("mongo_cdc_freshness").timer().max(java.util.concurrent.TimeUnit.MILLISECONDS));
+    assertEquals(0.010, registry.get("mongo_cdc_visible_lag_seconds").gauge().value(), 1e-9);
+    org.HdrHistogram.Histogram measured = samples.between(now - 1_000, now + 1_000);
+    assertEquals(3, measured.getTotalCount());
+    assertEquals(20, measured.getValueAtPercentile(50));
+    assertEquals(0, samples.between(now + 1_000, now + 2_000).getTotalCount(), "a window after the commit holds none");
+    String scrape = registry.scrape();
+    assertTrue(scrape.contains("mongo_cdc_freshness_seconds_bucket{"), scrape);
+    assertTrue(scrape.contains("mongo_cdc_freshness_quantiles_seconds{mirror=\"orders\",quantile=\"0.99\"} 0.0"), "the quantiles are published: " + scrape);
+  }
 }

@@ -87,8 +87,8 @@ class VisibilityCommitTest {
     assertTrue(sink.commits() >= 3, "the deadline committed during the batch: " + sink.commits());
     PullResult result = probe.result();
     assertEquals(15, result.recordsDelivered());
-    assertNotNull(result.freshness(), "committed chunks were measured");
-    assertEquals(15, result.freshness().chunks());
+    assertNotNull(result.freshness(), "committed records were measured");
+    assertEquals(15, result.freshness().records());
   }
 
   @Test
