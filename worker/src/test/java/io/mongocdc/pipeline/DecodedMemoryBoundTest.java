@@ -33,8 +33,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DecodedMemoryBoundTest {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
-  /** Each document holds this many control characters: 256 KiB of BSON, six times that of JSON. */
-  private static final int CONTROL_CHARACTERS = 256 * 1024;
+  /** Each document holds this many control characters: 32 KiB of BSON, six times that of JSON. */
+  private static final int CONTROL_CHARACTERS = 32 * 1024;
   private static final int EVENTS = 40;
 
   private final List<RawBsonDocument> events = hugeInserts(EVENTS);
