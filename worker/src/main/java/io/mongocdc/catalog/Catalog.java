@@ -157,6 +157,18 @@ public final class Catalog {
         .execute() == 1;
   }
 
+  /**
+   * How far the destination's visible rows reach, as a running batch reports it: moves forward
+   * only, so a late report never makes the mirror look further behind than it was.
+   */
+  public void recordVisibleThrough(String name, Instant visibleThrough) {
+    OffsetDateTime through = OffsetDateTime.ofInstant(visibleThrough, ZoneOffset.UTC);
+    dsl.update(MIRRORS)
+        .set(MIRRORS.VISIBLE_THROUGH, DSL.greatest(DSL.val(through), MIRRORS.VISIBLE_THROUGH))
+        .where(MIRRORS.NAME.eq(name))
+        .execute();
+  }
+
   public Optional<MirrorsRecord> mirror(String name) {
     return dsl.selectFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).fetchOptional();
   }

@@ -114,6 +114,11 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public void recordVisibleThrough(String mirror, Instant visibleThrough) {
+    catalog.recordVisibleThrough(mirror, visibleThrough);
+  }
+
+  @Override
   public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
     catalog.batches().recordFailedAttempt(mirror, batchId, attempt, failureType, message);
   }

@@ -24,7 +24,8 @@ final class MirrorStatusCommand extends MirrorSubcommand {
     if (json) {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(status));
     } else {
-      out.print(StatusText.of(status, System.currentTimeMillis()));
+      out.print(StatusText.of(status, System.currentTimeMillis(),
+          RunningBatchVisibility.read(client, mirror.workflowId()).orElse(null)));
     }
   }
 }

@@ -16,6 +16,11 @@ final class StatusText {
   private StatusText() {}
 
   static String of(MirrorStatus s, long nowMillis) {
+    return of(s, nowMillis, null);
+  }
+
+  /** @param running the running batch's last report of what is visible; null when none */
+  static String of(MirrorStatus s, long nowMillis, RunningBatchVisibility running) {
     StringBuilder out = new StringBuilder();
     line(out, "mirror %s: %s%s", s.mirror(), s.state(), s.pausedReason() == null ? "" : " (" + s.pausedReason() + ")");
     line(out, "  source: peer %s, database %s, collections %s", s.config().sourcePeer(), s.config().sourceDatabase(),
@@ -28,10 +33,17 @@ final class StatusText {
           : s.checkpointAgeSeconds() + " s (what a restart would replay), committed at "
               + Instant.ofEpochMilli(s.committedAtMillis()));
     }
-    line(out, "  visible lag: %s", s.visibleLagMillis() == null
-        ? "unknown (no batch delivered changes in this workflow run yet)"
-        : String.format("%.1f s (the newest change visible in the destination, as of the last batch, to now)",
-            s.visibleLagMillis() / 1000.0));
+    if (running != null && (s.lastBatchFreshness() == null
+        || running.visibleThroughMillis() >= s.lastBatchFreshness().visibleThroughMillis())) {
+      line(out, "  visible lag: %.1f s (the newest change visible in the destination to now, as the running batch"
+          + " reported %.1f s ago)", Math.max(0, nowMillis - running.visibleThroughMillis()) / 1000.0,
+          Math.max(0, nowMillis - running.reportedAtMillis()) / 1000.0);
+    } else {
+      line(out, "  visible lag: %s", s.visibleLagMillis() == null
+          ? "unknown (no batch delivered changes yet)"
+          : String.format("%.1f s (the newest change visible in the destination, as of the last batch, to now)",
+              s.visibleLagMillis() / 1000.0));
+    }
     if (s.lastBatchFreshness() != null) {
       line(out, "  freshness of the last batch: p50 %d ms, p99 %d ms, max %d ms (source commit to visible)",
           s.lastBatchFreshness().p50Millis(), s.lastBatchFreshness().p99Millis(), s.lastBatchFreshness().maxMillis());

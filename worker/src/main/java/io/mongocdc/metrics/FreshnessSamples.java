@@ -1,6 +1,5 @@
 package io.mongocdc.metrics;
 
-import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
@@ -12,7 +11,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class FreshnessSamples {
 
-  private final Map<Long, Histogram> bySecond = new TreeMap<>();
+  private final TreeMap<Long, Histogram> bySecond = new TreeMap<>();
 
   /** Records made visible at {@code committedAtMillis}, with their source commit times. */
   synchronized void add(long committedAtMillis, long[] sourceCommitMillis, int count) {
@@ -25,8 +24,11 @@ public final class FreshnessSamples {
   /** The figures measured from {@code fromMillis} (epoch, inclusive) to {@code toMillis} (exclusive), to the second. */
   public synchronized Histogram between(long fromMillis, long toMillis) {
     Histogram all = new Histogram(2);
-    ((TreeMap<Long, Histogram>) bySecond).subMap(Math.floorDiv(fromMillis + 999, 1000), Math.floorDiv(toMillis, 1000))
-        .values().forEach(all::add);
+    long fromSecond = Math.floorDiv(fromMillis + 999, 1000);
+    long toSecond = Math.floorDiv(toMillis, 1000);
+    if (fromSecond < toSecond) {
+      bySecond.subMap(fromSecond, toSecond).values().forEach(all::add);
+    }
     return all;
   }
 }

@@ -5,6 +5,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,6 +42,12 @@ public interface CheckpointCatalog {
    * @return true if the row now shows this change
    */
   boolean recordState(MirrorStateChange change);
+
+  /**
+   * How far the destination's visible rows reach (the source commit time of the newest visible
+   * change), as a running batch reports it every few seconds; moves forward only.
+   */
+  void recordVisibleThrough(String mirror, Instant visibleThrough);
 
   /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
   void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);

@@ -8,6 +8,7 @@ import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   private final Map<String, Long> committedBatchIds = new HashMap<>();
   private final List<BatchRow> batches = new ArrayList<>();
   private final Map<String, MirrorStateChange> states = new HashMap<>();
+  private final Map<String, Instant> visibleThrough = new HashMap<>();
   private final List<MirrorStateChange> stateHistory = new ArrayList<>();
   private final List<String> failedAttempts = new ArrayList<>();
   private final List<io.mongocdc.pipeline.PoisonEvent> quarantined = new ArrayList<>();
@@ -124,6 +126,16 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   /** Poison events set aside, in the order they were. */
   public synchronized java.util.List<io.mongocdc.pipeline.PoisonEvent> quarantined() {
     return java.util.List.copyOf(quarantined);
+  }
+
+  @Override
+  public synchronized void recordVisibleThrough(String mirror, Instant through) {
+    visibleThrough.merge(mirror, through, (a, b) -> a.isAfter(b) ? a : b);
+  }
+
+  /** How far the mirror's visible rows reach, as its batches reported; null before a report. */
+  public synchronized Instant visibleThrough(String mirror) {
+    return visibleThrough.get(mirror);
   }
 
   @Override

@@ -68,6 +68,11 @@ final class FaultyCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public void recordVisibleThrough(String m, java.time.Instant visibleThrough) {
+    SuiteCatalog.checkpoints().recordVisibleThrough(m, visibleThrough);
+  }
+
+  @Override
   public void recordFailedAttempt(String m, long batchId, int attempt, String failureType, String message) {
     SuiteCatalog.checkpoints().recordFailedAttempt(m, batchId, attempt, failureType, message);
   }

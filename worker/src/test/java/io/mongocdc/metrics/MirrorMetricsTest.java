@@ -89,6 +89,8 @@ class MirrorMetricsTest {
     assertEquals(3, measured.getTotalCount());
     assertEquals(20, measured.getValueAtPercentile(50));
     assertEquals(0, samples.between(now + 1_000, now + 2_000).getTotalCount(), "a window after the commit holds none");
+    assertEquals(0, samples.between(now + 500, now + 200).getTotalCount(), "a window that ends before it starts holds none");
+    assertEquals(0, samples.between(now + 200, now + 500).getTotalCount(), "nor one within a second");
     String scrape = registry.scrape();
     assertTrue(scrape.contains("mongo_cdc_freshness_seconds_bucket{"), scrape);
     assertTrue(scrape.contains("mongo_cdc_freshness_quantiles_seconds{mirror=\"orders\",quantile=\"0.99\"} 0.0"), "the quantiles are published: " + scrape);
