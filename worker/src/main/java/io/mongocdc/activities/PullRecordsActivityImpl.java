@@ -224,23 +224,24 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     Map<String, TableFigures> thisAttempt = DeliveredTables.kept(result.tables(), sink::excludes);
     Map<String, Long> byTable = new TreeMap<>();
     thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
-    BatchFigures figures = new BatchFigures(
-        result.eventsRead(),
-        deliveredBefore + sink.committedKept(),
-        sink.committedExcluded(),
-        result.bytesRead(),
-        byTable,
-        result.timings().total().toMillis(),
-        result.endReason().name(),
-        attempt,
-        result.timings().millisByStage(),
-        DeliveredTables.plus(tablesBefore, thisAttempt),
-        firstPosition(firstBefore, result.firstPosition()),
-        quarantinedBefore + result.recordsQuarantined(),
-        historyAppended,
-        historyPruned,
-        sink.committedDrift(),
-        freshnessOf(result.freshness()));
+    BatchFigures figures = BatchFigures.builder()
+        .eventsRead(result.eventsRead())
+        .recordsDelivered(deliveredBefore + sink.committedKept())
+        .recordsExcluded(sink.committedExcluded())
+        .bytesRead(result.bytesRead())
+        .recordsByTable(byTable)
+        .durationMillis(result.timings().total().toMillis())
+        .endReason(result.endReason().name())
+        .attempts(attempt)
+        .stageMillis(result.timings().millisByStage())
+        .tables(DeliveredTables.plus(tablesBefore, thisAttempt))
+        .firstPosition(firstPosition(firstBefore, result.firstPosition()))
+        .recordsQuarantined(quarantinedBefore + result.recordsQuarantined())
+        .historyRowsAppended(historyAppended)
+        .historyRowsPruned(historyPruned)
+        .columnDrift(sink.committedDrift())
+        .freshness(freshnessOf(result.freshness()))
+        .build();
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }
