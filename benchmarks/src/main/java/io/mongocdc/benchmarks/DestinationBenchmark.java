@@ -150,9 +150,8 @@ public class DestinationBenchmark {
           ResumeToken.of(String.format("82%08X%08X2B022C0100296E5A1004", seconds + i / 1000, i % 1000 + 1)
               + "0123456789ABCDEF0123456789ABCDEF463C5F6964003C" + id.substring(1, 25).toUpperCase() + "000004");
       list.add(
-          new ChangeRecord(
-              Operation.INSERT, ns, table, id, doc.toString(), token, t0.plusMillis(i),
-              doc.length() + 200));
+          ChangeRecord.builder().operation(Operation.INSERT).source(ns).table(table).key(id).document(doc.toString())
+              .position(token).commitTime(t0.plusMillis(i)).sourceBytes(doc.length() + 200).build());
     }
     return list;
   }
@@ -323,8 +322,7 @@ public class DestinationBenchmark {
       for (int i = 0; i < chunk.size(); i++) {
         ChangeRecord r = chunk.get(i);
         RawBsonDocument raw = raws.get(from + i);
-        typed.add(new ChangeRecord(r.operation(), r.source(), r.table(), r.key(), r.document(), r.position(),
-            r.commitTime(), r.sourceBytes(), null, null, projector == null ? null : projector.project(raw)));
+        typed.add(r.toBuilder().typed(projector == null ? null : projector.project(raw)).build());
       }
       return typed;
     }
@@ -408,9 +406,9 @@ public class DestinationBenchmark {
         }
         // keys of the existing rows are "5f..."; a new key differs in its first digit
         String key = op == Operation.INSERT ? "\"6" + template.key().substring(2) : template.key();
-        batch.add(new ChangeRecord(op, ns, at.table(), key,
-            op == Operation.DELETE ? null : template.document(), at.position(), at.commitTime(),
-            at.sourceBytes()));
+        batch.add(ChangeRecord.builder().operation(op).source(ns).table(at.table()).key(key)
+            .document(op == Operation.DELETE ? null : template.document()).position(at.position())
+            .commitTime(at.commitTime()).sourceBytes(at.sourceBytes()).build());
       }
       return batch;
     }

@@ -1,6 +1,7 @@
 package io.mongocdc.benchmarks;
 
 import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
@@ -61,7 +62,7 @@ public class GeneratorBenchmark {
   private final List<RawBsonDocument> generated = new ArrayList<>(EVENTS);
   private final List<ResumeToken> tokens = new ArrayList<>(EVENTS);
   private final ChangeEventDecoder decoder = new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(),
-      DestinationTableResolver.sourceName());
+      DestinationTableResolver.sourceName(), ns -> false, ColumnProjections.NONE);
 
   @Setup(Level.Trial)
   public void setUp() throws InterruptedException {

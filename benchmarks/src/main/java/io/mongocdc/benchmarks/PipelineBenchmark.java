@@ -2,12 +2,14 @@ package io.mongocdc.benchmarks;
 
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.DriverJsonKeyRenderer;
 import io.mongocdc.decode.DriverJsonRenderer;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.decode.Namespace;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullResult;
@@ -84,9 +86,11 @@ public class PipelineBenchmark {
         .maxBatchSize(EVENTS)
         .build();
     ChangeEventDecoder decoder = renderer.equals("driver")
-        ? new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName())
-        : new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), DestinationTableResolver.sourceName());
-    pullRecords = new PullRecords("bench", stream, decoder, settings);
+        ? new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(),
+            namespace -> false, ColumnProjections.NONE)
+        : new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), DestinationTableResolver.sourceName(),
+            namespace -> false, ColumnProjections.NONE);
+    pullRecords = new PullRecords("bench", stream, decoder, settings, System::nanoTime, DecodedBytesBudget.ofDefaultSize());
   }
 
   @Benchmark

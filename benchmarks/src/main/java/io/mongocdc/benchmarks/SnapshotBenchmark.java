@@ -1,6 +1,7 @@
 package io.mongocdc.benchmarks;
 
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
@@ -8,6 +9,7 @@ import io.mongocdc.destination.DestinationTable;
 import io.mongocdc.destination.PostgresDestination;
 import io.mongocdc.destination.PostgresRecordSink;
 import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.pipeline.PoisonEvents;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
@@ -86,7 +88,7 @@ public class SnapshotBenchmark {
   PostgresRecordSink sink;
   List<ChangeRecord> rendered;
   DestinationBenchmark copier;
-  final SnapshotCopier snapshotCopier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), CHUNK);
+  final SnapshotCopier snapshotCopier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), CHUNK, PoisonEvents.NONE, ColumnProjections.NONE);
   final StreamPosition start = StreamPosition.atOperationTime(new BsonTimestamp(1_767_225_600, 1));
   final ResumeToken position = SnapshotPosition.tokenOf(start);
   final Instant commitTime = SnapshotPosition.commitTimeOf(start);
@@ -122,8 +124,9 @@ public class SnapshotBenchmark {
     TranscodingJsonRenderer json = TranscodingJsonRenderer.relaxed();
     IdKeyRenderer keys = new IdKeyRenderer();
     for (RawBsonDocument doc : source.documents(NS.collection())) {
-      rendered.add(new ChangeRecord(io.mongocdc.decode.Operation.INSERT, NS, mirrorTable.name(), keys.renderIdOf(doc),
-          json.render(doc), position, commitTime, doc.getByteBuffer().remaining()));
+      rendered.add(ChangeRecord.builder().operation(io.mongocdc.decode.Operation.INSERT).source(NS)
+          .table(mirrorTable.name()).key(keys.renderIdOf(doc)).document(json.render(doc)).position(position)
+          .commitTime(commitTime).sourceBytes(doc.getByteBuffer().remaining()).build());
     }
     copier = new DestinationBenchmark();
     copier.records = rendered;

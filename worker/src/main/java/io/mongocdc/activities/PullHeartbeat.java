@@ -28,10 +28,79 @@ public record PullHeartbeat(
     Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition,
     long recordsQuarantined, long historyRowsAppended) {
 
-  /** A heartbeat of a batch without change history. */
-  public PullHeartbeat(long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
-      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined) {
-    this(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables, firstPosition,
-        recordsQuarantined, 0);
+  /** A builder with nothing set: nothing delivered, read or timed yet. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a heartbeat's details, one named field at a time. */
+  public static final class Builder {
+    private long batchId;
+    private Checkpoint delivered;
+    private long eventsRead;
+    private long recordsDelivered;
+    private int attempt;
+    private Map<String, Long> stageMillis;
+    private Map<String, TableFigures> tables;
+    private String firstPosition;
+    private long recordsQuarantined;
+    private long historyRowsAppended;
+
+    private Builder() {}
+
+    public Builder batchId(long value) {
+      batchId = value;
+      return this;
+    }
+
+    public Builder delivered(Checkpoint value) {
+      delivered = value;
+      return this;
+    }
+
+    public Builder eventsRead(long value) {
+      eventsRead = value;
+      return this;
+    }
+
+    public Builder recordsDelivered(long value) {
+      recordsDelivered = value;
+      return this;
+    }
+
+    public Builder attempt(int value) {
+      attempt = value;
+      return this;
+    }
+
+    public Builder stageMillis(Map<String, Long> value) {
+      stageMillis = value;
+      return this;
+    }
+
+    public Builder tables(Map<String, TableFigures> value) {
+      tables = value;
+      return this;
+    }
+
+    public Builder firstPosition(String value) {
+      firstPosition = value;
+      return this;
+    }
+
+    public Builder recordsQuarantined(long value) {
+      recordsQuarantined = value;
+      return this;
+    }
+
+    public Builder historyRowsAppended(long value) {
+      historyRowsAppended = value;
+      return this;
+    }
+
+    public PullHeartbeat build() {
+      return new PullHeartbeat(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables,
+          firstPosition, recordsQuarantined, historyRowsAppended);
+    }
   }
 }

@@ -4,7 +4,6 @@ import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.pipeline.DecodeThreads;
@@ -63,29 +62,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   /** Shared by every pull of this worker: its mirrors share its cores. */
   private final DecodeThreads decodeThreads;
 
-  public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning) {
-    this(source, destination, tuning, System::nanoTime);
-  }
-
-  /** @param clock the pipeline's nanosecond clock (idle timeout, batch duration) */
-  public PullRecordsActivityImpl(
-      MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning, LongSupplier clock) {
-    this(source, destination, tuning, clock, new PipelineMetrics(new SimpleMeterRegistry()));
-  }
-
-  /** @param metrics where each batch's progress and figures are published */
-  public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
-      LongSupplier clock, PipelineMetrics metrics) {
-    this(source, destination, tuning, clock, metrics, FailedAttemptLog.NONE);
-  }
-
-  /** @param failedAttempts where a failed attempt is recorded before it is reported to Temporal */
-  public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
-      LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts) {
-    this(source, destination, tuning, clock, metrics, failedAttempts, QuarantineLog.NONE);
-  }
-
-  /** @param quarantine where poison events go under {@code poisonEventPolicy} QUARANTINE */
+  /**
+   * @param clock the pipeline's nanosecond clock (idle timeout, batch duration)
+   * @param metrics where each batch's progress and figures are published
+   * @param failedAttempts where a failed attempt is recorded before it is reported to Temporal
+   * @param quarantine where poison events go under {@code poisonEventPolicy} QUARANTINE
+   */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine) {
     this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
@@ -180,11 +162,18 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, long recordsDelivered, int attempt,
       Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, long historyBefore,
       LaneSinks sink) {
-    return new PullHeartbeat(batchId, Checkpoints.of(progress.deliveredCheckpoint()), progress.eventsRead(),
-        recordsDelivered, attempt, progress.timings().millisByStage(),
-        DeliveredTables.plus(tablesBefore, DeliveredTables.kept(progress.deliveredByTable(), sink::excludes)),
-        firstPosition(firstBefore, progress.firstDelivered()), quarantinedBefore + progress.recordsQuarantined(),
-        historyBefore + sink.committedHistoryRows());
+    return PullHeartbeat.builder()
+        .batchId(batchId)
+        .delivered(Checkpoints.of(progress.deliveredCheckpoint()))
+        .eventsRead(progress.eventsRead())
+        .recordsDelivered(recordsDelivered)
+        .attempt(attempt)
+        .stageMillis(progress.timings().millisByStage())
+        .tables(DeliveredTables.plus(tablesBefore, DeliveredTables.kept(progress.deliveredByTable(), sink::excludes)))
+        .firstPosition(firstPosition(firstBefore, progress.firstDelivered()))
+        .recordsQuarantined(quarantinedBefore + progress.recordsQuarantined())
+        .historyRowsAppended(historyBefore + sink.committedHistoryRows())
+        .build();
   }
 
   /**
@@ -224,23 +213,24 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     Map<String, TableFigures> thisAttempt = DeliveredTables.kept(result.tables(), sink::excludes);
     Map<String, Long> byTable = new TreeMap<>();
     thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
-    BatchFigures figures = new BatchFigures(
-        result.eventsRead(),
-        deliveredBefore + sink.committedKept(),
-        sink.committedExcluded(),
-        result.bytesRead(),
-        byTable,
-        result.timings().total().toMillis(),
-        result.endReason().name(),
-        attempt,
-        result.timings().millisByStage(),
-        DeliveredTables.plus(tablesBefore, thisAttempt),
-        firstPosition(firstBefore, result.firstPosition()),
-        quarantinedBefore + result.recordsQuarantined(),
-        historyAppended,
-        historyPruned,
-        sink.committedDrift(),
-        freshnessOf(result.freshness()));
+    BatchFigures figures = BatchFigures.builder()
+        .eventsRead(result.eventsRead())
+        .recordsDelivered(deliveredBefore + sink.committedKept())
+        .recordsExcluded(sink.committedExcluded())
+        .bytesRead(result.bytesRead())
+        .recordsByTable(byTable)
+        .durationMillis(result.timings().total().toMillis())
+        .endReason(result.endReason().name())
+        .attempts(attempt)
+        .stageMillis(result.timings().millisByStage())
+        .tables(DeliveredTables.plus(tablesBefore, thisAttempt))
+        .firstPosition(firstPosition(firstBefore, result.firstPosition()))
+        .recordsQuarantined(quarantinedBefore + result.recordsQuarantined())
+        .historyRowsAppended(historyAppended)
+        .historyRowsPruned(historyPruned)
+        .columnDrift(sink.committedDrift())
+        .freshness(freshnessOf(result.freshness()))
+        .build();
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }

@@ -90,8 +90,9 @@ public final class QuarantineReplay {
       return decoded instanceof ChangeRecord record ? record : null;
     }
     DocumentProjector projector = event.document() == null ? null : columns.of(event.source());
-    return new ChangeRecord(event.operation(), event.source(), event.table(), event.key(), event.document(),
-        event.position(), event.commitTime(), 0, null, null,
-        projector == null ? null : projector.project(RawBsonDocument.parse(event.document())));
+    return ChangeRecord.builder().operation(event.operation()).source(event.source()).table(event.table())
+        .key(event.key()).document(event.document()).position(event.position()).commitTime(event.commitTime())
+        .typed(projector == null ? null : projector.project(RawBsonDocument.parse(event.document())))
+        .build();
   }
 }

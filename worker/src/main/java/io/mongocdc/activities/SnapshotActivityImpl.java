@@ -6,7 +6,6 @@ import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
 import io.mongocdc.ports.SnapshotCatalog;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
@@ -58,15 +57,6 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   private final MirrorDestination destination;
   private final SnapshotCatalog catalog;
   private final PipelineMetrics metrics;
-
-  public SnapshotActivityImpl(MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog) {
-    this(source, destination, catalog, new PipelineMetrics(new SimpleMeterRegistry()));
-  }
-
-  public SnapshotActivityImpl(
-      MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog, PipelineMetrics metrics) {
-    this(source, destination, catalog, metrics, QuarantineLog.NONE);
-  }
 
   /** @param quarantine where documents the destination cannot hold go under {@code poisonEventPolicy} QUARANTINE */
   public SnapshotActivityImpl(MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog,

@@ -77,7 +77,7 @@ public final class VerifyActivityImpl implements VerifyActivity {
   static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
   /** How often the catalog's checkpoint is asked while waiting for the mirror to pass a read. */
   static final Duration CHECKPOINT_POLL = Duration.ofMillis(200);
-  static final Duration SETTLE_AT_MOST = Duration.ofMinutes(2);
+  public static final Duration SETTLE_AT_MOST = Duration.ofMinutes(2);
   static final int CURSOR_BATCH_SIZE = 1_000;
 
   private final MirrorSourceFactory source;
@@ -88,12 +88,10 @@ public final class VerifyActivityImpl implements VerifyActivity {
   private final IdKeyRenderer keys = new IdKeyRenderer();
   private final TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
 
-  public VerifyActivityImpl(MirrorSourceFactory source, MirrorDestination destination, CheckpointCatalog checkpoints,
-      VerifyCatalog catalog) {
-    this(source, destination, checkpoints, catalog, SETTLE_AT_MOST);
-  }
-
-  /** @param settleAtMost how long a range waits for the mirror to pass its reads before it calls them unsettled */
+  /**
+   * @param settleAtMost how long a range waits for the mirror to pass its reads before it calls them
+   *     unsettled ({@link #SETTLE_AT_MOST} in production)
+   */
   public VerifyActivityImpl(MirrorSourceFactory source, MirrorDestination destination, CheckpointCatalog checkpoints,
       VerifyCatalog catalog, Duration settleAtMost) {
     this.source = Objects.requireNonNull(source, "source");
@@ -318,10 +316,12 @@ public final class VerifyActivityImpl implements VerifyActivity {
     for (Divergence divergence : confirmed) {
       RawBsonDocument document = now.get(divergence.key());
       records.add(document == null
-          ? new ChangeRecord(Operation.DELETE, namespace, table, divergence.key(), null, position, commitTime, 0)
-          : new ChangeRecord(Operation.INSERT, namespace, table, divergence.key(), renderer.render(document),
-              position, commitTime, document.getByteBuffer().remaining(), null, null,
-              projector == null ? null : projector.project(document)));
+          ? ChangeRecord.builder().operation(Operation.DELETE).source(namespace).table(table).key(divergence.key())
+              .position(position).commitTime(commitTime).build()
+          : ChangeRecord.builder().operation(Operation.INSERT).source(namespace).table(table).key(divergence.key())
+              .document(renderer.render(document)).position(position).commitTime(commitTime)
+              .sourceBytes(document.getByteBuffer().remaining())
+              .typed(projector == null ? null : projector.project(document)).build());
     }
     try (RecordSink sink = destination.openSink(mirror, 0)) {
       try {

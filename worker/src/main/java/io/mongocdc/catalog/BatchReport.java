@@ -50,32 +50,6 @@ public record BatchReport(
     Map<String, Map<String, Long>> columnDrift,
     BatchFreshness freshness) {
 
-  /** A report without freshness figures (unknown). */
-  public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,
-      OperationCounts operations, ResumeToken firstPosition, ResumeToken lastPosition, Map<String, Long> stageMillis,
-      String endReason, String error, Integer attempts, List<TableCounts> tables, Long quarantined, Long historyRows,
-      Long historyPruned, Map<String, Map<String, Long>> columnDrift) {
-    this(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition, lastPosition, stageMillis,
-        endReason, error, attempts, tables, quarantined, historyRows, historyPruned, columnDrift, null);
-  }
-
-  /** A report without typed column drift. */
-  public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,
-      OperationCounts operations, ResumeToken firstPosition, ResumeToken lastPosition, Map<String, Long> stageMillis,
-      String endReason, String error, Integer attempts, List<TableCounts> tables, Long quarantined, Long historyRows,
-      Long historyPruned) {
-    this(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition, lastPosition, stageMillis,
-        endReason, error, attempts, tables, quarantined, historyRows, historyPruned, null);
-  }
-
-  /** A report without change history figures (unknown). */
-  public BatchReport(String mirror, long batchId, Instant startedAt, Instant endedAt, long records, long bytes,
-      OperationCounts operations, ResumeToken firstPosition, ResumeToken lastPosition, Map<String, Long> stageMillis,
-      String endReason, String error, Integer attempts, List<TableCounts> tables, Long quarantined) {
-    this(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition, lastPosition, stageMillis,
-        endReason, error, attempts, tables, quarantined, null, null);
-  }
-
   public BatchReport {
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(startedAt, "startedAt");
@@ -86,6 +60,137 @@ public record BatchReport(
   /** The milliseconds the batch spent in {@code stage}: null if its timings are unknown, 0 if it did not report it. */
   public Long millisIn(Stage stage) {
     return stageMillis == null ? null : stageMillis.getOrDefault(stage.key(), 0L);
+  }
+
+  /** A builder with nothing set; {@code mirror} and {@code startedAt} are required, the rest may stay unknown. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a batch report, one named field at a time. */
+  public static final class Builder {
+    private String mirror;
+    private long batchId;
+    private Instant startedAt;
+    private Instant endedAt;
+    private long records;
+    private long bytes;
+    private OperationCounts operations;
+    private ResumeToken firstPosition;
+    private ResumeToken lastPosition;
+    private Map<String, Long> stageMillis;
+    private String endReason;
+    private String error;
+    private Integer attempts;
+    private List<TableCounts> tables;
+    private Long quarantined;
+    private Long historyRows;
+    private Long historyPruned;
+    private Map<String, Map<String, Long>> columnDrift;
+    private BatchFreshness freshness;
+
+    private Builder() {}
+
+    public Builder mirror(String value) {
+      mirror = value;
+      return this;
+    }
+
+    public Builder batchId(long value) {
+      batchId = value;
+      return this;
+    }
+
+    public Builder startedAt(Instant value) {
+      startedAt = value;
+      return this;
+    }
+
+    public Builder endedAt(Instant value) {
+      endedAt = value;
+      return this;
+    }
+
+    public Builder records(long value) {
+      records = value;
+      return this;
+    }
+
+    public Builder bytes(long value) {
+      bytes = value;
+      return this;
+    }
+
+    public Builder operations(OperationCounts value) {
+      operations = value;
+      return this;
+    }
+
+    public Builder firstPosition(ResumeToken value) {
+      firstPosition = value;
+      return this;
+    }
+
+    public Builder lastPosition(ResumeToken value) {
+      lastPosition = value;
+      return this;
+    }
+
+    public Builder stageMillis(Map<String, Long> value) {
+      stageMillis = value;
+      return this;
+    }
+
+    public Builder endReason(String value) {
+      endReason = value;
+      return this;
+    }
+
+    public Builder error(String value) {
+      error = value;
+      return this;
+    }
+
+    public Builder attempts(Integer value) {
+      attempts = value;
+      return this;
+    }
+
+    public Builder tables(List<TableCounts> value) {
+      tables = value;
+      return this;
+    }
+
+    public Builder quarantined(Long value) {
+      quarantined = value;
+      return this;
+    }
+
+    public Builder historyRows(Long value) {
+      historyRows = value;
+      return this;
+    }
+
+    public Builder historyPruned(Long value) {
+      historyPruned = value;
+      return this;
+    }
+
+    public Builder columnDrift(Map<String, Map<String, Long>> value) {
+      columnDrift = value;
+      return this;
+    }
+
+    public Builder freshness(BatchFreshness value) {
+      freshness = value;
+      return this;
+    }
+
+    public BatchReport build() {
+      return new BatchReport(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition,
+          lastPosition, stageMillis, endReason, error, attempts, tables, quarantined, historyRows, historyPruned,
+          columnDrift, freshness);
+    }
   }
 
   /** Records per operation. */

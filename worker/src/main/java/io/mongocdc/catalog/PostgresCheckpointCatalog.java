@@ -51,26 +51,26 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
     Instant ended = Instant.now();
     Duration took = Duration.ofMillis(figures.durationMillis());
     TableFigures total = figures.totalsOverTables();
-    catalog.batches().record(new BatchReport(
-        mirror,
-        batchId,
-        ended.minus(took),
-        ended,
-        figures.recordsDelivered(),
-        figures.bytesRead(),
-        total == null ? null : operations(total),
-        figures.firstPosition() == null ? null : ResumeToken.of(figures.firstPosition()),
-        position.tokenOrNull(),
-        figures.stageMillis(),
-        figures.endReason(),
-        null,
-        figures.attempts() > 0 ? figures.attempts() : null,
-        tableCounts(figures),
-        figures.recordsQuarantined(),
-        figures.historyRowsAppended(),
-        figures.historyRowsPruned(),
-        figures.columnDrift(),
-        figures.freshness()));
+    catalog.batches().record(BatchReport.builder()
+        .mirror(mirror)
+        .batchId(batchId)
+        .startedAt(ended.minus(took))
+        .endedAt(ended)
+        .records(figures.recordsDelivered())
+        .bytes(figures.bytesRead())
+        .operations(total == null ? null : operations(total))
+        .firstPosition(figures.firstPosition() == null ? null : ResumeToken.of(figures.firstPosition()))
+        .lastPosition(position.tokenOrNull())
+        .stageMillis(figures.stageMillis())
+        .endReason(figures.endReason())
+        .attempts(figures.attempts() > 0 ? figures.attempts() : null)
+        .tables(tableCounts(figures))
+        .quarantined(figures.recordsQuarantined())
+        .historyRows(figures.historyRowsAppended())
+        .historyPruned(figures.historyRowsPruned())
+        .columnDrift(figures.columnDrift())
+        .freshness(figures.freshness())
+        .build());
     CheckpointCommit result = catalog.checkpoints().commit(mirror, batchId, position);
     // Only for a mirror whose workflow run does not record its states (it started on an older worker).
     if (CONTROL_EVENT.equals(figures.endReason())) {

@@ -15,6 +15,7 @@ import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -92,7 +93,7 @@ final class WorkerCommand implements Callable<Integer> {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PrometheusEndpoint metrics = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "0.0.0.0", metricsPort);
     WorkerWiring.register(factory.newWorker(temporal.taskQueue(), workerOptions), peers, ports,
-        tuning, new PipelineMetrics(registry));
+        tuning, new PipelineMetrics(registry, Clock.systemUTC(), null));
     factory.start();
     spec.commandLine().getOut().printf("worker%s polling task queue %s in namespace %s at %s; catalog %s%s%n",
         identity == null ? "" : " " + identity, temporal.taskQueue(), temporal.namespace(), temporal.address(),

@@ -25,29 +25,11 @@ public final class ChangeEventDecoder {
   private final Predicate<Namespace> keepsHistory;
   private final ColumnProjections projections;
 
-  /** A decoder for a mirror without change history. */
-  public ChangeEventDecoder(
-      DocumentRenderer documentRenderer,
-      KeyRenderer keyRenderer,
-      DestinationTableResolver tableResolver) {
-    this(documentRenderer, keyRenderer, tableResolver, ns -> false);
-  }
-
   /**
    * @param keepsHistory whether a collection's table keeps a change history, so its records carry
-   *     the pre-image and update description
-   */
-  public ChangeEventDecoder(
-      DocumentRenderer documentRenderer,
-      KeyRenderer keyRenderer,
-      DestinationTableResolver tableResolver,
-      Predicate<Namespace> keepsHistory) {
-    this(documentRenderer, keyRenderer, tableResolver, keepsHistory, ColumnProjections.NONE);
-  }
-
-  /**
+   *     the pre-image and update description ({@code ns -> false} for none)
    * @param projections the typed columns of each namespace's table, extracted from the post-image
-   *     here, in the decode pool
+   *     here, in the decode pool ({@link ColumnProjections#NONE} for none)
    */
   public ChangeEventDecoder(
       DocumentRenderer documentRenderer,

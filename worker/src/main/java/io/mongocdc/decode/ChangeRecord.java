@@ -38,19 +38,6 @@ public record ChangeRecord(
     TypedValues typed)
     implements DecodedEvent {
 
-  /** A record without a pre-image, update description or typed column values. */
-  public ChangeRecord(
-      Operation operation,
-      Namespace source,
-      String table,
-      String key,
-      String document,
-      ResumeToken position,
-      Instant commitTime,
-      int sourceBytes) {
-    this(operation, source, table, key, document, position, commitTime, sourceBytes, null, null, null);
-  }
-
   public ChangeRecord {
     Objects.requireNonNull(operation, "operation");
     Objects.requireNonNull(source, "source");
@@ -58,5 +45,94 @@ public record ChangeRecord(
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(position, "position");
     Objects.requireNonNull(commitTime, "commitTime");
+  }
+
+  /** A builder with nothing set: no pre-image, update description or typed values unless set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a record, one named field at a time. */
+  public static final class Builder {
+    private Operation operation;
+    private Namespace source;
+    private String table;
+    private String key;
+    private String document;
+    private ResumeToken position;
+    private Instant commitTime;
+    private int sourceBytes;
+    private String documentBefore;
+    private String updateDescription;
+    private TypedValues typed;
+
+    private Builder() {}
+
+    public Builder operation(Operation value) {
+      operation = value;
+      return this;
+    }
+
+    public Builder source(Namespace value) {
+      source = value;
+      return this;
+    }
+
+    public Builder table(String value) {
+      table = value;
+      return this;
+    }
+
+    public Builder key(String value) {
+      key = value;
+      return this;
+    }
+
+    public Builder document(String value) {
+      document = value;
+      return this;
+    }
+
+    public Builder position(ResumeToken value) {
+      position = value;
+      return this;
+    }
+
+    public Builder commitTime(Instant value) {
+      commitTime = value;
+      return this;
+    }
+
+    public Builder sourceBytes(int value) {
+      sourceBytes = value;
+      return this;
+    }
+
+    public Builder documentBefore(String value) {
+      documentBefore = value;
+      return this;
+    }
+
+    public Builder updateDescription(String value) {
+      updateDescription = value;
+      return this;
+    }
+
+    public Builder typed(TypedValues value) {
+      typed = value;
+      return this;
+    }
+
+    public ChangeRecord build() {
+      return new ChangeRecord(operation, source, table, key, document, position, commitTime, sourceBytes,
+          documentBefore, updateDescription, typed);
+    }
+  }
+
+  /** A builder holding this record's fields, to build one that differs in a few. */
+  public Builder toBuilder() {
+    return builder().operation(operation).source(source).table(table).key(key).document(document).position(position)
+        .commitTime(commitTime).sourceBytes(sourceBytes).documentBefore(documentBefore)
+        .updateDescription(updateDescription).typed(typed);
   }
 }

@@ -147,7 +147,8 @@ public final class PostgresMirrorDestination implements MirrorDestination {
         for (int from = 0; from < keys.size(); from += SWEEP_CHUNK) {
           List<ChangeRecord> deletes = new ArrayList<>();
           for (String key : keys.subList(from, Math.min(keys.size(), from + SWEEP_CHUNK))) {
-            deletes.add(new ChangeRecord(Operation.DELETE, source, table, key, null, position, commitTime, 0));
+            deletes.add(ChangeRecord.builder().operation(Operation.DELETE).source(source).table(table).key(key)
+                .position(position).commitTime(commitTime).build());
           }
           sink.write(deletes);
         }

@@ -74,13 +74,6 @@ public record SinkBatchStats(List<TableStats> tables) {
       drift = drift == null ? Map.of() : Map.copyOf(drift);
     }
 
-    /** Counts without typed column drift. */
-    public TableStats(DestinationTable table, long inserts, long updates, long replaces, long deletes,
-        long updatesWithoutDocument, long sanitizedDocuments, long bytes, long rowsChanged, long historyRows) {
-      this(table, inserts, updates, replaces, deletes, updatesWithoutDocument, sanitizedDocuments, bytes, rowsChanged,
-          historyRows, Map.of());
-    }
-
     public long records() {
       return inserts + updates + replaces + deletes;
     }

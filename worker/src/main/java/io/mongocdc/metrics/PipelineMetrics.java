@@ -16,19 +16,11 @@ public final class PipelineMetrics {
   private final Map<String, MirrorMetrics> mirrors = new ConcurrentHashMap<>();
   private final FreshnessSamples freshnessSamples;
 
-  public PipelineMetrics(MeterRegistry registry, Clock clock) {
-    this(registry, clock, null);
-  }
-
   /** @param freshnessSamples also keeps every freshness figure there; null: only in the metrics */
   public PipelineMetrics(MeterRegistry registry, Clock clock, FreshnessSamples freshnessSamples) {
     this.registry = registry;
     this.clock = clock;
     this.freshnessSamples = freshnessSamples;
-  }
-
-  public PipelineMetrics(MeterRegistry registry) {
-    this(registry, Clock.systemUTC());
   }
 
   public MirrorMetrics mirror(String name) {

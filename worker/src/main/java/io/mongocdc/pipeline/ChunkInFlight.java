@@ -20,8 +20,4 @@ record ChunkInFlight(long sequence, CompletableFuture<DecodedChunk> decoded, lon
    * read) after the chunks queued before this: what is written may be committed at once.
    */
   static final ChunkInFlight CAUGHT_UP = new ChunkInFlight(-2, null, 0);
-
-  ChunkInFlight(long sequence, CompletableFuture<DecodedChunk> decoded) {
-    this(sequence, decoded, System.nanoTime());
-  }
 }

@@ -12,10 +12,6 @@ import java.util.List;
 record DecodedChunk(
     long sequence, List<DecodedEvent> events, ResumeToken lastToken, long decodedBytes, DecodedBytesBudget.Lease lease) {
 
-  DecodedChunk(long sequence, List<DecodedEvent> events, ResumeToken lastToken) {
-    this(sequence, events, lastToken, 0, DecodedBytesBudget.Lease.NONE);
-  }
-
   DecodedChunk withLease(DecodedBytesBudget.Lease value) {
     return new DecodedChunk(sequence, events, lastToken, decodedBytes, value);
   }

@@ -35,6 +35,7 @@ public final class PullRecords {
    * @param mirror the mirror's name, used in thread names and messages
    * @param clock a nanosecond clock for the idle timeout and batch duration
    * @param budget caps the decoded bytes held at once; share one among every pull of a worker
+   *     ({@link DecodedBytesBudget#ofDefaultSize()} for one of its own)
    */
   public PullRecords(
       String mirror,
@@ -58,20 +59,6 @@ public final class PullRecords {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.budget = Objects.requireNonNull(budget, "budget");
-  }
-
-  /** A pull with a decoded-bytes budget of its own, of the default size. */
-  public PullRecords(
-      String mirror,
-      ChangeStreamOpener opener,
-      ChangeEventDecoder decoder,
-      PullSettings settings,
-      LongSupplier clock) {
-    this(mirror, opener, decoder, settings, clock, DecodedBytesBudget.ofDefaultSize());
-  }
-
-  public PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings) {
-    this(mirror, opener, decoder, settings, System::nanoTime);
   }
 
   /** This pull with poison events screened and handled as {@code poison} says (none by default). */

@@ -48,16 +48,12 @@ public final class SnapshotCopier {
   private final int chunkSize;
   private final ColumnProjections projections;
 
-  public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize) {
-    this(renderer, keys, chunkSize, PoisonEvents.NONE);
-  }
-
-  /** @param poison asked of every document before it is written (see {@code poisonEventPolicy}) */
-  public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize, PoisonEvents poison) {
-    this(renderer, keys, chunkSize, poison, ColumnProjections.NONE);
-  }
-
-  /** @param projections the typed columns of each table, extracted from each document as it is rendered */
+  /**
+   * @param poison asked of every document before it is written (see {@code poisonEventPolicy});
+   *     {@link PoisonEvents#NONE} for none
+   * @param projections the typed columns of each table, extracted from each document as it is
+   *     rendered; {@link ColumnProjections#NONE} for none
+   */
   public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize, PoisonEvents poison,
       ColumnProjections projections) {
     this.projections = Objects.requireNonNull(projections, "projections");

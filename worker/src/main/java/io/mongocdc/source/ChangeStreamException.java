@@ -15,14 +15,6 @@ public class ChangeStreamException extends RuntimeException {
     this.retryable = retryable;
   }
 
-  public ChangeStreamException(String message, int serverErrorCode, Throwable cause) {
-    this(message, serverErrorCode, true, cause);
-  }
-
-  public ChangeStreamException(String message) {
-    this(message, 0, true, null);
-  }
-
   /** The MongoDB server error code, or 0 if the failure did not come from the server. */
   public int serverErrorCode() {
     return serverErrorCode;

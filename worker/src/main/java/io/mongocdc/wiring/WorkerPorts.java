@@ -16,10 +16,4 @@ import io.mongocdc.ports.VerifyCatalog;
  */
 public record WorkerPorts(MirrorSourceFactory source, MirrorDestination destination, CheckpointCatalog catalog,
     SnapshotCatalog snapshots, TableOwnership tables, VerifyCatalog verifications) {
-
-  /** Ports whose catalog keeps no verify runs. */
-  public WorkerPorts(MirrorSourceFactory source, MirrorDestination destination, CheckpointCatalog catalog,
-      SnapshotCatalog snapshots, TableOwnership tables) {
-    this(source, destination, catalog, snapshots, tables, VerifyCatalog.NONE);
-  }
 }

@@ -97,7 +97,8 @@ public final class WorkerWiring {
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,
             ports.catalog()::setAside),
-        new VerifyActivityImpl(ports.source(), ports.destination(), ports.catalog(), ports.verifications()),
+        new VerifyActivityImpl(ports.source(), ports.destination(), ports.catalog(), ports.verifications(),
+            VerifyActivityImpl.SETTLE_AT_MOST),
         new TypedColumnActivityImpl(ports.destination()));
   }
 }

@@ -2,6 +2,7 @@ package io.mongocdc.activities;
 
 import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ChangeStreamOpener;
@@ -48,7 +49,7 @@ public final class Fixtures {
   public static WorkerPorts inMemoryPorts(
       InMemoryDestination destination, InMemoryCatalog catalog, ChangeStreamOpener stream) {
     return new WorkerPorts(new ScriptedSource(stream, BEFORE_EVENTS, peers()), destination, catalog,
-        new InMemorySnapshotCatalog(), new InMemoryTableOwnership());
+        new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE);
   }
 
   /** {@link #inMemoryPorts(InMemoryDestination, InMemoryCatalog, ChangeStreamOpener)} with a new destination and catalog. */

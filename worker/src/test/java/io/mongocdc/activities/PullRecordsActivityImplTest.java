@@ -76,7 +76,8 @@ class PullRecordsActivityImplTest {
         .withShutdownTimeout(Duration.ofSeconds(10));
     env.registerActivitiesImplementations(new PullRecordsActivityImpl(
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
-        new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+        new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+            java.time.Clock.systemUTC(), null),
         FailedAttemptLog.NONE, catalog::setAside));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
@@ -223,8 +224,9 @@ class PullRecordsActivityImplTest {
     List<RawBsonDocument> events = Fixtures.orderEvents(40);
     PullRecordsActivity activity = activity(events);
     Checkpoint heartbeated = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
-    env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 20, 20, 1, null,
-        Map.of("public.orders", new TableFigures("shop.orders", 20, 0, 0, 0, 2000)), "00AA", 0));
+    env.setHeartbeatDetails(PullHeartbeat.builder().batchId(1).delivered(heartbeated).eventsRead(20).recordsDelivered(20)
+        .attempt(1).tables(Map.of("public.orders", new TableFigures("shop.orders", 20, 0, 0, 0, 2000)))
+        .firstPosition("00AA").build());
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
@@ -247,7 +249,7 @@ class PullRecordsActivityImplTest {
         .events(events.subList(0, 10)).idle().events(events.subList(10, 20)).idle().events(events.subList(20, 30)), 0);
     // The reader waits at event 28 until the two visibility commits are done, then fails there.
     Gate beforeFailure = stream.blockAt(28);
-    stream.failAt(28, new ChangeStreamException("Prematurely reached end of stream", 0, null));
+    stream.failAt(28, new ChangeStreamException("Prematurely reached end of stream", 0, true, null));
     MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().with(MirrorSettings.MAX_VISIBILITY_DELAY, 60_000));
 
     CompletableFuture<BatchOutcome> failing = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(mirror, start())));
@@ -277,8 +279,9 @@ class PullRecordsActivityImplTest {
   void aHeartbeatOfAnotherBatchOrOlderThanTheStartIsIgnored() {
     List<RawBsonDocument> events = Fixtures.orderEvents(10);
     PullRecordsActivity activity = activity(events);
-    env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))), 6, 6, 1, null,
-        null, null, 0));
+    env.setHeartbeatDetails(PullHeartbeat.builder().batchId(7)
+        .delivered(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5)))).eventsRead(6)
+        .recordsDelivered(6).attempt(1).build());
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
@@ -317,7 +320,7 @@ class PullRecordsActivityImplTest {
   @Test
   void aNetworkErrorIsRetryable() {
     PullRecordsActivity activity = activity(Fixtures.orderEvents(10));
-    stream.failAt(3, new ChangeStreamException("Prematurely reached end of stream", 0, null));
+    stream.failAt(3, new ChangeStreamException("Prematurely reached end of stream", 0, true, null));
 
     ApplicationFailure failure = applicationFailure(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
 

@@ -135,7 +135,8 @@ class QuarantineReplayTest {
   }
 
   private static ChangeRecord record(Operation op, String key, String document, ResumeToken position) {
-    return new ChangeRecord(op, Fixtures.ORDERS, "shop.orders", key, document, position, Instant.EPOCH, 10);
+    return ChangeRecord.builder().operation(op).source(Fixtures.ORDERS).table("shop.orders").key(key).document(document)
+        .position(position).commitTime(Instant.EPOCH).sourceBytes(10).build();
   }
 
   private void apply(ChangeRecord record) throws Exception {

@@ -175,14 +175,21 @@ class CatalogMigrationTest {
       catalog
           .batches()
           .record(
-              new BatchReport(
-                  "m1", b, start.plusSeconds(10L * b), start.plusSeconds(10L * b + 2),
-                  1000, 100_000, new OperationCounts(1000, 0, 0, 0),
-                  ResumeToken.of("8200000001000000012B0404"),
-                  ResumeToken.of("8200000002000000012B0404"),
-                  null, "IDLE", null, 1,
-                  List.of(new BatchReport.TableCounts("app.users", "app.users", 100_000,
-                      new OperationCounts(1000, 0, 0, 0))), null));
+              BatchReport.builder()
+                  .mirror("m1")
+                  .batchId(b)
+                  .startedAt(start.plusSeconds(10L * b))
+                  .endedAt(start.plusSeconds(10L * b + 2))
+                  .records(1000)
+                  .bytes(100_000)
+                  .operations(new OperationCounts(1000, 0, 0, 0))
+                  .firstPosition(ResumeToken.of("8200000001000000012B0404"))
+                  .lastPosition(ResumeToken.of("8200000002000000012B0404"))
+                  .endReason("IDLE")
+                  .attempts(1)
+                  .tables(List.of(new BatchReport.TableCounts("app.users", "app.users", 100_000,
+                      new OperationCounts(1000, 0, 0, 0))))
+                  .build());
     }
     catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
     assertTrue(catalog.recordMirrorState("m1", MirrorPhase.FAILED, "failed: boom", "boom", "TRANSIENT", 5,

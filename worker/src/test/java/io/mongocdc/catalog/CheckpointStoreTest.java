@@ -119,10 +119,10 @@ class CheckpointStoreTest {
     String m = newMirror();
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     OperationCounts counts = new OperationCounts(4, 3, 2, 1);
-    BatchReport running = new BatchReport(m, 1, t, null, 0, 0, null, null, null, null, null, null, null, List.of(), null);
-    BatchReport done =
-        new BatchReport(m, 1, t, t.plusSeconds(1), 10, 1000, counts, null, null, null, "IDLE", null, 1,
-            List.of(new BatchReport.TableCounts("db.c", "db.c", 1000, counts)), 0L);
+    BatchReport running = BatchReport.builder().mirror(m).batchId(1).startedAt(t).build();
+    BatchReport done = BatchReport.builder().mirror(m).batchId(1).startedAt(t).endedAt(t.plusSeconds(1)).records(10)
+        .bytes(1000).operations(counts).endReason("IDLE").attempts(1)
+        .tables(List.of(new BatchReport.TableCounts("db.c", "db.c", 1000, counts))).quarantined(0L).build();
     assertTrue(catalog.batches().record(running));
     assertTrue(catalog.batches().record(done));
     assertFalse(catalog.batches().record(done), "a replayed report changes nothing");

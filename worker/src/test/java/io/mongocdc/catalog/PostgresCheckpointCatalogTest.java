@@ -44,8 +44,8 @@ class PostgresCheckpointCatalogTest {
   }
 
   private static BatchFigures figures(long records, String endReason) {
-    return new BatchFigures(records, records, 0, records * 100, Map.of("public.orders", records), 250, endReason, 1,
-        null, null, null, 0);
+    return BatchFigures.builder().eventsRead(records).recordsDelivered(records).bytesRead(records * 100)
+        .recordsByTable(Map.of("public.orders", records)).durationMillis(250).endReason(endReason).attempts(1).build();
   }
 
   private static MirrorStateChange state(String mirror, MirrorPhase phase, long atMillis, long sequence) {
@@ -148,8 +148,9 @@ class PostgresCheckpointCatalogTest {
     Map<String, TableFigures> tables = Map.of(
         "public.orders", new TableFigures("shop.orders", 5, 3, 1, 1, 900),
         "public.users", new TableFigures("shop.users", 2, 0, 0, 0, 150));
-    BatchFigures batch = new BatchFigures(12, 12, 0, 1200, Map.of("public.orders", 10L, "public.users", 2L), 250,
-        "BATCH_SIZE", 2, null, tables, "8200000001000000012B0404", 0);
+    BatchFigures batch = BatchFigures.builder().eventsRead(12).recordsDelivered(12).bytesRead(1200)
+        .recordsByTable(Map.of("public.orders", 10L, "public.users", 2L)).durationMillis(250).endReason("BATCH_SIZE")
+        .attempts(2).tables(tables).firstPosition("8200000001000000012B0404").build();
 
     port.commit("f1", 1, token(60), batch);
     port.commit("f1", 2, token(61), batch);
@@ -174,8 +175,9 @@ class PostgresCheckpointCatalogTest {
   @Test
   void aBatchRowHoldsWhatItAppendedToHistoryAndWhatRetentionPruned() {
     port.register(mirror("h1"));
-    BatchFigures batch = new BatchFigures(12, 12, 0, 1200, Map.of(), 250, "BATCH_SIZE", 1, null, Map.of(), null, 0,
-        12, 40);
+    BatchFigures batch = BatchFigures.builder().eventsRead(12).recordsDelivered(12).bytesRead(1200)
+        .durationMillis(250).endReason("BATCH_SIZE").attempts(1).tables(Map.of()).historyRowsAppended(12)
+        .historyRowsPruned(40).build();
 
     port.commit("h1", 1, token(80), batch);
 

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.PortsFactory;
 import io.mongocdc.wiring.ProductionPorts;
 import io.mongocdc.wiring.WorkerPorts;
@@ -70,7 +71,7 @@ class MirrorSuggestColumnsCommandTest {
 
   private Run run(String... args) {
     return run((catalogUrl, peers, sinkOptions) -> new WorkerPorts(scripted(peers), new InMemoryDestination(),
-        new InMemoryCatalog(), new InMemorySnapshotCatalog(), new InMemoryTableOwnership()),
+        new InMemoryCatalog(), new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE),
         Map.of(ConfiguredPeerRegistry.ENV_PREFIX + "ORDERS_MONGO", Fixtures.SOURCE_URI), args);
   }
 
@@ -201,7 +202,7 @@ class MirrorSuggestColumnsCommandTest {
     assertEquals("mongo-cdc: collection shop.orders has no documents to sample", empty.err().strip());
 
     Run unknownPeer = run((catalogUrl, peers, sinkOptions) -> new WorkerPorts(scripted(peers), new InMemoryDestination(),
-        new InMemoryCatalog(), new InMemorySnapshotCatalog(), new InMemoryTableOwnership()), Map.of(),
+        new InMemoryCatalog(), new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE), Map.of(),
         "mirror", "suggest-columns", "orders", "--collection", "orders");
     assertEquals(ExitCodes.INVALID, unknownPeer.exitCode());
     assertEquals("mongo-cdc: suggest-columns reads the mirror's source from this machine, which does not know its"

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.ProductionPorts;
 import io.mongocdc.wiring.WorkerPorts;
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
@@ -104,7 +105,7 @@ class MirrorTablesTest {
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     WorkerPorts ports = new WorkerPorts(source(peers),
         new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
-        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
+        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
     temporal = WorkerEnvironment.start().startWorker(peers, ports);
     client = temporal.client;
   }

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,7 +46,7 @@ class MongoCdcCliTest {
   private final CliContext context = new CliContext(
       temporal -> flow.client,
       (catalogUrl, peers, sinkOptions) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-          new InMemorySnapshotCatalog(), tables),
+          new InMemorySnapshotCatalog(), tables, VerifyCatalog.NONE),
       Map.of(),
       stop -> stop.run());
 

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,7 +49,7 @@ class StandaloneServerTest {
       ClientFactory.grpc(),
       (catalogUrl, peers, sinkOptions) -> new WorkerPorts(
           new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-            new InMemorySnapshotCatalog(), new InMemoryTableOwnership()),
+            new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE),
       Map.of("MONGO_CDC_PEER_ORDERS_MONGO", Fixtures.SOURCE_URI, "MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://pg1/wh"),
       stop -> {
         workerStarted.countDown();

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerWiring;
 import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,7 +53,7 @@ class WorkerCommandTest {
       (catalogUrl, peers, sinkOptions) -> {
         catalogUrlSeen.set(catalogUrl);
         return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-            new InMemorySnapshotCatalog(), new InMemoryTableOwnership());
+            new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE);
       },
       Map.of("MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://cdc:" + Fixtures.SOURCE_PASSWORD + "@pg1/warehouse"),
       stop -> {

@@ -23,7 +23,8 @@ class ChangeEventDecoderTest {
   private static final Namespace NS = new Namespace("shop", "orders");
   private final ChangeEvents events = new ChangeEvents();
   private final ChangeEventDecoder decoder = new ChangeEventDecoder(
-      new DriverJsonRenderer(), new DriverJsonKeyRenderer(), ns -> "dest_" + ns.collection());
+      new DriverJsonRenderer(), new DriverJsonKeyRenderer(), ns -> "dest_" + ns.collection(), ns -> false,
+      ColumnProjections.NONE);
 
   private static ResumeToken tokenOf(RawBsonDocument event) {
     return ResumeToken.fromDocument(event.getDocument("_id"));
@@ -76,7 +77,8 @@ class ChangeEventDecoderTest {
   @Test
   void aHistoryTableGetsPreImagesAndUpdateDescriptions() {
     ChangeEventDecoder keeping = new ChangeEventDecoder(
-        new DriverJsonRenderer(), new DriverJsonKeyRenderer(), ns -> "dest_" + ns.collection(), NS::equals);
+        new DriverJsonRenderer(), new DriverJsonKeyRenderer(), ns -> "dest_" + ns.collection(), NS::equals,
+        ColumnProjections.NONE);
     BsonArray truncated = new BsonArray(List.of(
         new BsonDocument("field", new BsonString("tags")).append("newSize", new BsonInt32(1))));
     RawBsonDocument update = ChangeEvents.withPreImage(
@@ -175,7 +177,7 @@ class ChangeEventDecoderTest {
         document -> {
           throw new DocumentRenderException("field 'x' holds an unsupported value");
         },
-        new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName());
+        new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(), ns -> false, ColumnProjections.NONE);
     RawBsonDocument event = events.insert(NS, doc(1, "a"));
 
     ChangeEventDecodeException error =

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DriverJsonKeyRenderer;
 import io.mongocdc.decode.DriverJsonRenderer;
 import io.mongocdc.decode.Namespace;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
@@ -85,10 +87,10 @@ class HistoryPipelineTest {
   private PullRecords pull(ScriptedChangeStream stream, ManualClock clock) {
     return new PullRecords("history", stream,
         new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), TableNaming.instance(),
-            keepsHistory),
+            keepsHistory, ColumnProjections.NONE),
         PullSettings.builder().decodeWorkers(3).chunkSize(4).commitIntervalRecords(6)
             .idleTimeout(Duration.ofSeconds(3)).maxBatchDuration(Duration.ofDays(1))
-            .shutdownTimeout(Duration.ofSeconds(10)).build(), clock);
+            .shutdownTimeout(Duration.ofSeconds(10)).build(), clock, DecodedBytesBudget.ofDefaultSize());
   }
 
   private PostgresRecordSink sink(List<DestinationTable> tables) throws SQLException {
@@ -105,7 +107,7 @@ class HistoryPipelineTest {
     }
     ManualClock clock = new ManualClock();
     ScriptedChangeStream failing = ScriptedChangeStream.builder().events(script).clock(clock, Duration.ofSeconds(1))
-        .build().failAt(17, new ChangeStreamException("Prematurely reached end of stream"));
+        .build().failAt(17, new ChangeStreamException("Prematurely reached end of stream", 0, true, null));
 
     StreamPosition delivered;
     try (PostgresRecordSink sink = sink(tables)) {

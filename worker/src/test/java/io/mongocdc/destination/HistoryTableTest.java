@@ -65,8 +65,7 @@ class HistoryTableTest {
   }
 
   private static ChangeRecord withImages(ChangeRecord r, String before, String updateDescription) {
-    return new ChangeRecord(r.operation(), r.source(), r.table(), r.key(), r.document(), r.position(), r.commitTime(),
-        r.sourceBytes(), before, updateDescription, r.typed());
+    return r.toBuilder().documentBefore(before).updateDescription(updateDescription).build();
   }
 
   private String historyTable() {

@@ -102,8 +102,7 @@ class PostgresRecordScreenTest {
     // The screen of an all-collections mirror plans no tables: it finds the owner in the table's comment.
     PostgresRecordScreen screen = new PostgresRecordScreen(DATABASE, "owned", List.of());
     Namespace second = new Namespace("other", "orders");
-    ChangeRecord intruder = new ChangeRecord(io.mongocdc.decode.Operation.INSERT, second, "shop.orders", "1", "{}",
-        Records.pos(1), Records.T0, 10);
+    ChangeRecord intruder = insert(second, "shop.orders", 1);
 
     String refusal = screen.refusal(intruder);
 
@@ -112,11 +111,15 @@ class PostgresRecordScreenTest {
     assertNull(screen.refusal(Records.insert(first, "1", "{}", 2)));
 
     // A table nobody holds yet goes to the first collection met, in stream order.
-    ChangeRecord newcomer = new ChangeRecord(io.mongocdc.decode.Operation.INSERT, new Namespace("a", "x"), "fresh", "1",
-        "{}", Records.pos(3), Records.T0, 10);
-    ChangeRecord late = new ChangeRecord(io.mongocdc.decode.Operation.INSERT, new Namespace("b", "x"), "fresh", "1",
-        "{}", Records.pos(4), Records.T0, 10);
+    ChangeRecord newcomer = insert(new Namespace("a", "x"), "fresh", 3);
+    ChangeRecord late = insert(new Namespace("b", "x"), "fresh", 4);
     assertNull(screen.refusal(newcomer));
     assertTrue(screen.refusal(late).contains("already holds collection a.x"), screen.refusal(late));
+  }
+
+  /** An insert of document {@code "1"} from {@code source} into {@code table}, whatever table its name gives. */
+  private static ChangeRecord insert(Namespace source, String table, long n) {
+    return ChangeRecord.builder().operation(io.mongocdc.decode.Operation.INSERT).source(source).table(table).key("1")
+        .document("{}").position(Records.pos(n)).commitTime(Records.T0).sourceBytes(10).build();
   }
 }

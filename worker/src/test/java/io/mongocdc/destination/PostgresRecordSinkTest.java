@@ -500,9 +500,8 @@ class PostgresRecordSinkTest {
   void sinkRefusesTwoCollectionsForOneTable() throws Exception {
     Namespace a = new Namespace("db", "a");
     ChangeRecord other =
-        new ChangeRecord(
-            io.mongocdc.decode.Operation.INSERT, new Namespace("db2", "zz"), "db.a", "1", "{}",
-            pos(2), Records.T0, 1);
+        ChangeRecord.builder().operation(io.mongocdc.decode.Operation.INSERT).source(new Namespace("db2", "zz"))
+            .table("db.a").key("1").document("{}").position(pos(2)).commitTime(Records.T0).sourceBytes(1).build();
     try (PostgresRecordSink sink = openSink(options(), a)) {
       TableNameCollisionException e =
           assertThrows(TableNameCollisionException.class, () -> sink.write(List.of(other)));

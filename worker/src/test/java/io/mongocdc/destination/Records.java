@@ -35,14 +35,15 @@ final class Records {
   }
 
   static ChangeRecord record(Operation op, Namespace ns, String key, String doc, long n) {
-    return new ChangeRecord(
-        op,
-        ns,
-        TableNaming.tableName(ns),
-        key,
-        doc,
-        pos(n),
-        T0.plusMillis(n),
-        doc == null ? 64 : doc.length() + 64);
+    return ChangeRecord.builder()
+        .operation(op)
+        .source(ns)
+        .table(TableNaming.tableName(ns))
+        .key(key)
+        .document(doc)
+        .position(pos(n))
+        .commitTime(T0.plusMillis(n))
+        .sourceBytes(doc == null ? 64 : doc.length() + 64)
+        .build();
   }
 }

@@ -168,9 +168,9 @@ class TypedColumnsTest {
       for (Case c : CASES) {
         RawBsonDocument document = new RawBsonDocument(new BsonDocument("_id", new BsonString(c.label()))
             .append("v", c.value()), new BsonDocumentCodec());
-        records.add(new ChangeRecord(operation, orders, TableNaming.tableName(orders), c.label(),
-            TranscodingJsonRenderer.relaxed().render(document), pos(++n), Records.T0, 100, null, null,
-            projector.project(document)));
+        records.add(ChangeRecord.builder().operation(operation).source(orders).table(TableNaming.tableName(orders))
+            .key(c.label()).document(TranscodingJsonRenderer.relaxed().render(document)).position(pos(++n))
+            .commitTime(Records.T0).sourceBytes(100).typed(projector.project(document)).build());
       }
       SinkBatchStats stats;
       try (PostgresRecordSink sink = PostgresRecordSink.builder(dataSource,

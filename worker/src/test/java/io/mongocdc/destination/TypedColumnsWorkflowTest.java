@@ -10,6 +10,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.snapshot.RevealedChangeStream;
@@ -175,7 +176,7 @@ class TypedColumnsWorkflowTest {
       }
     };
     WorkerPorts ports = new WorkerPorts(source, new PostgresMirrorDestination(fixture.peers(), PostgresSinkOptions.defaults(),
-        tables), new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
+        tables), new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
     fixture.start().startWorker(fixture.peers(), ports);
     return fixture.temporal().start(mirror);
   }

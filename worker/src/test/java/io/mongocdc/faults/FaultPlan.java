@@ -68,7 +68,7 @@ final class FaultPlan {
     int sourceErrors = random.nextInt(3);
     for (int i = 0; i < sourceErrors; i++) {
       int at = indexes.get(next++);
-      workload.stream.failAt(at, new ChangeStreamException("Prematurely reached end of stream", 0, null));
+      workload.stream.failAt(at, new ChangeStreamException("Prematurely reached end of stream", 0, true, null));
       plan.add("source error at event " + at);
       scenario.count("fault: source error", 1);
     }
@@ -88,7 +88,7 @@ final class FaultPlan {
           && (kind != GateFault.CRASH_WORKER || FaultOptions.WORKER_CRASHES)
           && (kind != GateFault.CANCELLING_PAUSE || FaultOptions.CANCELLING_PAUSES)) {
         int at = indexes.get(next++);
-        gates.add(new PlannedGate(kind, at, workload.stream.blockAt(at)));
+        gates.add(new PlannedGate(kind, GatePoint.STREAM, at, workload.stream.blockAt(at), null, 0, 0));
         plan.add(kind + " at event " + at);
       }
     }

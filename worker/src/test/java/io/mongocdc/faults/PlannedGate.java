@@ -15,10 +15,6 @@ final class PlannedGate {
   volatile Thread thread;
   boolean fired;
 
-  PlannedGate(GateFault kind, int at, Gate gate) {
-    this(kind, GatePoint.STREAM, at, gate, null, 0, 0);
-  }
-
   PlannedGate(GateFault kind, GatePoint point, int at, Gate gate, String collection, int open, int nth) {
     this.kind = kind;
     this.point = point;

@@ -62,11 +62,6 @@ final class RandomWorkload {
   int longIdleGaps;
   int drops;
 
-  /** One collection, {@code orders}, empty before the first event. */
-  RandomWorkload(Random random, int eventCount, int idleTimeoutPolls, boolean withDrops) {
-    this(random, eventCount, idleTimeoutPolls, withDrops, List.of(new CollectionPlan(ORDERS, 0)));
-  }
-
   /**
    * @param idleTimeoutPolls idle polls in a row that end a batch (the idle timeout); gaps that
    *     long are counted as long

@@ -7,6 +7,7 @@ import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.destination.PostgresMirrorDestination;
@@ -144,7 +145,9 @@ final class Scenario {
       this.source = new SnapshotScenarioSource(workload, lane.peers, seed, this::beforeOpen);
     } else {
       this.addsCollection = false;
-      this.workload = new RandomWorkload(random, events, IDLE_TIMEOUT_SECONDS, withDrops);
+      // One collection, orders, empty before the first event.
+      this.workload = new RandomWorkload(random, events, IDLE_TIMEOUT_SECONDS, withDrops,
+          List.of(new RandomWorkload.CollectionPlan(RandomWorkload.ORDERS, 0)));
       this.source = null;
     }
     String policy = random.nextBoolean() ? "PAUSE" : "IGNORE";
@@ -194,10 +197,10 @@ final class Scenario {
         new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults(), tables));
     if (!snapshots) {
       return new WorkerPorts(new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers), destination,
-          new FaultyCheckpointCatalog(this), new InMemorySnapshotCatalog(), tables);
+          new FaultyCheckpointCatalog(this), new InMemorySnapshotCatalog(), tables, VerifyCatalog.NONE);
     }
     // The source and the snapshot catalog outlive the worker, as a database and the catalog do.
-    return new WorkerPorts(source, destination, new FaultyCheckpointCatalog(this), new FaultySnapshotCatalog(this), tables);
+    return new WorkerPorts(source, destination, new FaultyCheckpointCatalog(this), new FaultySnapshotCatalog(this), tables, VerifyCatalog.NONE);
   }
 
   /** The destination table of a collection of the source database. */

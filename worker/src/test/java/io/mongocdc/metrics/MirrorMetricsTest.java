@@ -42,7 +42,7 @@ class MirrorMetricsTest {
   @Test
   void turnsPerBatchProgressIntoMonotonicCountersAndLag() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    MirrorMetrics metrics = new PipelineMetrics(registry, NOW).mirror("orders");
+    MirrorMetrics metrics = new PipelineMetrics(registry, NOW, null).mirror("orders");
 
     metrics.onProgress(progress(100, 80, 0, 3, 1_700_000_000));
     metrics.onProgress(progress(250, 200, 0, 4, 1_700_000_000));
@@ -61,7 +61,7 @@ class MirrorMetricsTest {
   @Test
   void servesTheScrapeOverHttp() throws Exception {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    new PipelineMetrics(registry, NOW).mirror("orders").onProgress(progress(7, 7, 7, 0, 1_700_000_000));
+    new PipelineMetrics(registry, NOW, null).mirror("orders").onProgress(progress(7, 7, 7, 0, 1_700_000_000));
 
     try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, "127.0.0.1", 0)) {
       HttpResponse<String> response = HttpClient.newHttpClient().send(

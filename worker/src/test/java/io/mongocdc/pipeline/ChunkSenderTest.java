@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DecodedEvent;
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.decode.DestinationTableResolver;
@@ -29,14 +30,14 @@ class ChunkSenderTest {
   private final List<RawBsonDocument> events = Workload.inserts(20);
   private final PullFixture fixture = new PullFixture(events);
   private final ChangeEventDecoder decoder = new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(),
-      new IdKeyRenderer(), DestinationTableResolver.sourceName());
+      new IdKeyRenderer(), DestinationTableResolver.sourceName(), ns -> false, ColumnProjections.NONE);
 
   @Test
   void aChunkWhoseDecodeFailedFailsTheSenderAndNothingIsCommitted() throws Exception {
     LinkedBlockingQueue<ChunkInFlight> queue = new LinkedBlockingQueue<>();
-    queue.add(new ChunkInFlight(0, CompletableFuture.completedFuture(decoded(0, 0, 10))));
+    queue.add(new ChunkInFlight(0, CompletableFuture.completedFuture(decoded(0, 0, 10)), System.nanoTime()));
     DocumentRenderException failure = new DocumentRenderException("bad value");
-    queue.add(new ChunkInFlight(1, CompletableFuture.failedFuture(failure)));
+    queue.add(new ChunkInFlight(1, CompletableFuture.failedFuture(failure), System.nanoTime()));
     queue.add(ChunkInFlight.END);
     RecordingSink sink = new RecordingSink();
     PullOutcome outcome = new PullOutcome(() -> {});
@@ -58,6 +59,6 @@ class ChunkSenderTest {
     for (int i = from; i < to; i++) {
       decodedEvents.add(decoder.decode(events.get(i), fixture.stream.tokenOf(i)));
     }
-    return new DecodedChunk(sequence, decodedEvents, fixture.stream.tokenOf(to - 1));
+    return new DecodedChunk(sequence, decodedEvents, fixture.stream.tokenOf(to - 1), 0, DecodedBytesBudget.Lease.NONE);
   }
 }

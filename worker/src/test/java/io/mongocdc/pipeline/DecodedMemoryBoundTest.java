@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.DocumentRenderer;
 import io.mongocdc.decode.DriverJsonKeyRenderer;
@@ -242,7 +243,7 @@ class DecodedMemoryBoundTest {
   /** What each event of the fixture's stream holds once decoded, as the budget counts it. */
   private long[] decodedSizes(PullFixture fixture) {
     ChangeEventDecoder decoder = new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
-        DestinationTableResolver.sourceName());
+        DestinationTableResolver.sourceName(), ns -> false, ColumnProjections.NONE);
     long[] sizes = new long[events.size()];
     for (int i = 0; i < sizes.length; i++) {
       sizes[i] = ChunkDecoder.heapBytesOf(decoder.decode(events.get(i), fixture.stream.tokenOf(i)));
@@ -280,7 +281,7 @@ class DecodedMemoryBoundTest {
   /** The records the fixture's events decode to. */
   private List<ChangeRecord> decodedRecords(PullFixture fixture) {
     ChangeEventDecoder decoder = new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
-        DestinationTableResolver.sourceName());
+        DestinationTableResolver.sourceName(), ns -> false, ColumnProjections.NONE);
     List<ChangeRecord> records = new ArrayList<>();
     for (int i = 0; i < events.size(); i++) {
       records.add((ChangeRecord) decoder.decode(events.get(i), fixture.stream.tokenOf(i)));

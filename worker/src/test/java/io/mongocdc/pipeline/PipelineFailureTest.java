@@ -79,7 +79,7 @@ class PipelineFailureTest {
   @Test
   void sourceErrorFailsTheBatch() {
     PullFixture fixture = new PullFixture(Workload.inserts(100));
-    ChangeStreamException reset = new ChangeStreamException("connection reset by peer");
+    ChangeStreamException reset = new ChangeStreamException("connection reset by peer", 0, true, null);
     fixture.stream.failAt(50, reset);
     RecordingSink sink = new RecordingSink();
 
@@ -157,8 +157,9 @@ class PipelineFailureTest {
     };
     PullRecords pullRecords = new PullRecords("test", broken,
         new io.mongocdc.decode.ChangeEventDecoder(new io.mongocdc.decode.DriverJsonRenderer(),
-            new io.mongocdc.decode.DriverJsonKeyRenderer(), io.mongocdc.decode.DestinationTableResolver.sourceName()),
-        fixture.settings.build(), fixture.clock);
+            new io.mongocdc.decode.DriverJsonKeyRenderer(), io.mongocdc.decode.DestinationTableResolver.sourceName(),
+            ns -> false, io.mongocdc.decode.ColumnProjections.NONE),
+        fixture.settings.build(), fixture.clock, DecodedBytesBudget.ofDefaultSize());
     RecordingSink sink = new RecordingSink();
 
     PullRecordsException error = org.junit.jupiter.api.Assertions.assertThrows(PullRecordsException.class,

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.DocumentRenderer;
 import io.mongocdc.decode.DriverJsonKeyRenderer;
@@ -71,10 +72,11 @@ final class PullFixture {
 
   PullRecords pullRecords() {
     ChangeEventDecoder decoder =
-        new ChangeEventDecoder(renderer, new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName());
+        new ChangeEventDecoder(renderer, new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(), ns -> false,
+            ColumnProjections.NONE);
     io.mongocdc.source.ChangeStreamOpener source = opener == null ? stream : opener;
     PullRecords pull = budget == null
-        ? new PullRecords("test", source, decoder, settings.build(), clock)
+        ? new PullRecords("test", source, decoder, settings.build(), clock, DecodedBytesBudget.ofDefaultSize())
         : new PullRecords("test", source, decoder, settings.build(), clock, budget);
     return decodeThreads == null ? pull : pull.withDecodeThreads(decodeThreads);
   }

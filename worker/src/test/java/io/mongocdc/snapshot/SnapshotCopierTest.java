@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.pipeline.PoisonEvents;
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.source.ResumeToken;
 import java.time.Instant;
@@ -30,7 +32,7 @@ class SnapshotCopierTest {
   private static final ResumeToken POSITION = ResumeToken.of("8265000000000000A1");
   private static final Instant AT = Instant.ofEpochSecond(1_700_000_000);
 
-  private final SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3);
+  private final SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3, PoisonEvents.NONE, ColumnProjections.NONE);
 
   @Test
   void copiesEveryDocumentAsAnInsertAtTheStartPositionInChunksThenCommitsOnce() throws Exception {
@@ -61,7 +63,7 @@ class SnapshotCopierTest {
   void aDocumentTheDestinationCannotHoldIsSetAsideUnderQuarantineAndTheRestIsCopied() throws Exception {
     List<io.mongocdc.pipeline.PoisonEvent> setAside = new ArrayList<>();
     SnapshotCopier quarantining = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
-        io.mongocdc.pipeline.PoisonEvents.quarantining(REFUSES_4, setAside::add));
+        io.mongocdc.pipeline.PoisonEvents.quarantining(REFUSES_4, setAside::add), ColumnProjections.NONE);
     RecordingSink sink = new RecordingSink();
 
     SnapshotCopier.Copied copied = quarantining.copy(cursor(documents(7)), ORDERS, "shop.orders", POSITION, AT, sink,
@@ -79,7 +81,7 @@ class SnapshotCopierTest {
   @Test
   void aDocumentTheDestinationCannotHoldFailsTheCopyUnderFailNamingItAndNothingIsCommitted() {
     SnapshotCopier failing = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
-        io.mongocdc.pipeline.PoisonEvents.failing(REFUSES_4));
+        io.mongocdc.pipeline.PoisonEvents.failing(REFUSES_4), ColumnProjections.NONE);
     RecordingSink sink = new RecordingSink();
 
     io.mongocdc.pipeline.PoisonEventException thrown = assertThrows(io.mongocdc.pipeline.PoisonEventException.class,
@@ -131,7 +133,7 @@ class SnapshotCopierTest {
   @Test
   void chunksMustHoldAtLeastOneDocument() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 0));
+        () -> new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 0, PoisonEvents.NONE, ColumnProjections.NONE));
     assertTrue(e.getMessage().contains("chunkSize must be at least 1"));
   }
 

@@ -12,6 +12,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
+import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
@@ -457,7 +458,7 @@ class SnapshotWorkflowTest {
     PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
     WorkerPorts ports = new WorkerPorts(world.source(),
         new PostgresMirrorDestination(fixture.peers(), PostgresSinkOptions.defaults(), tables),
-        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables);
+        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
     fixture.start().startWorker(fixture.peers(), ports);
     return fixture.temporal().start(mirror);
   }

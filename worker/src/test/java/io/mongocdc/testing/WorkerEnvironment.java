@@ -26,6 +26,7 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,7 +116,7 @@ public final class WorkerEnvironment implements AutoCloseable {
     }
     WorkerFactory factory = WorkerFactory.newInstance(client, factoryOptions);
     WorkerWiring.register(factory.newWorker(TASK_QUEUE, workerOptions()), peers, ports, tuning, nanoClock,
-        new PipelineMetrics(new SimpleMeterRegistry()));
+        new PipelineMetrics(new SimpleMeterRegistry(), Clock.systemUTC(), null));
     factory.start();
     workers = factory;
     return this;

@@ -63,7 +63,7 @@ class CdcFlowEndToEndTest {
   void theDestinationEndsEqualToTheSourceAndAFailedAttemptResumesFromItsLastHeartbeat() throws Exception {
     // Event 35 fails once, after the sink committed 32 records (two commits of 16).
     Gate beforeFailure = stream.blockAt(35);
-    stream.failAt(35, new ChangeStreamException("Prematurely reached end of stream", 0, null));
+    stream.failAt(35, new ChangeStreamException("Prematurely reached end of stream", 0, true, null));
     CdcFlowWorkflow workflow = flow.start(mirror());
     assertTrue(beforeFailure.awaitReached(Duration.ofSeconds(20)));
     destination.awaitCommitted(32, Duration.ofSeconds(20));

@@ -17,6 +17,7 @@ import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.ControlEventPolicy;
 import io.mongocdc.workflows.model.EditResult;
@@ -144,7 +145,8 @@ class CdcFlowWorkflowTest {
     Checkpoint stored = advance(STARTING_POINT, 30);
     catalog.register(mirror(500));
     catalog.commit("orders", 52, Checkpoints.toPosition(stored),
-        new BatchFigures(30, 30, 0, 3000, Map.of(), 5, "BATCH_SIZE", 1, null, null, null, 0));
+        BatchFigures.builder().eventsRead(30).recordsDelivered(30).bytesRead(3000).durationMillis(5)
+            .endReason("BATCH_SIZE").attempts(1).build());
     CdcFlowWorkflow workflow = flow.start(mirror(500));
 
     PullRecordsRequest first = pulls.nextCall();
@@ -173,6 +175,23 @@ class CdcFlowWorkflowTest {
     List<MirrorStateChange> changes = catalog.stateHistory();
     assertEquals(2, changes.size(), "each run records its phase once: " + changes);
     assertTrue(changes.get(1).sequence() > changes.get(0).sequence(), "carried across continue-as-new");
+
+    workflow.terminate(new StopRequest(true));
+    flow.result("orders");
+  }
+
+  @Test
+  void theFreshnessOfTheLastBatchThatDeliveredIsShownAfterContinueAsNew() throws Exception {
+    BatchFreshness fresh = new BatchFreshness(120, 480, 900, 1_700_000_000_000L);
+    CdcFlowWorkflow workflow = flow.start(mirror(2));
+    pulls.nextCall();
+    pulls.then(deliver(1, fresh));
+    pulls.nextCall();
+    pulls.then(deliver(0)); // delivers nothing, so has no freshness of its own
+    pulls.nextCall();
+    MirrorStatus next = awaitStatus(workflow, s -> s.run() == 1);
+    assertEquals(fresh, next.lastBatchFreshness(), "carried with the rest of the state");
+    assertNotNull(next.visibleLagMillis());
 
     workflow.terminate(new StopRequest(true));
     flow.result("orders");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.mongocdc.testing.ActivityInterception;
 import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.PullRecordsRequest;
@@ -44,12 +45,17 @@ public final class ScriptedPullRecords {
 
   /** Delivers {@code records} records: the checkpoint moves {@code records} positions on. */
   public static Step deliver(int records) {
-    return (request, context) -> outcome(request, records, null);
+    return (request, context) -> outcome(request, records, null, null);
+  }
+
+  /** Delivers {@code records} records, made visible as fresh as {@code freshness} says. */
+  static Step deliver(int records, BatchFreshness freshness) {
+    return (request, context) -> outcome(request, records, null, freshness);
   }
 
   /** Delivers {@code records} records, then stops before a control event (PAUSE policy). */
   static Step stopBefore(int records, String controlEvent) {
-    return (request, context) -> outcome(request, records, controlEvent);
+    return (request, context) -> outcome(request, records, controlEvent, null);
   }
 
   static Step fail(ApplicationFailure failure) {
@@ -121,9 +127,12 @@ public final class ScriptedPullRecords {
         String.format("82%08X%08X04", start.clusterTimeSeconds(), increment), start.clusterTimeSeconds(), increment);
   }
 
-  private static BatchOutcome outcome(PullRecordsRequest request, int records, String stoppedAt) {
-    BatchFigures figures = new BatchFigures(records, records, 0, records * 100L,
-        records == 0 ? Map.of() : Map.of("public.orders", (long) records), 5, stoppedAt == null ? "IDLE_TIMEOUT" : "CONTROL_EVENT", 1, null, null, null, 0);
+  private static BatchOutcome outcome(PullRecordsRequest request, int records, String stoppedAt,
+      BatchFreshness freshness) {
+    BatchFigures figures = BatchFigures.builder().eventsRead(records).recordsDelivered(records)
+        .bytesRead(records * 100L).recordsByTable(records == 0 ? Map.of() : Map.of("public.orders", (long) records))
+        .durationMillis(5).endReason(stoppedAt == null ? "IDLE_TIMEOUT" : "CONTROL_EVENT").attempts(1)
+        .freshness(freshness).build();
     return new BatchOutcome(request.batchId(), advance(request.start(), records), figures, stoppedAt, null);
   }
 }

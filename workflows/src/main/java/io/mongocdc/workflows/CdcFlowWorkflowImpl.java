@@ -70,6 +70,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private final CdcActivities activities = new CdcActivities();
   private final FlowState state;
+  /** The part of {@link #state} continue-as-new carries: {@code state.carried}. */
+  private final CarriedState carried;
   /** A batch ran since the last slice of typed column filling: the next step may fill again. */
   private boolean backfillTurn;
   /** This run was started by {@code mirror resync}: set up from a new starting point. */
@@ -92,12 +94,13 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   public CdcFlowWorkflowImpl(Object input) {
     CdcFlowInput flow = readInput(input);
     CarriedState carried = flow.carried() != null ? flow.carried() : CarriedState.initial(flow.config());
-    if (carried.config() == null) {
+    if (carried.config == null) {
       // Every handler reads the configuration; without one the workflow must not get that far.
       throw ApplicationFailure.newNonRetryableFailure("invalid mirror: no mirror configuration given",
           FailureTypes.INVALID_CONFIGURATION);
     }
     this.state = new FlowState(carried);
+    this.carried = carried;
     this.resync = flow.isResync();
   }
 
@@ -113,88 +116,88 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** The input was read by the constructor; the parameter is there because Temporal passes it to both. */
   @Override
   public MirrorStatus run(Object input) {
-    List<String> problems = state.config.problems();
+    List<String> problems = carried.config.problems();
     if (!problems.isEmpty()) {
       throw ApplicationFailure.newNonRetryableFailure(
           "invalid mirror: " + String.join("; ", problems), FailureTypes.INVALID_CONFIGURATION);
     }
     while (!state.terminateRequested) {
       // Before pausing too, so a run that paused right after its last batch still hands over.
-      if (state.batchesThisRun >= state.config.settings().continueAsNewEveryBatches()
+      if (state.batchesThisRun >= carried.config.settings().continueAsNewEveryBatches()
           || state.snapshotPartitionsThisRun >= SNAPSHOT_PARTITIONS_PER_RUN
           || Workflow.getInfo().isContinueAsNewSuggested()) {
         continueAsNew();
       }
-      if (state.paused) {
+      if (carried.paused) {
         waitWhilePaused();
         continue;
       }
-      state.phase = !state.setUp ? MirrorPhase.SETTING_UP
+      state.phase = !carried.setUp ? MirrorPhase.SETTING_UP
           : state.snapshotPending() ? MirrorPhase.SNAPSHOTTING : MirrorPhase.RUNNING;
-      if (!state.setUp) {
+      if (!carried.setUp) {
         recordState(); // nextStep records its own phase, with the edits it applies
       }
-      attempt(state.setUp ? this::nextStep : this::setUp);
+      attempt(carried.setUp ? this::nextStep : this::setUp);
     }
     state.phase = MirrorPhase.TERMINATED;
     recordState();
-    log.info("mirror {} terminated after batch {}", state.config.name(), state.lastBatchId);
+    log.info("mirror {} terminated after batch {}", carried.config.name(), carried.lastBatchId);
     return state.status(Workflow.currentTimeMillis());
   }
 
   private void setUp() {
-    activities.validateMirror(state.config);
-    List<String> tables = activities.createDestinationTables(state.config);
-    Checkpoint stored = activities.registerMirror(state.config);
+    activities.validateMirror(carried.config);
+    List<String> tables = activities.createDestinationTables(carried.config);
+    Checkpoint stored = activities.registerMirror(carried.config);
     if (stored != null && Workflow.getVersion(STORED_BATCH_IDS_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
       // A mirror created again on a catalog that holds its rows: its batches go on after the
       // stored one. Numbered from 1, the catalog would refuse them as old and the checkpoint
       // would never move.
-      state.lastBatchId = Math.max(state.lastBatchId, activities.committedBatchId(state.config));
+      carried.lastBatchId = Math.max(carried.lastBatchId, activities.committedBatchId(carried.config));
     }
     if (resync) {
       // The stored checkpoint's history is gone: start again from now, over the existing rows.
       stored = null;
     }
-    state.checkpoint = stored != null ? stored : activities.takeStartingPoint(state.config);
+    carried.checkpoint = stored != null ? stored : activities.takeStartingPoint(carried.config);
     // Only a mirror without a committed checkpoint is new; one with a checkpoint has its rows.
     // A resync copies whatever the snapshot setting says: its rows would otherwise miss the gap.
     if (stored == null
-        && (resync || state.config.settings().snapshot().enabled())
+        && (resync || carried.config.settings().snapshot().enabled())
         && Workflow.getVersion(SNAPSHOT_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
-      List<String> collections = state.config.collections().isEmpty()
-          ? activities.listSourceCollections(state.config)
-          : state.config.collections();
+      List<String> collections = carried.config.collections().isEmpty()
+          ? activities.listSourceCollections(carried.config)
+          : carried.config.collections();
       state.startSnapshots(collections);
       if (resync) {
-        state.sweepPending.addAll(collectionsToSweep(collections));
+        carried.sweepPending.addAll(collectionsToSweep(collections));
       }
     }
-    if (!state.config.settings().columns().indexes().isEmpty() && typedColumnsVersion()) {
-      state.typedColumnIndexesPending = true;
+    if (!carried.config.settings().columns().indexes().isEmpty() && typedColumnsVersion()) {
+      carried.typedColumnIndexesPending = true;
     }
-    state.setUp = true;
-    log.info("mirror {} set up: tables {}, starting {}", state.config.name(), tables, state.checkpoint.describe());
+    carried.setUp = true;
+    log.info("mirror {} set up: tables {}, starting {}", carried.config.name(), tables, carried.checkpoint.describe());
   }
 
   /** Applies pending edits, then copies snapshot partitions if any are left, else runs a batch. */
   private void nextStep() {
     applyPendingEdits();
-    if (state.resyncNeeded) {
+    if (carried.resyncNeeded) {
       resyncFromNow();
     } else if (state.snapshotPending()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
       copySnapshots();
-    } else if (!state.sweepPending.isEmpty()) {
+    } else if (!carried.sweepPending.isEmpty()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
       sweepUnseenRows();
-    } else if (state.typedColumnIndexesPending && typedColumnsVersion()) {
-      int created = activities.createTypedColumnIndexes(state.config);
-      state.typedColumnIndexesPending = false;
-      log.info("mirror {}: {} typed column indexes created", state.config.name(), created);
-    } else if (state.typedColumnsBackfillFrom != null && backfillTurn && typedColumnsVersion()) {
+    } else if (carried.typedColumnIndexesPending && typedColumnsVersion()) {
+      int created = activities.createTypedColumnIndexes(carried.config);
+      carried.typedColumnIndexesPending = false;
+      log.info("mirror {}: {} typed column indexes created", carried.config.name(), created);
+    } else if (carried.typedColumnsBackfillFrom != null && backfillTurn && typedColumnsVersion()) {
       fillTypedColumns(null);
     } else {
       state.phase = MirrorPhase.RUNNING;
@@ -210,12 +213,12 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    */
   private void fillTypedColumns(Map<String, List<String>> drop) {
     TypedColumnsAligned aligned = activities.alignTypedColumns(
-        new TypedColumnsRequest(drop == null ? state.config : state.nextConfig(), drop,
-            drop == null ? state.typedColumnsBackfillFrom : null));
-    state.typedColumnsBackfillFrom = aligned.resumeAfter();
+        new TypedColumnsRequest(drop == null ? carried.config : state.nextConfig(), drop,
+            drop == null ? carried.typedColumnsBackfillFrom : null));
+    carried.typedColumnsBackfillFrom = aligned.resumeAfter();
     backfillTurn = false;
     if (aligned.resumeAfter() == null) {
-      log.info("mirror {}: typed columns filled", state.config.name());
+      log.info("mirror {}: typed columns filled", carried.config.name());
     }
   }
 
@@ -227,15 +230,15 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private void resyncFromNow() {
     state.phase = MirrorPhase.SNAPSHOTTING;
     recordState();
-    Checkpoint start = activities.takeStartingPoint(state.config);
-    List<String> collections = state.config.collections().isEmpty()
-        ? activities.listSourceCollections(state.config)
-        : state.config.collections();
-    state.checkpoint = start;
+    Checkpoint start = activities.takeStartingPoint(carried.config);
+    List<String> collections = carried.config.collections().isEmpty()
+        ? activities.listSourceCollections(carried.config)
+        : carried.config.collections();
+    carried.checkpoint = start;
     state.resyncFromCheckpoint(collections, collectionsToSweep(collections));
-    state.autoResyncedAtMillis = Workflow.currentTimeMillis();
-    state.resyncNeeded = false;
-    log.info("mirror {}: resynchronising {} from {}", state.config.name(), collections, start.describe());
+    carried.autoResyncedAtMillis = Workflow.currentTimeMillis();
+    carried.resyncNeeded = false;
+    log.info("mirror {}: resynchronising {} from {}", carried.config.name(), collections, start.describe());
   }
 
   /**
@@ -244,12 +247,12 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * and its table's rows are all of documents deleted meanwhile.
    */
   private List<String> collectionsToSweep(List<String> copied) {
-    if (!state.config.collections().isEmpty() || Workflow.getVersion(RESYNC_SWEEPS_RECORDED_TABLES_CHANGE,
+    if (!carried.config.collections().isEmpty() || Workflow.getVersion(RESYNC_SWEEPS_RECORDED_TABLES_CHANGE,
         Workflow.DEFAULT_VERSION, 1) == Workflow.DEFAULT_VERSION) {
       return copied;
     }
     List<String> sweep = new ArrayList<>(copied);
-    activities.listRecordedCollections(state.config).stream().filter(c -> !copied.contains(c)).forEach(sweep::add);
+    activities.listRecordedCollections(carried.config).stream().filter(c -> !copied.contains(c)).forEach(sweep::add);
     return sweep;
   }
 
@@ -259,12 +262,12 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * did not see (its document was deleted while the history was lost) and is deleted.
    */
   private void sweepUnseenRows() {
-    while (!state.sweepPending.isEmpty()) {
-      String collection = state.sweepPending.get(0);
-      long deleted = activities.sweepUnseenRows(new SweepRequest(state.config, collection, state.checkpoint));
-      log.info("mirror {}: {} rows of {} the resync's copy did not see deleted", state.config.name(), deleted,
+    while (!carried.sweepPending.isEmpty()) {
+      String collection = carried.sweepPending.get(0);
+      long deleted = activities.sweepUnseenRows(new SweepRequest(carried.config, collection, carried.checkpoint));
+      log.info("mirror {}: {} rows of {} the resync's copy did not see deleted", carried.config.name(), deleted,
           collection);
-      state.sweepPending.remove(0);
+      carried.sweepPending.remove(0);
     }
   }
 
@@ -272,12 +275,12 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     List<String> added = state.collectionsToAdd();
     if (!added.isEmpty() && collectionsAccepted(added)) {
       activities.createDestinationTables(state.nextConfig());
-      log.info("mirror {}: adding collections {} from {}", state.config.name(), added, state.checkpoint.describe());
+      log.info("mirror {}: adding collections {} from {}", carried.config.name(), added, carried.checkpoint.describe());
     }
     if (state.pendingEditsChangeColumns() && typedColumnsVersion()) {
       // Before the edits apply: a failure leaves them pending, and the batch after them finds its columns.
       fillTypedColumns(state.columnsToDrop());
-      state.typedColumnIndexesPending = !state.nextConfig().settings().columns().indexes().isEmpty();
+      carried.typedColumnIndexesPending = !state.nextConfig().settings().columns().indexes().isEmpty();
     }
     state.applyPendingEdits();
   }
@@ -296,7 +299,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         throw e;
       }
       state.rejectAddedCollections(Workflow.currentTimeMillis(), Failures.describe(e));
-      log.warn("mirror {}: collections {} not added: {}", state.config.name(), added, Failures.describe(e));
+      log.warn("mirror {}: collections {} not added: {}", carried.config.name(), added, Failures.describe(e));
       return false;
     }
   }
@@ -309,21 +312,21 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    */
   private void copySnapshots() {
     Deque<SnapshotPartitionRequest> queue = new ArrayDeque<>();
-    for (SnapshotProgress progress : List.copyOf(state.snapshots)) {
+    for (SnapshotProgress progress : List.copyOf(carried.snapshots)) {
       if (progress.done()) {
         continue;
       }
       SnapshotPlan plan = activities.planSnapshot(
-          new SnapshotPlanRequest(state.config, progress.collection(), progress.position()));
+          new SnapshotPlanRequest(carried.config, progress.collection(), progress.position()));
       state.snapshotPlanned(plan);
       for (int partition : plan.pendingPartitions()) {
-        queue.add(new SnapshotPartitionRequest(state.config, progress.collection(), partition, progress.position()));
+        queue.add(new SnapshotPartitionRequest(carried.config, progress.collection(), partition, progress.position()));
       }
     }
     RuntimeException[] failure = new RuntimeException[1];
     inFlight = Workflow.newCancellationScope(() -> {
       List<Promise<PartitionAttempt>> running = new ArrayList<>();
-      int parallel = state.config.settings().snapshot().parallelPartitions();
+      int parallel = carried.config.settings().snapshot().parallelPartitions();
       while (!running.isEmpty() || (!queue.isEmpty() && failure[0] == null && !snapshotShouldStop())) {
         while (running.size() < parallel && !queue.isEmpty() && failure[0] == null && !snapshotShouldStop()) {
           SnapshotPartitionRequest request = queue.poll();
@@ -357,7 +360,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   private boolean snapshotShouldStop() {
-    return state.paused || state.terminateRequested
+    return carried.paused || state.terminateRequested
         || state.snapshotPartitionsThisRun >= SNAPSHOT_PARTITIONS_PER_RUN
         || Workflow.getInfo().isContinueAsNewSuggested();
   }
@@ -366,8 +369,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private record PartitionAttempt(SnapshotPartitionCopied copied, RuntimeException error) {}
 
   private void runBatch() {
-    long batchId = state.lastBatchId + 1;
-    PullRecordsRequest request = new PullRecordsRequest(state.config, batchId, state.checkpoint);
+    long batchId = carried.lastBatchId + 1;
+    PullRecordsRequest request = new PullRecordsRequest(carried.config, batchId, carried.checkpoint);
     BatchOutcome[] outcome = new BatchOutcome[1];
     state.batchInFlight = batchId;
     inFlight = Workflow.newCancellationScope(() -> {
@@ -383,7 +386,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     inFlightCancelledByOperator = false;
     // The commit is not cancellable: records were delivered, and the catalog should know.
     CommitResult result = activities.commitCheckpoint(new CommitCheckpointRequest(
-        state.config.name(), batchId, outcome[0].checkpoint(), outcome[0].figures()));
+        carried.config.name(), batchId, outcome[0].checkpoint(), outcome[0].figures()));
     state.committed(outcome[0], result.stored(), Workflow.currentTimeMillis());
   }
 
@@ -395,20 +398,20 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       if (inFlightCancelledByOperator) {
         inFlightCancelledByOperator = false;
         log.info("mirror {}: batch cancelled by the operator; it replays from {}",
-            state.config.name(), state.checkpoint == null ? "the start" : state.checkpoint.describe());
+            carried.config.name(), carried.checkpoint == null ? "the start" : carried.checkpoint.describe());
         return;
       }
       String error = Failures.describe(e);
-      if (state.config.settings().autoResync() && FailureTypes.HISTORY_LOST.equals(Failures.type(e))
+      if (carried.config.settings().autoResync() && FailureTypes.HISTORY_LOST.equals(Failures.type(e))
           && state.mayAutoResync()) {
         // Opt-in: what an operator would do with mirror resync, without one. Once per loss.
-        log.warn("mirror {}: {}; resynchronising (autoResync)", state.config.name(), error);
-        state.resyncNeeded = true;
+        log.warn("mirror {}: {}; resynchronising (autoResync)", carried.config.name(), error);
+        carried.resyncNeeded = true;
         return;
       }
       boolean needsOperator = Failures.needsOperator(e);
       state.failed(error, Failures.type(e), Workflow.currentTimeMillis(), needsOperator);
-      log.warn("mirror {}: {} (attempt {}, {})", state.config.name(), error, state.failedAttempts,
+      log.warn("mirror {}: {} (attempt {}, {})", carried.config.name(), error, carried.failedAttempts,
           needsOperator ? "waiting for the operator" : "backing off");
       if (!needsOperator) {
         state.phase = MirrorPhase.BACKING_OFF;
@@ -416,17 +419,17 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         // After clearing retryNow: a resume that arrives while the state is written still counts.
         recordState();
         // A pause or terminate ends the wait, and so does resume: "try again now".
-        Workflow.await(CdcActivityOptions.workflowBackoff(state.failedAttempts),
-            () -> state.paused || state.terminateRequested || state.retryNow);
+        Workflow.await(CdcActivityOptions.workflowBackoff(carried.failedAttempts),
+            () -> carried.paused || state.terminateRequested || state.retryNow);
       }
     }
   }
 
   private void waitWhilePaused() {
-    state.phase = state.failed ? MirrorPhase.FAILED : MirrorPhase.PAUSED;
+    state.phase = carried.failed ? MirrorPhase.FAILED : MirrorPhase.PAUSED;
     recordState();
     // Signals grow history while paused too; the loop continues as new if Temporal suggests it.
-    Workflow.await(() -> !state.paused || state.terminateRequested || Workflow.getInfo().isContinueAsNewSuggested());
+    Workflow.await(() -> !carried.paused || state.terminateRequested || Workflow.getInfo().isContinueAsNewSuggested());
   }
 
   /**
@@ -443,12 +446,12 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     if (!recordsStates || sameState(change, recorded)) {
       return;
     }
-    state.stateChanges = change.sequence();
+    carried.stateChanges = change.sequence();
     try {
       activities.recordMirrorState(change);
       recorded = change;
     } catch (ActivityFailure e) {
-      log.warn("mirror {}: the catalog does not show state {} yet: {}", state.config.name(), change.phase(),
+      log.warn("mirror {}: the catalog does not show state {} yet: {}", carried.config.name(), change.phase(),
           Failures.describe(e));
     }
   }
@@ -462,7 +465,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private void continueAsNew() {
     // Handlers are synchronous today; waiting keeps an update from being cut off if one awaits later.
     Workflow.await(Workflow::isEveryHandlerFinished);
-    log.info("mirror {}: continuing as new after batch {}", state.config.name(), state.lastBatchId);
+    log.info("mirror {}: continuing as new after batch {}", carried.config.name(), carried.lastBatchId);
     Workflow.continueAsNew(CdcFlowInput.continued(state.carry()));
   }
 
@@ -472,9 +475,9 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     if (stop == null) {
       return;
     }
-    if (!state.failed) {
-      state.paused = true;
-      state.pausedReason = "paused by the operator";
+    if (!carried.failed) {
+      carried.paused = true;
+      carried.pausedReason = "paused by the operator";
     }
     cancelInFlightIf(stop.cancelInFlight());
   }
@@ -504,7 +507,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       return StopRequest.fromJson(signal, body);
     } catch (IllegalArgumentException e) {
       state.reject(Workflow.currentTimeMillis(), JsonText.of(body), e.getMessage());
-      log.warn("mirror {}: signal rejected: {}", state.config.name(), e.getMessage());
+      log.warn("mirror {}: signal rejected: {}", carried.config.name(), e.getMessage());
       return null;
     }
   }
@@ -519,18 +522,18 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   @Override
   public void requestEdit(Object edit) {
     try {
-      state.pendingEdits.add(state.checkEdit(edit));
+      carried.pendingEdits.add(state.checkEdit(edit));
     } catch (IllegalArgumentException | IllegalStateException e) {
       state.reject(Workflow.currentTimeMillis(), JsonText.of(edit), e.getMessage());
-      log.warn("mirror {}: edit by signal rejected: {}", state.config.name(), e.getMessage());
+      log.warn("mirror {}: edit by signal rejected: {}", carried.config.name(), e.getMessage());
     }
   }
 
   @Override
   public EditResult edit(Object edit) {
     EditRequest accepted = state.checkEdit(edit);
-    state.pendingEdits.add(accepted);
-    long nextBatch = state.lastBatchId + (state.batchInFlight != 0 ? 2 : 1);
+    carried.pendingEdits.add(accepted);
+    long nextBatch = carried.lastBatchId + (state.batchInFlight != 0 ? 2 : 1);
     return new EditResult(state.nextSettings(), nextBatch);
   }
 

@@ -11,7 +11,6 @@ import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
-import io.mongocdc.workflows.model.MirrorTotals;
 import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.RejectedEdit;
 import io.mongocdc.workflows.model.SnapshotPartitionCopied;
@@ -33,32 +32,8 @@ final class FlowState {
   /** Status keeps this many rejected edits and signals; older ones drop off. */
   static final int REJECTED_EDITS_KEPT = 10;
 
-  MirrorConfig config;
-  boolean setUp;
-  Checkpoint checkpoint;
-  long lastBatchId;
-  Long committedAtMillis;
-  /** The freshness of the last committed batch that delivered changes, in this run; null before one. */
-  BatchFreshness lastFreshness;
-  MirrorTotals totals;
-  boolean paused;
-  boolean failed;
-  String pausedReason;
-  final List<EditRequest> pendingEdits = new ArrayList<>();
-  final List<RejectedEdit> rejectedEdits = new ArrayList<>();
-  String lastError;
-  Long lastErrorAtMillis;
-  String lastFailureType;
-  int failedAttempts;
-  long stateChanges;
-  int run;
-  /** Every collection's snapshot, in the order they were asked for; done ones stay for status. */
-  final List<SnapshotProgress> snapshots = new ArrayList<>();
-  /** A resync's collections whose unseen rows are still to be deleted, in order. */
-  final List<String> sweepPending = new ArrayList<>();
-  /** autoResync found the history lost: the next step resynchronises. */
-  boolean resyncNeeded;
-  Long autoResyncedAtMillis;
+  /** What continue-as-new carries: changed in place, handed over whole by {@link #carry}. */
+  final CarriedState carried;
 
   // This run only.
   MirrorPhase phase = MirrorPhase.SETTING_UP;
@@ -70,69 +45,24 @@ final class FlowState {
   /** The source's oplog span at the last batch, if the source reports it. */
   OplogSpan oplog;
   long snapshotPartitionsThisRun;
-  /** Where the filling of added typed columns goes on; null when none is pending. */
-  String typedColumnsBackfillFrom;
-  /** The declared typed column indexes are to be created once no snapshot is pending. */
-  boolean typedColumnIndexesPending;
 
   FlowState(CarriedState carried) {
-    config = carried.config();
-    setUp = carried.setUp();
-    checkpoint = carried.checkpoint();
-    lastBatchId = carried.lastBatchId();
-    committedAtMillis = carried.committedAtMillis();
-    totals = carried.totals();
-    paused = carried.paused();
-    failed = carried.failed();
-    pausedReason = carried.pausedReason();
-    pendingEdits.addAll(carried.pendingEdits());
-    rejectedEdits.addAll(carried.rejectedEdits());
-    lastError = carried.lastError();
-    lastErrorAtMillis = carried.lastErrorAtMillis();
-    failedAttempts = carried.failedAttempts();
-    run = carried.run();
-    snapshots.addAll(carried.snapshots());
-    lastFailureType = carried.lastFailureType();
-    stateChanges = carried.stateChanges();
-    sweepPending.addAll(carried.sweepPending());
-    resyncNeeded = carried.resyncNeeded();
-    autoResyncedAtMillis = carried.autoResyncedAtMillis();
-    typedColumnsBackfillFrom = carried.typedColumnsBackfillFrom();
-    typedColumnIndexesPending = carried.typedColumnIndexesPending();
+    this.carried = carried;
   }
 
+  /**
+   * The carried state, counted as the next run's: the last thing a run does, as it continues as
+   * new.
+   */
   CarriedState carry() {
-    return CarriedState.builder()
-        .config(config)
-        .setUp(setUp)
-        .checkpoint(checkpoint)
-        .lastBatchId(lastBatchId)
-        .committedAtMillis(committedAtMillis)
-        .totals(totals)
-        .paused(paused)
-        .failed(failed)
-        .pausedReason(pausedReason)
-        .pendingEdits(pendingEdits)
-        .rejectedEdits(rejectedEdits)
-        .lastError(lastError)
-        .lastErrorAtMillis(lastErrorAtMillis)
-        .failedAttempts(failedAttempts)
-        .run(run + 1)
-        .snapshots(snapshots)
-        .lastFailureType(lastFailureType)
-        .stateChanges(stateChanges)
-        .sweepPending(sweepPending)
-        .resyncNeeded(resyncNeeded)
-        .autoResyncedAtMillis(autoResyncedAtMillis)
-        .typedColumnsBackfillFrom(typedColumnsBackfillFrom)
-        .typedColumnIndexesPending(typedColumnIndexesPending)
-        .build();
+    carried.run++;
+    return carried;
   }
 
   /** The settings the next batch will use: the current ones with every pending edit applied. */
   MirrorSettings nextSettings() {
-    MirrorSettings settings = config.settings();
-    for (EditRequest edit : pendingEdits) {
+    MirrorSettings settings = carried.config.settings();
+    for (EditRequest edit : carried.pendingEdits) {
       settings = settings.apply(edit);
     }
     return settings;
@@ -141,7 +71,7 @@ final class FlowState {
   /** The collections pending edits add, in the order they were asked for. */
   List<String> collectionsToAdd() {
     Set<String> added = new LinkedHashSet<>();
-    for (EditRequest edit : pendingEdits) {
+    for (EditRequest edit : carried.pendingEdits) {
       if (edit.addCollections() != null) {
         added.addAll(edit.addCollections());
       }
@@ -155,7 +85,7 @@ final class FlowState {
   }
 
   private MirrorConfig withEdit(EditRequest extra) {
-    List<String> collections = new ArrayList<>(config.collections());
+    List<String> collections = new ArrayList<>(carried.config.collections());
     collectionsToAdd().forEach(collections::add);
     MirrorSettings settings = nextSettings();
     if (extra != null) {
@@ -164,7 +94,7 @@ final class FlowState {
       }
       settings = settings.apply(extra);
     }
-    return config.withCollections(collections).withSettings(settings);
+    return carried.config.withCollections(collections).withSettings(settings);
   }
 
   /**
@@ -175,7 +105,8 @@ final class FlowState {
    */
   EditRequest checkEdit(Object body) {
     if (terminateRequested || phase == MirrorPhase.TERMINATED) {
-      throw new IllegalStateException("mirror '" + config.name() + "' is terminating; edits are no longer accepted");
+      throw new IllegalStateException(
+          "mirror '" + carried.config.name() + "' is terminating; edits are no longer accepted");
     }
     EditRequest edit = EditRequest.fromJson(body);
     List<String> problems = new ArrayList<>(addedCollectionProblems(edit));
@@ -197,12 +128,12 @@ final class FlowState {
       return List.of();
     }
     List<String> problems = new ArrayList<>();
-    if (config.collections().isEmpty()) {
-      problems.add("addCollections: this mirror replicates every collection of " + config.sourceDatabase()
+    if (carried.config.collections().isEmpty()) {
+      problems.add("addCollections: this mirror replicates every collection of " + carried.config.sourceDatabase()
           + " already");
       return problems;
     }
-    Set<String> seen = new LinkedHashSet<>(config.collections());
+    Set<String> seen = new LinkedHashSet<>(carried.config.collections());
     seen.addAll(collectionsToAdd());
     if (edit.addCollections().isEmpty()) {
       problems.add("addCollections: name at least one collection");
@@ -218,21 +149,21 @@ final class FlowState {
   }
 
   void reject(long nowMillis, String request, String reason) {
-    rejectedEdits.add(new RejectedEdit(nowMillis, request, reason));
-    while (rejectedEdits.size() > REJECTED_EDITS_KEPT) {
-      rejectedEdits.remove(0);
+    carried.rejectedEdits.add(new RejectedEdit(nowMillis, request, reason));
+    while (carried.rejectedEdits.size() > REJECTED_EDITS_KEPT) {
+      carried.rejectedEdits.remove(0);
     }
   }
 
   /** Whether a pending edit adds, removes or indexes typed columns. */
   boolean pendingEditsChangeColumns() {
-    return pendingEdits.stream().anyMatch(EditRequest::changesColumns);
+    return carried.pendingEdits.stream().anyMatch(EditRequest::changesColumns);
   }
 
   /** Per collection, the typed columns pending edits remove with {@code dropColumnData}. */
   Map<String, List<String>> columnsToDrop() {
     Map<String, List<String>> drop = new TreeMap<>();
-    for (EditRequest edit : pendingEdits) {
+    for (EditRequest edit : carried.pendingEdits) {
       if (Boolean.TRUE.equals(edit.dropColumnData()) && edit.removeColumns() != null) {
         edit.removeColumns().forEach((collection, names) ->
             drop.computeIfAbsent(collection, c -> new ArrayList<>()).addAll(names));
@@ -247,11 +178,11 @@ final class FlowState {
    * batch; the batches after it replay its changes from there.
    */
   void applyPendingEdits() {
-    if (!pendingEdits.isEmpty()) {
+    if (!carried.pendingEdits.isEmpty()) {
       List<String> added = collectionsToAdd();
-      config = nextConfig();
-      pendingEdits.clear();
-      if (config.settings().snapshot().enabled()) {
+      carried.config = nextConfig();
+      carried.pendingEdits.clear();
+      if (carried.config.settings().snapshot().enabled()) {
         startSnapshots(added);
       }
     }
@@ -264,14 +195,14 @@ final class FlowState {
   void rejectAddedCollections(long nowMillis, String reason) {
     List<String> added = collectionsToAdd();
     List<EditRequest> kept = new ArrayList<>();
-    for (EditRequest edit : pendingEdits) {
+    for (EditRequest edit : carried.pendingEdits) {
       EditRequest settings = edit.settingsOnly();
       if (!settings.changesNothing()) {
         kept.add(settings);
       }
     }
-    pendingEdits.clear();
-    pendingEdits.addAll(kept);
+    carried.pendingEdits.clear();
+    carried.pendingEdits.addAll(kept);
     reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
   }
 
@@ -281,24 +212,26 @@ final class FlowState {
    * {@code sweep} (the copied collections, and any the source no longer has).
    */
   void resyncFromCheckpoint(List<String> collections, List<String> sweep) {
-    snapshots.removeIf(s -> collections.contains(s.collection()));
+    carried.snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
-    sweepPending.clear();
-    sweepPending.addAll(sweep);
+    carried.sweepPending.clear();
+    carried.sweepPending.addAll(sweep);
   }
 
   /** True if {@code autoResync} may act now: never yet, or a batch committed since it last did. */
   boolean mayAutoResync() {
-    return autoResyncedAtMillis == null || (committedAtMillis != null && committedAtMillis > autoResyncedAtMillis);
+    return carried.autoResyncedAtMillis == null
+        || (carried.committedAtMillis != null && carried.committedAtMillis > carried.autoResyncedAtMillis);
   }
 
   /** Snapshots of {@code collections} start from the current checkpoint. */
   void startSnapshots(List<String> collections) {
-    collections.forEach(collection -> snapshots.add(SnapshotProgress.pending(collection, checkpoint)));
+    collections.forEach(
+        collection -> carried.snapshots.add(SnapshotProgress.pending(collection, carried.checkpoint)));
   }
 
   boolean snapshotPending() {
-    return snapshots.stream().anyMatch(s -> !s.done());
+    return carried.snapshots.stream().anyMatch(s -> !s.done());
   }
 
   void snapshotPlanned(SnapshotPlan plan) {
@@ -307,56 +240,56 @@ final class FlowState {
 
   void snapshotPartitionCopied(SnapshotPartitionCopied copied) {
     replaceSnapshot(copied.collection(), progress -> progress.copied(copied));
-    totals = totals.plusDrift(copied.columnDrift());
+    carried.totals = carried.totals.plusDrift(copied.columnDrift());
     snapshotPartitionsThisRun++;
   }
 
   private void replaceSnapshot(String collection, java.util.function.UnaryOperator<SnapshotProgress> change) {
-    for (int i = 0; i < snapshots.size(); i++) {
-      if (snapshots.get(i).collection().equals(collection) && !snapshots.get(i).done()) {
-        snapshots.set(i, change.apply(snapshots.get(i)));
+    for (int i = 0; i < carried.snapshots.size(); i++) {
+      if (carried.snapshots.get(i).collection().equals(collection) && !carried.snapshots.get(i).done()) {
+        carried.snapshots.set(i, change.apply(carried.snapshots.get(i)));
         return;
       }
     }
   }
 
   void committed(BatchOutcome outcome, Checkpoint stored, long nowMillis) {
-    checkpoint = stored;
-    lastBatchId = outcome.batchId();
-    committedAtMillis = nowMillis;
-    totals = totals.plus(outcome.figures());
+    carried.checkpoint = stored;
+    carried.lastBatchId = outcome.batchId();
+    carried.committedAtMillis = nowMillis;
+    carried.totals = carried.totals.plus(outcome.figures());
     batchesThisRun++;
-    failedAttempts = 0;
+    carried.failedAttempts = 0;
     if (outcome.oplog() != null) {
       oplog = outcome.oplog();
     }
     if (outcome.figures().freshness() != null) {
-      lastFreshness = outcome.figures().freshness();
+      carried.lastFreshness = outcome.figures().freshness();
     }
     if (outcome.stoppedAt() != null) {
-      paused = true;
-      pausedReason = "stopped before a control event (" + outcome.stoppedAt() + "); adjust the source or set "
-          + "controlEventPolicy to IGNORE, then resume";
+      carried.paused = true;
+      carried.pausedReason = "stopped before a control event (" + outcome.stoppedAt()
+          + "); adjust the source or set controlEventPolicy to IGNORE, then resume";
     }
   }
 
   void failed(String error, String type, long nowMillis, boolean needsOperator) {
-    lastError = error;
-    lastFailureType = type;
-    lastErrorAtMillis = nowMillis;
-    failedAttempts++;
+    carried.lastError = error;
+    carried.lastFailureType = type;
+    carried.lastErrorAtMillis = nowMillis;
+    carried.failedAttempts++;
     if (needsOperator) {
-      paused = true;
-      failed = true;
-      pausedReason = "failed: " + error;
+      carried.paused = true;
+      carried.failed = true;
+      carried.pausedReason = "failed: " + error;
     }
   }
 
   void resume() {
     retryNow = true;
-    paused = false;
-    failed = false;
-    pausedReason = null;
+    carried.paused = false;
+    carried.failed = false;
+    carried.pausedReason = null;
   }
 
   /**
@@ -365,20 +298,24 @@ final class FlowState {
    */
   MirrorStateChange stateChange(long nowMillis) {
     boolean failing = phase == MirrorPhase.BACKING_OFF || phase == MirrorPhase.FAILED;
-    String reason = phase == MirrorPhase.PAUSED || phase == MirrorPhase.FAILED ? pausedReason : null;
-    return new MirrorStateChange(config.name(), phase, reason, failing ? lastError : null,
-        failing ? lastFailureType : null, failing ? failedAttempts : 0, nowMillis, stateChanges + 1, config);
+    String reason = phase == MirrorPhase.PAUSED || phase == MirrorPhase.FAILED ? carried.pausedReason : null;
+    return new MirrorStateChange(carried.config.name(), phase, reason, failing ? carried.lastError : null,
+        failing ? carried.lastFailureType : null, failing ? carried.failedAttempts : 0, nowMillis,
+        carried.stateChanges + 1, carried.config);
   }
 
   MirrorStatus status(long nowMillis) {
+    Checkpoint checkpoint = carried.checkpoint;
+    BatchFreshness freshness = carried.lastFreshness;
     // Before the first commit the checkpoint is only a starting point: no age to speak of.
-    Long age = checkpoint == null || committedAtMillis == null ? null
+    Long age = checkpoint == null || carried.committedAtMillis == null ? null
         : Math.max(0, nowMillis / 1000 - checkpoint.clusterTimeSeconds());
-    return new MirrorStatus(config.name(), phase, pausedReason, lastBatchId, batchInFlight, checkpoint,
-        committedAtMillis, age, totals, lastError, lastErrorAtMillis, failedAttempts, config,
-        List.copyOf(pendingEdits), List.copyOf(rejectedEdits), run, batchesThisRun,
+    return new MirrorStatus(carried.config.name(), phase, carried.pausedReason, carried.lastBatchId, batchInFlight,
+        checkpoint, carried.committedAtMillis, age, carried.totals, carried.lastError, carried.lastErrorAtMillis,
+        carried.failedAttempts, carried.config, List.copyOf(carried.pendingEdits), List.copyOf(carried.rejectedEdits),
+        carried.run, batchesThisRun,
         oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
-        oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(snapshots),
-        lastFreshness == null ? null : Math.max(0, nowMillis - lastFreshness.visibleThroughMillis()), lastFreshness);
+        oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(carried.snapshots),
+        freshness == null ? null : Math.max(0, nowMillis - freshness.visibleThroughMillis()), freshness);
   }
 }

@@ -13,13 +13,13 @@ import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.OplogSpan;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Status exposes the committed checkpoint's oplog headroom and warns well before history is lost. */
 class FlowStateOplogTest {
 
-  private static final BatchFigures FIGURES = new BatchFigures(1, 1, 0, 10, Map.of(), 5, "BATCH_SIZE", 1, null, null, null, 0);
+  private static final BatchFigures FIGURES = BatchFigures.builder().eventsRead(1).recordsDelivered(1).bytesRead(10)
+      .durationMillis(5).endReason("BATCH_SIZE").attempts(1).build();
 
   private static FlowState state() {
     return new FlowState(CarriedState.initial(new MirrorConfig("orders", "src", "dst", "shop", List.of("orders"),

@@ -29,8 +29,8 @@ class FlowStateSnapshotTest {
   private static FlowState state(List<String> collections, MirrorSettings settings) {
     FlowState state = new FlowState(CarriedState.initial(
         new MirrorConfig("orders", "src", "dst", "shop", collections, "public", settings)));
-    state.checkpoint = START;
-    state.setUp = true;
+    state.carried.checkpoint = START;
+    state.carried.setUp = true;
     return state;
   }
 
@@ -49,7 +49,7 @@ class FlowStateSnapshotTest {
     assertEquals(SnapshotProgress.State.DONE, state.status(0).snapshots().get(1).state(),
         "a plan with nothing pending is done");
 
-    FlowState next = new FlowState(state.carry());
+    FlowState next = new FlowState(CarriedStateTest.throughTheDataConverter(state.carry()));
     assertEquals(state.status(0).snapshots(), next.status(0).snapshots());
     next.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100, null));
     assertFalse(next.snapshotPending());
@@ -59,31 +59,31 @@ class FlowStateSnapshotTest {
   @Test
   void addedCollectionsAreSnapshottedFromTheCommittedCheckpoint() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
-    state.checkpoint = LATER;
-    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items", "users"))));
+    state.carried.checkpoint = LATER;
+    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items", "users"))));
     assertEquals(List.of("items", "users"), state.collectionsToAdd());
-    assertEquals(List.of("orders"), state.config.collections(), "nothing changes before the step boundary");
+    assertEquals(List.of("orders"), state.carried.config.collections(), "nothing changes before the step boundary");
 
     state.applyPendingEdits();
 
-    assertEquals(List.of("orders", "items", "users"), state.config.collections());
+    assertEquals(List.of("orders", "items", "users"), state.carried.config.collections());
     assertEquals(List.of(SnapshotProgress.pending("items", LATER), SnapshotProgress.pending("users", LATER)),
-        state.snapshots);
+        state.carried.snapshots);
   }
 
   @Test
   void withSnapshotsOffAnAddedCollectionIsOnlyReplicated() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults().withSnapshot(SnapshotSettings.off()));
-    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
+    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
     state.applyPendingEdits();
-    assertEquals(List.of("orders", "items"), state.config.collections());
+    assertEquals(List.of("orders", "items"), state.carried.config.collections());
     assertFalse(state.snapshotPending());
   }
 
   @Test
   void addingACollectionTwiceOrToAMirrorOfEveryCollectionIsRejected() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
-    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
+    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
 
     InvalidEditException twice = assertThrows(InvalidEditException.class,
         () -> state.checkEdit(Map.of("addCollections", List.of("orders", "items", " "))));
@@ -113,16 +113,16 @@ class FlowStateSnapshotTest {
   @Test
   void refusedCollectionsLeaveTheRestOfTheEditPending() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
-    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nope"), "batchSize", 10)));
-    state.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nada"))));
+    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nope"), "batchSize", 10)));
+    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nada"))));
 
     state.rejectAddedCollections(5, "InvalidConfiguration: collection nope does not exist");
 
     assertEquals(List.of(), state.collectionsToAdd());
-    assertEquals(1, state.pendingEdits.size());
-    assertEquals(10, (int) state.pendingEdits.get(0).get(MirrorSettings.BATCH_SIZE));
-    assertEquals("{\"addCollections\":[\"nope\",\"nada\"]}", state.rejectedEdits.get(0).request());
-    assertTrue(state.rejectedEdits.get(0).reason().contains("does not exist"));
+    assertEquals(1, state.carried.pendingEdits.size());
+    assertEquals(10, (int) state.carried.pendingEdits.get(0).get(MirrorSettings.BATCH_SIZE));
+    assertEquals("{\"addCollections\":[\"nope\",\"nada\"]}", state.carried.rejectedEdits.get(0).request());
+    assertTrue(state.carried.rejectedEdits.get(0).reason().contains("does not exist"));
   }
 
   @Test

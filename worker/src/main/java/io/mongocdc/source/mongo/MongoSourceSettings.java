@@ -59,16 +59,9 @@ public record MongoSourceSettings(
     Objects.requireNonNull(fullDocumentBeforeChange, "fullDocumentBeforeChange must be OFF, WHEN_AVAILABLE or REQUIRED");
   }
 
-  /** Settings without pre-images. */
-  public MongoSourceSettings(String database, List<String> collections, Set<Operation> excludedOperations,
-      FullDocumentMode fullDocument, int cursorBatchSize, Duration maxAwaitTime, boolean splitLargeEvents) {
-    this(database, collections, excludedOperations, fullDocument, cursorBatchSize, maxAwaitTime, splitLargeEvents,
-        PreImageMode.OFF);
-  }
-
   /** Watches {@code collections} (all in one database, or across the deployment) with defaults. */
   public static MongoSourceSettings of(String database, List<String> collections) {
-    return new MongoSourceSettings(
-        database, collections, Set.of(), FullDocumentMode.UPDATE_LOOKUP, 0, DEFAULT_MAX_AWAIT_TIME, false);
+    return new MongoSourceSettings(database, collections, Set.of(), FullDocumentMode.UPDATE_LOOKUP, 0,
+        DEFAULT_MAX_AWAIT_TIME, false, PreImageMode.OFF);
   }
 }

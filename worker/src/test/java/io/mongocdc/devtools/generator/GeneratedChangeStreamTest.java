@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullResult;
@@ -75,8 +77,9 @@ class GeneratedChangeStreamTest {
     GeneratedChangeStream stream = generator(11, 3_000, 10_000);
     ApplyingSink sink = new ApplyingSink();
     PullRecords pullRecords = new PullRecords("gen", stream,
-        new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), DestinationTableResolver.sourceName()),
-        PullSettings.builder().decodeWorkers(2).maxBatchSize(1_000).idleTimeout(Duration.ofMillis(20)).build());
+        new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), DestinationTableResolver.sourceName(),
+            ns -> false, ColumnProjections.NONE),
+        PullSettings.builder().decodeWorkers(2).maxBatchSize(1_000).idleTimeout(Duration.ofMillis(20)).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
 
     StreamPosition checkpoint = BEGINNING;
     for (int batch = 0; batch < 5; batch++) {

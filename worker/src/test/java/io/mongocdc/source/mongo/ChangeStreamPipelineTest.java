@@ -29,7 +29,7 @@ class ChangeStreamPipelineTest {
   @Test
   void excludesOperationsOnlyForDataEventsAndSplitsLargeEventsOnRequest() {
     MongoSourceSettings settings = new MongoSourceSettings(null, List.of("a.x", "b.y"),
-        Set.of(Operation.DELETE), FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofSeconds(1), true);
+        Set.of(Operation.DELETE), FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofSeconds(1), true, PreImageMode.OFF);
 
     List<BsonDocument> pipeline = ChangeStreamPipeline.build(settings);
 
@@ -56,9 +56,10 @@ class ChangeStreamPipelineTest {
             () -> MongoSourceSettings.of("shop", List.of("crm.users"))).getMessage());
     assertEquals("maxAwaitTime must be a positive duration, got PT0S",
         assertThrows(IllegalArgumentException.class, () -> new MongoSourceSettings("shop", List.of("shop.a"),
-            Set.of(), FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ZERO, false)).getMessage());
+            Set.of(), FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ZERO, false, PreImageMode.OFF)).getMessage());
     assertEquals("cursorBatchSize must be at least 0, got -1",
         assertThrows(IllegalArgumentException.class, () -> new MongoSourceSettings("shop", List.of("shop.a"),
-            Set.of(), FullDocumentMode.UPDATE_LOOKUP, -1, Duration.ofSeconds(1), false)).getMessage());
+            Set.of(), FullDocumentMode.UPDATE_LOOKUP, -1, Duration.ofSeconds(1), false, PreImageMode.OFF))
+            .getMessage());
   }
 }

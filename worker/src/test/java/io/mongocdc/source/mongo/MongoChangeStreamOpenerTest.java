@@ -37,7 +37,7 @@ class MongoChangeStreamOpenerTest {
   @Test
   void resumesAfterATokenWithTheMirrorsOptions() {
     MongoSourceSettings settings = new MongoSourceSettings("shop", List.of("shop.orders"), Set.of(),
-        FullDocumentMode.WHEN_AVAILABLE, 500, Duration.ofMillis(250), false);
+        FullDocumentMode.WHEN_AVAILABLE, 500, Duration.ofMillis(250), false, PreImageMode.OFF);
     List<String> calls = new ArrayList<>();
 
     new MongoChangeStreamOpener(p -> recording(calls), settings)

@@ -16,11 +16,13 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
+import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.DriverJsonKeyRenderer;
 import io.mongocdc.decode.DriverJsonRenderer;
 import io.mongocdc.decode.Operation;
+import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.workflows.model.ControlEventPolicy;
 import io.mongocdc.pipeline.EndReason;
 import io.mongocdc.pipeline.ProgressListener;
@@ -123,14 +125,15 @@ class MongoSourceIT {
 
   private MongoSourceSettings settings() {
     return new MongoSourceSettings(dbName, List.of(dbName + ".orders"), java.util.Set.of(),
-        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(200), false);
+        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(200), false, PreImageMode.OFF);
   }
 
   private PullRecords pullRecords(ControlEventPolicy policy) {
     return new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), settings()),
-        new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName()),
+        new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(),
+            ns -> false, ColumnProjections.NONE),
         PullSettings.builder().decodeWorkers(2).chunkSize(3).idleTimeout(Duration.ofSeconds(2))
-            .controlEventPolicy(policy).build());
+            .controlEventPolicy(policy).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
   }
 
   private StreamPosition now() {
@@ -264,8 +267,8 @@ class MongoSourceIT {
     CollectingSink sink = new CollectingSink();
     PullRecords pull = new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), required),
         new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
-            DestinationTableResolver.sourceName(), ns -> true),
-        PullSettings.builder().decodeWorkers(2).chunkSize(3).idleTimeout(Duration.ofSeconds(2)).build());
+            DestinationTableResolver.sourceName(), ns -> true, ColumnProjections.NONE),
+        PullSettings.builder().decodeWorkers(2).chunkSize(3).idleTimeout(Duration.ofSeconds(2)).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
 
     pull.pull(start, sink, ProgressListener.none());
 

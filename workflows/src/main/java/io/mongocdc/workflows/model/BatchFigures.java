@@ -56,33 +56,6 @@ public record BatchFigures(
     Map<String, Map<String, Long>> columnDrift,
     BatchFreshness freshness) {
 
-  /** Figures without freshness. */
-  public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-      Map<String, Long> recordsByTable, long durationMillis, String endReason, int attempts,
-      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined,
-      long historyRowsAppended, long historyRowsPruned, Map<String, Map<String, Long>> columnDrift) {
-    this(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable, durationMillis, endReason, attempts,
-        stageMillis, tables, firstPosition, recordsQuarantined, historyRowsAppended, historyRowsPruned, columnDrift,
-        null);
-  }
-
-  /** Figures without typed column drift. */
-  public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-      Map<String, Long> recordsByTable, long durationMillis, String endReason, int attempts,
-      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined,
-      long historyRowsAppended, long historyRowsPruned) {
-    this(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable, durationMillis, endReason, attempts,
-        stageMillis, tables, firstPosition, recordsQuarantined, historyRowsAppended, historyRowsPruned, null);
-  }
-
-  /** Figures without change history. */
-  public BatchFigures(long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-      Map<String, Long> recordsByTable, long durationMillis, String endReason, int attempts,
-      Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition, long recordsQuarantined) {
-    this(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable, durationMillis, endReason, attempts,
-        stageMillis, tables, firstPosition, recordsQuarantined, 0, 0);
-  }
-
   public BatchFigures {
     recordsByTable = recordsByTable == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(recordsByTable));
     tables = tables == null ? null : Collections.unmodifiableMap(new TreeMap<>(tables));
@@ -101,5 +74,118 @@ public record BatchFigures(
       sum = sum.plus(table);
     }
     return sum;
+  }
+
+  /** A builder with nothing set: no events, no records, no tables, unknown stages and freshness. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds the figures of a batch, one named field at a time. */
+  public static final class Builder {
+    private long eventsRead;
+    private long recordsDelivered;
+    private long recordsExcluded;
+    private long bytesRead;
+    private Map<String, Long> recordsByTable;
+    private long durationMillis;
+    private String endReason;
+    private int attempts;
+    private Map<String, Long> stageMillis;
+    private Map<String, TableFigures> tables;
+    private String firstPosition;
+    private long recordsQuarantined;
+    private long historyRowsAppended;
+    private long historyRowsPruned;
+    private Map<String, Map<String, Long>> columnDrift;
+    private BatchFreshness freshness;
+
+    private Builder() {}
+
+    public Builder eventsRead(long value) {
+      eventsRead = value;
+      return this;
+    }
+
+    public Builder recordsDelivered(long value) {
+      recordsDelivered = value;
+      return this;
+    }
+
+    public Builder recordsExcluded(long value) {
+      recordsExcluded = value;
+      return this;
+    }
+
+    public Builder bytesRead(long value) {
+      bytesRead = value;
+      return this;
+    }
+
+    public Builder recordsByTable(Map<String, Long> value) {
+      recordsByTable = value;
+      return this;
+    }
+
+    public Builder durationMillis(long value) {
+      durationMillis = value;
+      return this;
+    }
+
+    public Builder endReason(String value) {
+      endReason = value;
+      return this;
+    }
+
+    public Builder attempts(int value) {
+      attempts = value;
+      return this;
+    }
+
+    public Builder stageMillis(Map<String, Long> value) {
+      stageMillis = value;
+      return this;
+    }
+
+    public Builder tables(Map<String, TableFigures> value) {
+      tables = value;
+      return this;
+    }
+
+    public Builder firstPosition(String value) {
+      firstPosition = value;
+      return this;
+    }
+
+    public Builder recordsQuarantined(long value) {
+      recordsQuarantined = value;
+      return this;
+    }
+
+    public Builder historyRowsAppended(long value) {
+      historyRowsAppended = value;
+      return this;
+    }
+
+    public Builder historyRowsPruned(long value) {
+      historyRowsPruned = value;
+      return this;
+    }
+
+    public Builder columnDrift(Map<String, Map<String, Long>> value) {
+      columnDrift = value;
+      return this;
+    }
+
+    public Builder freshness(BatchFreshness value) {
+      freshness = value;
+      return this;
+    }
+
+    public BatchFigures build() {
+      return new BatchFigures(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable,
+          durationMillis, endReason, attempts, stageMillis, tables, firstPosition, recordsQuarantined,
+          historyRowsAppended, historyRowsPruned, columnDrift, freshness);
+    }
   }
 }

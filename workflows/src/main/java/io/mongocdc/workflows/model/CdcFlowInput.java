@@ -17,12 +17,8 @@ public record CdcFlowInput(MirrorConfig config, CarriedState carried, Boolean re
     resync = Boolean.TRUE.equals(resync);
   }
 
-  public CdcFlowInput(MirrorConfig config, CarriedState carried) {
-    this(config, carried, null);
-  }
-
   public static CdcFlowInput newMirror(MirrorConfig config) {
-    return new CdcFlowInput(config, null);
+    return new CdcFlowInput(config, null, false);
   }
 
   /** A mirror started again from a new starting point after its history was lost. */
@@ -31,7 +27,7 @@ public record CdcFlowInput(MirrorConfig config, CarriedState carried, Boolean re
   }
 
   public static CdcFlowInput continued(CarriedState carried) {
-    return new CdcFlowInput(null, carried);
+    return new CdcFlowInput(null, carried, false);
   }
 
   public boolean isResync() {

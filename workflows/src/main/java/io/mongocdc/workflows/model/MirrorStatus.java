@@ -35,9 +35,11 @@ import java.util.List;
  *     committed batch) lags the workflow's clock: its source commit time to now. Unlike {@code
  *     checkpointAgeSeconds} (how much a restart would replay), this is what readers of the
  *     destination see; it also grows while the source is quiet. Null before a batch delivered
- *     changes in this workflow run
+ *     changes (in workers before the freshness was carried over continue-as-new: in this
+ *     workflow run)
  * @param lastBatchFreshness how fresh the last committed batch's changes were when they became
- *     visible (p50, p99, max); null before a batch delivered changes in this workflow run
+ *     visible (p50, p99, max); null before a batch delivered changes (in workers before it was
+ *     carried over continue-as-new: in this workflow run)
  */
 public record MirrorStatus(
     String mirror,

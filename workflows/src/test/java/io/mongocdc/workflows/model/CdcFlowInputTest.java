@@ -23,7 +23,9 @@ class CdcFlowInputTest {
     Object decoded = JSON.readValue(JSON.writeValueAsBytes(input), Object.class);
     assertEquals(input, CdcFlowInput.fromJson(decoded));
     CdcFlowInput continued = CdcFlowInput.continued(CarriedState.initial(MIRROR));
-    assertEquals(continued, CdcFlowInput.fromJson(JSON.readValue(JSON.writeValueAsBytes(continued), Object.class)));
+    // The carried state is a mutable object without equals: compared as the JSON it is written as.
+    assertEquals(JSON.valueToTree(continued),
+        JSON.valueToTree(CdcFlowInput.fromJson(JSON.readValue(JSON.writeValueAsBytes(continued), Object.class))));
   }
 
   @Test
@@ -31,9 +33,11 @@ class CdcFlowInputTest {
     EditRequest edit = EditRequest.none().with(MirrorSettings.BATCH_SIZE, 500)
         .with(MirrorSettings.CONTROL_EVENT_POLICY, ControlEventPolicy.IGNORE)
         .with(MirrorSettings.COLUMNS, Map.of("orders", List.of(new TypedColumn("status", "text", "status"))));
-    CdcFlowInput continued = CdcFlowInput.continued(CarriedState.builder().config(MIRROR).pendingEdits(List.of(edit))
-        .build());
-    assertEquals(continued, CdcFlowInput.fromJson(JSON.readValue(JSON.writeValueAsBytes(continued), Object.class)));
+    CarriedState carried = CarriedState.initial(MIRROR);
+    carried.pendingEdits.add(edit);
+    CdcFlowInput continued = CdcFlowInput.continued(carried);
+    assertEquals(List.of(edit), CdcFlowInput.fromJson(JSON.readValue(JSON.writeValueAsBytes(continued), Object.class))
+        .carried().pendingEdits);
 
     // Older workers wrote the edit as a record: every field, null where the edit left it alone.
     Map<String, Object> recordShape = new java.util.LinkedHashMap<>();
