@@ -22,11 +22,14 @@ import java.util.Map;
  *     heartbeats of workers before it existed)
  * @param historyRowsAppended history rows the batch's committed transactions appended so far, over
  *     all its attempts (0 in heartbeats of workers before it existed)
+ * @param visibleThroughMillis the source commit time of the newest change this attempt made
+ *     visible in the destination (epoch milliseconds), for {@code mirror status} while the batch
+ *     runs; null before one, and in heartbeats of workers before it existed
  */
 public record PullHeartbeat(
     long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
     Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition,
-    long recordsQuarantined, long historyRowsAppended) {
+    long recordsQuarantined, long historyRowsAppended, Long visibleThroughMillis) {
 
   /** A builder with nothing set: nothing delivered, read or timed yet. */
   public static Builder builder() {
@@ -45,6 +48,7 @@ public record PullHeartbeat(
     private String firstPosition;
     private long recordsQuarantined;
     private long historyRowsAppended;
+    private Long visibleThroughMillis;
 
     private Builder() {}
 
@@ -98,9 +102,14 @@ public record PullHeartbeat(
       return this;
     }
 
+    public Builder visibleThroughMillis(Long value) {
+      visibleThroughMillis = value;
+      return this;
+    }
+
     public PullHeartbeat build() {
       return new PullHeartbeat(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables,
-          firstPosition, recordsQuarantined, historyRowsAppended);
+          firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis);
     }
   }
 }

@@ -4,6 +4,7 @@ import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
+import io.mongocdc.ports.VisibilityLog;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.pipeline.DecodeThreads;
@@ -57,6 +58,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final PipelineMetrics metrics;
   private final FailedAttemptLog failedAttempts;
   private final QuarantineLog quarantine;
+  private final VisibilityLog visibility;
   /** One for every pull this worker runs: its mirrors share one heap. */
   private final DecodedBytesBudget decodedBytes;
   /** Shared by every pull of this worker: its mirrors share its cores. */
@@ -67,9 +69,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    * @param metrics where each batch's progress and figures are published
    * @param failedAttempts where a failed attempt is recorded before it is reported to Temporal
    * @param quarantine where poison events go under {@code poisonEventPolicy} QUARANTINE
+   * @param visibility where a running batch reports how far the visible rows reach
    */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
-      LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine) {
+      LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine,
+      VisibilityLog visibility) {
+    this.visibility = Objects.requireNonNull(visibility, "visibility");
     this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
     this.failedAttempts = Objects.requireNonNull(failedAttempts, "failedAttempts");
     this.source = Objects.requireNonNull(source, "source");
@@ -117,10 +122,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
           PoisonEventPolicy.of(mirror, destination, quarantine, batchId)).withDecodeThreads(decodeThreads)
           .withFreshnessListener(mirrorMetrics::onVisible);
+      VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
         context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore + sink.committedKept(), attempt,
             tablesBefore, firstBefore, quarantinedBefore, historyBefore, sink));
+        visibleThrough.report(progress.freshness());
       };
       try {
         PullResult result = pull.pull(start, sink.lanes(), heartbeat);
@@ -173,6 +180,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         .firstPosition(firstPosition(firstBefore, progress.firstDelivered()))
         .recordsQuarantined(quarantinedBefore + progress.recordsQuarantined())
         .historyRowsAppended(historyBefore + sink.committedHistoryRows())
+        .visibleThroughMillis(progress.freshness() == null ? null : progress.freshness().visibleThrough().toEpochMilli())
         .build();
   }
 

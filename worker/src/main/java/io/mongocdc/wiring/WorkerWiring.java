@@ -92,7 +92,7 @@ public final class WorkerWiring {
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
-            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside),
+            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside, ports.catalog()::recordVisibleThrough),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,

@@ -78,7 +78,7 @@ class PullRecordsActivityImplTest {
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
             java.time.Clock.systemUTC(), null),
-        FailedAttemptLog.NONE, catalog::setAside));
+        FailedAttemptLog.NONE, catalog::setAside, catalog::recordVisibleThrough));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(1))
@@ -178,11 +178,18 @@ class PullRecordsActivityImplTest {
     assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(15))), beat.delivered());
     assertEquals(1, beat.batchId());
     assertEquals(30, beat.eventsRead());
+    long newestCommitted = events.get(15).getDateTime("wallTime").getValue();
+    assertEquals(newestCommitted, beat.visibleThroughMillis(), "the heartbeat says how far the visible rows reach");
     for (PullHeartbeat earlier : heartbeats) {
       assertTrue(earlier.recordsDelivered() <= 16, "never ahead of what the destination committed: " + earlier);
+      assertTrue(earlier.visibleThroughMillis() == null || earlier.visibleThroughMillis() <= newestCommitted,
+          "never ahead of what is visible: " + earlier);
     }
     gate.release();
     assertEquals(40, pull.get(WAIT.toSeconds(), TimeUnit.SECONDS).figures().recordsDelivered());
+    java.time.Instant recorded = catalog.visibleThrough(Fixtures.orders().name());
+    assertNotNull(recorded, "the running batch recorded how far the visible rows reach in the catalog");
+    assertTrue(recorded.toEpochMilli() >= newestCommitted, recorded + " is behind a heartbeat's " + newestCommitted);
   }
 
   @Test

@@ -197,6 +197,33 @@ class PostgresCheckpointCatalogTest {
   }
 
   @Test
+  void theRunningBatchsVisibleThroughMovesForwardOnlyAndMirrorStatusShowsTheNewerOfItAndTheLastBatch() {
+    port.register(mirror("v1"));
+    java.time.Instant early = java.time.Instant.parse("2026-12-02T10:00:00Z");
+    java.time.Instant later = early.plusSeconds(30);
+    assertEquals(null, column("select visible_through from mongo_cdc.mirror_status where mirror = 'v1'"));
+
+    port.recordVisibleThrough("v1", later);
+    port.recordVisibleThrough("v1", early);
+
+    assertEquals(later, instant(column("select visible_through from mongo_cdc.mirror_status where mirror = 'v1'")),
+        "a late report of an earlier time does not move it back");
+    port.commit("v1", 1, token(80), BatchFigures.builder().eventsRead(3).recordsDelivered(3).durationMillis(10)
+        .endReason("BATCH_SIZE").attempts(1).tables(Map.of())
+        .freshness(new io.mongocdc.workflows.model.BatchFreshness(5, 9, 12, later.plusSeconds(5).toEpochMilli()))
+        .build());
+    assertEquals(later.plusSeconds(5),
+        instant(column("select visible_through from mongo_cdc.mirror_status where mirror = 'v1'")),
+        "a batch that ended further along wins");
+    assertTrue(((Number) column("select extract(epoch from visible_lag) from mongo_cdc.mirror_status"
+        + " where mirror = 'v1'")).doubleValue() > 0);
+  }
+
+  private static java.time.Instant instant(Object value) {
+    return ((java.time.OffsetDateTime) value).toInstant();
+  }
+
+  @Test
   void aFailedAttemptLeavesARowAndShowsOnTheBatchUntilItCommits() {
     port.register(mirror("a1"));
     port.recordFailedAttempt("a1", 1, 1, "TRANSIENT", "PullRecords: connection refused");

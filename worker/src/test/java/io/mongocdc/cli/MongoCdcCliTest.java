@@ -97,6 +97,31 @@ class MongoCdcCliTest {
   }
 
   @Test
+  void statusShowsTheVisibleLagTheRunningBatchLastHeartbeated() throws Exception {
+    assertEquals(0, create().exitCode());
+    pulls.nextCall();
+    long visibleThrough = System.currentTimeMillis() - 3_000;
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    pulls.then(ScriptedPullRecords.heartbeatUntil(
+        io.mongocdc.activities.PullHeartbeat.builder().batchId(1).visibleThroughMillis(visibleThrough).build(), release));
+    try {
+      // The heartbeat reaches the server within the worker's heartbeat throttle (2 s).
+      Run status = run("mirror", "status", "orders");
+      for (int i = 0; i < 200 && !status.out().contains("as the running batch reported"); i++) {
+        release.await(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+        status = run("mirror", "status", "orders");
+      }
+      assertTrue(status.out().contains("as the running batch reported"), status.out());
+      java.util.regex.Matcher lag = java.util.regex.Pattern.compile("visible lag: ([0-9.]+) s").matcher(status.out());
+      assertTrue(lag.find(), status.out());
+      double seconds = Double.parseDouble(lag.group(1));
+      assertTrue(seconds >= 3.0 && seconds < 60, "now minus what the batch made visible: " + status.out());
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
   void creatingAMirrorTwiceFails() throws Exception {
     create();
     pulls.nextCall();

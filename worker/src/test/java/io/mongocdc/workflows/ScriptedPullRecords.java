@@ -53,6 +53,19 @@ public final class ScriptedPullRecords {
     return (request, context) -> outcome(request, records, null, freshness);
   }
 
+  /**
+   * Heartbeats {@code details} until {@code release} opens (the batch runs on meanwhile, as a
+   * long batch does), then delivers nothing.
+   */
+  public static Step heartbeatUntil(io.mongocdc.activities.PullHeartbeat details, java.util.concurrent.CountDownLatch release) {
+    return (request, context) -> {
+      do {
+        context.heartbeat(details);
+      } while (!release.await(50, TimeUnit.MILLISECONDS));
+      return outcome(request, 0, null, null);
+    };
+  }
+
   /** Delivers {@code records} records, then stops before a control event (PAUSE policy). */
   static Step stopBefore(int records, String controlEvent) {
     return (request, context) -> outcome(request, records, controlEvent, null);
