@@ -143,7 +143,7 @@ class MongoSourceIT {
     return StreamPosition.atOperationTime(new BsonTimestamp(clusterTime.getTime(), clusterTime.getInc() + 1));
   }
 
-  private static final class CollectingSink implements RecordSink {
+  private static class CollectingSink implements RecordSink {
     final List<ChangeRecord> records = new ArrayList<>();
 
     @Override
@@ -208,6 +208,37 @@ class MongoSourceIT {
 
     assertEquals(List.of("1", "2"), first.records.stream().map(ChangeRecord::key).toList());
     assertEquals(List.of("3", "4"), second.records.stream().map(ChangeRecord::key).toList());
+  }
+
+  @Test
+  void aReaderThatHasCaughtUpWithTheServerCommitsAtOnceNotAtTheBatchEnd() throws Exception {
+    StreamPosition start = now();
+    orders.insertMany(List.of(new Document("_id", 1), new Document("_id", 2), new Document("_id", 3)));
+    // Only being caught up can commit before the batch ends: the visibility delay is an hour.
+    Duration idle = Duration.ofSeconds(10);
+    PullRecords pull = new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), settings()),
+        new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(),
+            ns -> false, ColumnProjections.NONE),
+        PullSettings.builder().decodeWorkers(2).chunkSize(100).idleTimeout(idle)
+            .maxVisibilityDelay(Duration.ofHours(1)).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
+    long[] allCommittedAt = {0};
+    CollectingSink sink = new CollectingSink() {
+      @Override
+      public void commit() {
+        if (records.size() == 3 && allCommittedAt[0] == 0) {
+          allCommittedAt[0] = System.nanoTime();
+        }
+      }
+    };
+
+    PullResult result = pull.pull(start, sink, ProgressListener.none());
+    long endedAt = System.nanoTime();
+
+    assertEquals(EndReason.IDLE_TIMEOUT, result.endReason());
+    assertEquals(3, sink.records.size());
+    assertTrue(allCommittedAt[0] > 0 && endedAt - allCommittedAt[0] > idle.toNanos() / 2,
+        "the records were committed when the cursor had nothing more, "
+            + Duration.ofNanos(endedAt - allCommittedAt[0]) + " before the batch ended");
   }
 
   @Test
