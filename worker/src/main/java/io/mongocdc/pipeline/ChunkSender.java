@@ -8,7 +8,6 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.ControlEventPolicy;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +67,7 @@ final class ChunkSender implements Runnable {
   private long bytesSinceCommit;
   /** When the oldest record written since the last commit was read; meaningful while there is one. */
   private long oldestUncommittedNanos;
-  /** Per chunk written since the last commit, its newest record's source commit time (epoch ms). */
+  /** The source commit times (epoch ms) of the records written since the last commit. */
   private final PendingCommitTimes uncommittedCommitTimes = new PendingCommitTimes();
   private boolean sinkCommitted;
   private long expectedSequence;
