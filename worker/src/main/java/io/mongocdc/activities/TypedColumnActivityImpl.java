@@ -33,8 +33,8 @@ public final class TypedColumnActivityImpl implements TypedColumnActivity {
       try (PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat, 0L, HEARTBEAT_EVERY,
           "mongo-cdc-" + mirror.name() + "-typed-columns-heartbeat", () -> {})) {
         long[] transactions = {0};
-        TypedColumnsAligned aligned = destination.alignTypedColumns(mirror, request.dropColumns(),
-            request.resumeAfter(), () -> heartbeat.progress(++transactions[0]));
+        TypedColumnsAligned aligned = destination.alignTypedColumns(request,
+            () -> heartbeat.progress(++transactions[0]));
         log.info("mirror {}: typed columns filled in {} rows{}", mirror.name(), aligned.rowsFilled(),
             aligned.resumeAfter() == null ? ", done" : ", more to fill");
         return aligned;

@@ -4,6 +4,7 @@ import static io.mongocdc.decode.BsonReads.indexOfZero;
 import static io.mongocdc.decode.BsonReads.readInt;
 import static io.mongocdc.decode.BsonReads.readLong;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.bson.types.Decimal128;
@@ -311,10 +312,13 @@ public final class BsonJsonTranscoder {
     }
 
     /**
-     * A finite double as a JSON number that always has a fraction or an exponent, so readers
-     * (the driver's included) parse it back as a double, not an integer: relaxed Extended
-     * JSON's "non-integer". The digits are Java's shortest-uniquely-identifying ones, so the
-     * value round-trips exactly.
+     * A finite double as a JSON number that always has a fraction, so readers (the driver's
+     * included) parse it back as a double, not an integer: relaxed Extended JSON's
+     * "non-integer". The digits are Java's shortest-uniquely-identifying ones, so the value
+     * round-trips exactly. A large one is written out in full ({@code 10000000000000000000.0},
+     * not {@code 1.0E19}): {@code jsonb} keeps a number's fraction digits but prints it without
+     * its exponent, so only then does {@code doc} still say it is a double when it is read back
+     * (as the typed-column backfill reads it).
      */
     private void writeFiniteDouble(double d) {
       // Fast path for the common integral values: Double.toString would give the same "N.0".
@@ -325,6 +329,11 @@ public final class BsonJsonTranscoder {
         return;
       }
       String text = Double.toString(d);
+      int exponent = text.indexOf('E');
+      if (exponent > 0 && text.charAt(exponent + 1) != '-') {
+        text = new BigDecimal(text).toPlainString();
+        text = text.indexOf('.') < 0 ? text + ".0" : text;
+      }
       out.ensure(text.length());
       for (int i = 0; i < text.length(); i++) {
         out.writeByte(text.charAt(i));

@@ -72,6 +72,24 @@ public final class DocumentProjector {
     return new TypedValues(values, drift == null ? null : JsonText.of(drift), drifted);
   }
 
+  /**
+   * No value for any column, each drifted for {@code reason}: a document that cannot be read
+   * (a backfill's {@code doc} that no longer parses as Extended JSON) leaves its row's columns to
+   * its next change, as a value that does not convert does.
+   */
+  public TypedValues unreadable(String reason) {
+    Map<String, Object> drift = new LinkedHashMap<>();
+    List<String> drifted = new ArrayList<>();
+    for (ColumnProjection column : columns) {
+      Map<String, Object> why = new LinkedHashMap<>();
+      why.put("bsonType", "unreadable");
+      why.put("reason", reason);
+      drift.put(column.name(), why);
+      drifted.add(column.name());
+    }
+    return new TypedValues(new Object[columns.size()], drift.isEmpty() ? null : JsonText.of(drift), drifted);
+  }
+
   private Object convert(BsonValue value, ColumnType type) {
     try {
       return ColumnConversion.convert(value, type, json);

@@ -21,6 +21,7 @@ import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.workflows.model.TypedColumnsRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -163,12 +164,13 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
-  public TypedColumnsAligned alignTypedColumns(MirrorConfig mirror, Map<String, List<String>> drop,
-      String resumeAfter, Runnable progress) {
+  public TypedColumnsAligned alignTypedColumns(TypedColumnsRequest request, Runnable progress) {
+    MirrorConfig mirror = request.mirror();
+    String resumeAfter = request.resumeAfter();
     DataSource data = dataSource(mirror.destinationPeer());
     ColumnProjections projections = MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed());
     // In collection order: the resume point names a collection and a key.
-    List<DestinationTable> tables = new ArrayList<>(plan(mirror));
+    List<DestinationTable> tables = new ArrayList<>(tablesOf(mirror));
     tables.sort(Comparator.comparing(t -> t.source().collection()));
     try {
       if (resumeAfter == null) {
@@ -177,10 +179,12 @@ public final class PostgresMirrorDestination implements MirrorDestination {
             if (!PostgresDestination.exists(ddl, table)) {
               continue; // created with its columns by the first sink that meets it
             }
-            List<String> dropped = drop.getOrDefault(table.source().collection(), List.of());
-            TypedColumnTable.drop(ddl, table, dropped);
+            String collection = table.source().collection();
+            TypedColumnTable.drop(ddl, table, request.dropColumns().getOrDefault(collection, List.of()));
             DocumentProjector projector = projections.of(table.source());
             if (projector != null) {
+              TypedColumnTable.empty(ddl, table, projector.columns(),
+                  request.refillColumns().getOrDefault(collection, List.of()));
               TypedColumnTable.addMissing(ddl, table, projector.columns());
             }
           }
@@ -221,7 +225,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     int built = 0;
     try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
       connection.setAutoCommit(true);
-      for (DestinationTable table : plan(mirror)) {
+      for (DestinationTable table : tablesOf(mirror)) {
         for (String column : mirror.settings().columns().indexes().getOrDefault(table.source().collection(),
             List.of())) {
           if (PostgresDestination.exists(connection, table) && TypedColumnIndexes.create(connection, table, column)) {
@@ -320,6 +324,19 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   /** The mirror's destination tables, one per collection, as they are (or will be) created. */
   private static List<DestinationTable> plan(MirrorConfig mirror) {
     return PostgresDestination.plan(mirror.destinationSchema(), sources(mirror), TableNaming.instance());
+  }
+
+  /**
+   * The tables typed columns live in: those of the named collections, or for a mirror of every
+   * collection, those recorded for it so far (a table created later gets its columns with it).
+   */
+  private List<DestinationTable> tablesOf(MirrorConfig mirror) {
+    if (!mirror.collections().isEmpty()) {
+      return plan(mirror);
+    }
+    List<Namespace> recorded = recordedCollections(mirror).stream()
+        .map(c -> new Namespace(mirror.sourceDatabase(), c)).toList();
+    return PostgresDestination.plan(mirror.destinationSchema(), recorded, TableNaming.instance());
   }
 
   /** The state tables, then the history tables of the collections that keep one. */

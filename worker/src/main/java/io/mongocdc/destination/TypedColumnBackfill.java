@@ -88,7 +88,7 @@ final class TypedColumnBackfill {
     }
     try (PreparedStatement update = connection.prepareStatement(updateSql)) {
       for (String[] row : read) {
-        TypedValues typed = projector.project(RawBsonDocument.parse(row[1]));
+        TypedValues typed = project(row[1]);
         int p = 1;
         List<ColumnProjection> columns = projector.columns();
         for (int i = 0; i < columns.size(); i++) {
@@ -105,6 +105,23 @@ final class TypedColumnBackfill {
     }
     connection.commit();
     return read.get(read.size() - 1)[0];
+  }
+
+  /**
+   * The row's typed values from its stored document. A document jsonb gave back in a form Extended
+   * JSON cannot read (an integer beyond int64: a large double stored before doubles kept their
+   * fraction in {@code doc}) is drift on every column, never a failed fill: retrying could not
+   * change it, and the row's next change writes its columns.
+   */
+  private TypedValues project(String document) {
+    RawBsonDocument parsed;
+    try {
+      parsed = RawBsonDocument.parse(document);
+    } catch (RuntimeException e) {
+      return projector.unreadable("doc cannot be read back as Extended JSON (" + e.getClass().getSimpleName()
+          + ": " + e.getMessage() + ")");
+    }
+    return projector.project(parsed);
   }
 
   DestinationTable table() {

@@ -33,19 +33,7 @@ final class TypedColumnTable {
    */
   static List<String> missing(Connection connection, DestinationTable table, List<ColumnProjection> columns)
       throws SQLException {
-    Map<String, String> existing = new HashMap<>();
-    try (PreparedStatement ps = connection.prepareStatement(
-        "select a.attname, format_type(a.atttypid, a.atttypmod) from pg_attribute a"
-            + " join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace"
-            + " where n.nspname = ? and c.relname = ? and a.attnum > 0 and not a.attisdropped")) {
-      ps.setString(1, table.schema());
-      ps.setString(2, table.name());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          existing.put(rs.getString(1), rs.getString(2));
-        }
-      }
-    }
+    Map<String, String> existing = existing(connection, table);
     List<String> missing = new ArrayList<>();
     for (ColumnProjection column : columns) {
       String type = existing.get(column.name());
@@ -61,6 +49,24 @@ final class TypedColumnTable {
       missing.add(DRIFT.columnName());
     }
     return missing;
+  }
+
+  /** The table's columns and their types, as {@code format_type} names them. */
+  private static Map<String, String> existing(Connection connection, DestinationTable table) throws SQLException {
+    Map<String, String> existing = new HashMap<>();
+    try (PreparedStatement ps = connection.prepareStatement(
+        "select a.attname, format_type(a.atttypid, a.atttypmod) from pg_attribute a"
+            + " join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace"
+            + " where n.nspname = ? and c.relname = ? and a.attnum > 0 and not a.attisdropped")) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          existing.put(rs.getString(1), rs.getString(2));
+        }
+      }
+    }
+    return existing;
   }
 
   /** The type as {@code format_type} names it. */
@@ -103,6 +109,42 @@ final class TypedColumnTable {
       separator = ", ";
     }
     alter(connection, sql);
+  }
+
+  /**
+   * Empties these columns, within the caller's transaction: each is dropped and added again
+   * (metadata only: every cell reads NULL, whatever type it had) and its entries leave
+   * {@code _drift}, so the fill converts every row again under the column's current definition.
+   * A column the table does not have is added by {@link #addMissing} as usual.
+   */
+  static void empty(Connection connection, DestinationTable table, List<ColumnProjection> columns, List<String> names)
+      throws SQLException {
+    Map<String, String> existing = existing(connection, table);
+    List<ColumnProjection> present = columns.stream().filter(c -> names.contains(c.name()) && existing.containsKey(c.name()))
+        .toList();
+    if (present.isEmpty()) {
+      return;
+    }
+    StringBuilder sql = new StringBuilder("alter table ").append(table.qualifiedName());
+    String separator = " ";
+    for (ColumnProjection column : present) {
+      sql.append(separator).append("drop column ").append(TableNaming.quote(column.name()));
+      separator = ", ";
+    }
+    for (ColumnProjection column : present) {
+      sql.append(", add column ").append(TableNaming.quote(column.name())).append(' ').append(column.type().sql());
+    }
+    alter(connection, sql);
+    if (existing.containsKey(DRIFT.columnName())) {
+      try (PreparedStatement ps = connection.prepareStatement("update " + table.qualifiedName() + " set "
+          + DRIFT.quoted() + " = nullif(" + DRIFT.quoted() + " - ?::text[], '{}'::jsonb) where jsonb_exists_any("
+          + DRIFT.quoted() + ", ?::text[])")) {
+        java.sql.Array keys = connection.createArrayOf("text", present.stream().map(ColumnProjection::name).toArray());
+        ps.setArray(1, keys);
+        ps.setArray(2, keys);
+        ps.executeUpdate();
+      }
+    }
   }
 
   /** Runs one ALTER TABLE in the caller's transaction, waiting at most {@link #LOCK_TIMEOUT} for the lock. */

@@ -8,6 +8,7 @@ import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.workflows.model.TypedColumnsRequest;
 import java.util.Map;
 import java.util.List;
 
@@ -105,13 +106,15 @@ public interface MirrorDestination {
   }
 
   /**
-   * Adds the mirror's missing typed columns to its existing tables and drops {@code drop}'s (when
-   * {@code resumeAfter} is null), then fills the typed columns of rows that do not hold them from
-   * their {@code doc}, a bounded slice of rows, calling {@code progress} after each transaction.
+   * Aligns the tables of the mirror's collections (named, or recorded for a mirror of every
+   * collection) with its typed columns. The first call of an alignment ({@code resumeAfter} null)
+   * drops the columns in {@code dropColumns}, empties those in {@code refillColumns} (values and
+   * drift), and adds the missing ones; every call then fills the typed columns of rows that do not
+   * hold them from their {@code doc}, a bounded slice of rows, calling {@code progress} after each
+   * transaction.
    * @return what it filled, and where the next call goes on (null when done)
    */
-  default TypedColumnsAligned alignTypedColumns(MirrorConfig mirror, Map<String, List<String>> drop,
-      String resumeAfter, Runnable progress) {
+  default TypedColumnsAligned alignTypedColumns(TypedColumnsRequest request, Runnable progress) {
     return new TypedColumnsAligned(0, null);
   }
 

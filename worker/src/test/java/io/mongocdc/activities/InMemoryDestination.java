@@ -9,6 +9,8 @@ import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.workflows.model.TypedColumnsRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,6 +75,19 @@ public final class InMemoryDestination implements MirrorDestination {
   @Override
   public long pruneHistory(MirrorConfig mirror) {
     return pruning.getAsLong();
+  }
+
+  private volatile java.util.function.Function<TypedColumnsRequest, TypedColumnsAligned> aligning =
+      request -> new TypedColumnsAligned(0, null);
+
+  /** What {@link #alignTypedColumns} does: called on the activity's thread, it may block it. */
+  public void alignWith(java.util.function.Function<TypedColumnsRequest, TypedColumnsAligned> aligning) {
+    this.aligning = aligning;
+  }
+
+  @Override
+  public TypedColumnsAligned alignTypedColumns(TypedColumnsRequest request, Runnable progress) {
+    return aligning.apply(request);
   }
 
   @Override

@@ -63,19 +63,28 @@ class BsonJsonRelaxedRenderingTest {
       "-1.0 | -1.0",
       "1.0001 | 1.0001",
       "42.42 | 42.42",
-      "1.2345678921232E18 | 1.2345678921232E18",
-      "-1.2345678921232E18 | -1.2345678921232E18",
-      "1.0E20 | 1.0E20",
+      "1.2345678921232E18 | 1234567892123200000.0",
+      "-1.2345678921232E18 | -1234567892123200000.0",
+      "1.0E20 | 100000000000000000000.0",
       "9999999.0 | 9999999.0",
-      "1.0E7 | 1.0E7",
+      "1.0E7 | 10000000.0",
       "1.0E-5 | 1.0E-5",
       "4.9E-324 | 4.9E-324",
-      "1.7976931348623157E308 | 1.7976931348623157E308",
       "0.0 | 0.0",
       "-0.0 | -0.0",
   })
   void finiteDoublesAreJsonNumbersWithAFractionOrExponent(double value, String expected) {
     assertEquals(expected, render(new BsonDouble(value)));
+  }
+
+  /**
+   * jsonb prints a number without its exponent but keeps its fraction digits: a large double
+   * written out in full with ".0" still reads back as a double from {@code doc}.
+   */
+  @Test
+  void largeDoublesAreWrittenOutInFullWithAFraction() {
+    assertEquals("17976931348623157" + "0".repeat(292) + ".0", render(new BsonDouble(Double.MAX_VALUE)));
+    assertEquals("-25000000000.0", render(new BsonDouble(-2.5E10)));
   }
 
   @Test

@@ -29,11 +29,17 @@ import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.PullRecordsRequest;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.TypedColumn;
+import io.mongocdc.workflows.model.TypedColumnsAligned;
+import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -482,5 +488,52 @@ class CdcFlowWorkflowTest {
     workflow.terminate(new StopRequest(true));
     flow.result("orders");
     flow.captureHistory("orders", flow.firstRunId, "failed-then-resumed");
+  }
+
+  /**
+   * Issue 36, finding 3: an edit accepted while an earlier column edit is aligned used to be
+   * applied with it, unaligned (its column never filled, its drop never done, its index never
+   * built). It waits for an alignment of its own, which empties and fills its column.
+   */
+  @Test
+  void aColumnEditAcceptedWhileAnotherIsAlignedIsAlignedByItself() throws Exception {
+    CountDownLatch aligning = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<TypedColumnsRequest> alignments = new CopyOnWriteArrayList<>();
+    destination.alignWith(request -> {
+      alignments.add(request);
+      if (alignments.size() == 1) {
+        aligning.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return new TypedColumnsAligned(0, null);
+    });
+    CdcFlowWorkflow workflow = flow.start(mirror(500));
+    pulls.nextCall();
+    workflow.edit(Map.of("columns", Map.of("orders", List.of(Map.of("name", "a", "type", "bigint", "path", "a")))));
+    pulls.then(deliver(1));
+    assertTrue(aligning.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the first edit is aligned");
+    workflow.edit(Map.of("columns", Map.of("orders", List.of(Map.of("name", "b", "type", "text", "path", "b"))),
+        "indexes", Map.of("orders", List.of("b"))));
+    release.countDown();
+
+    PullRecordsRequest next = pulls.nextCall();
+    assertEquals(2, alignments.size(), "one alignment per edit: " + alignments);
+    assertEquals(Map.of("orders", List.of("a")), alignments.get(0).refillColumns());
+    assertEquals(List.of("a"), alignments.get(0).mirror().settings().columns().of("orders").stream()
+        .map(TypedColumn::name).toList(), "the first alignment sees only the first edit");
+    assertEquals(Map.of("orders", List.of("b")), alignments.get(1).refillColumns(), "only the new column is refilled");
+    assertNull(alignments.get(1).resumeAfter());
+    assertEquals(List.of("a", "b"), next.mirror().settings().columns().of("orders").stream()
+        .map(TypedColumn::name).toList());
+    assertEquals(Map.of("orders", List.of("b")), next.mirror().settings().columns().indexes());
+    assertEquals(List.of(), workflow.status().pendingEdits());
+    workflow.terminate(new StopRequest(true));
+    flow.result("orders");
+    flow.captureHistory("orders", flow.firstRunId, "column-edit-during-alignment");
   }
 }

@@ -59,6 +59,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   static final String SNAPSHOT_CHANGE = "initial-snapshot";
   /** The change id of typed columns' steps (columns aligned on edit, filled, indexed): older histories have none. */
   static final String TYPED_COLUMNS_CHANGE = "typed-columns";
+  /**
+   * The change id of applying, after an alignment of typed columns, only the edits it aligned: those
+   * that arrived during it wait for their own. Recorded only when an edit arrived during one.
+   */
+  static final String COLUMN_EDITS_IN_ORDER_CHANGE = "column-edits-in-order";
   /** The change id of numbering batches after the stored checkpoint's when a mirror is created again. */
   static final String STORED_BATCH_IDS_CHANGE = "stored-batch-ids";
   /** The change id of recording phase changes in the catalog: histories from before it replay without. */
@@ -212,9 +217,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * batch: streaming waits at most one slice for the backfill of a large table.
    */
   private void fillTypedColumns(Map<String, List<String>> drop) {
-    TypedColumnsAligned aligned = activities.alignTypedColumns(
-        new TypedColumnsRequest(drop == null ? carried.config : state.nextConfig(), drop,
-            drop == null ? carried.typedColumnsBackfillFrom : null));
+    TypedColumnsAligned aligned = activities.alignTypedColumns(drop == null
+        ? TypedColumnsRequest.resume(carried.config, carried.typedColumnsBackfillFrom)
+        : TypedColumnsRequest.first(state.nextConfig(), drop,
+            state.nextConfig().settings().columns().changedSince(carried.config.settings().columns())));
     carried.typedColumnsBackfillFrom = aligned.resumeAfter();
     backfillTurn = false;
     if (aligned.resumeAfter() == null) {
@@ -271,7 +277,18 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     }
   }
 
+  /**
+   * Pending edits take effect, in arrival order: edits that arrive while typed columns are aligned
+   * for earlier ones are aligned (and applied) in a round of their own, before the next step.
+   */
   private void applyPendingEdits() {
+    while (applyPendingEditsRound()) {
+      // the edits that arrived during the round's alignment go next
+    }
+  }
+
+  /** @return whether edits arrived during the round's alignment and are still pending */
+  private boolean applyPendingEditsRound() {
     List<String> added = state.collectionsToAdd();
     if (!added.isEmpty() && collectionsAccepted(added)) {
       activities.createDestinationTables(state.nextConfig());
@@ -279,10 +296,22 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     }
     if (state.pendingEditsChangeColumns() && typedColumnsVersion()) {
       // Before the edits apply: a failure leaves them pending, and the batch after them finds its columns.
+      int aligned = state.pendingEditCount();
       fillTypedColumns(state.columnsToDrop());
+      if (state.pendingEditCount() > aligned && columnEditsInOrderVersion()) {
+        state.applyPendingEdits(aligned);
+        carried.typedColumnIndexesPending = !carried.config.settings().columns().indexes().isEmpty();
+        return true;
+      }
       carried.typedColumnIndexesPending = !state.nextConfig().settings().columns().indexes().isEmpty();
     }
     state.applyPendingEdits();
+    return false;
+  }
+
+  /** Histories from before it applied every pending edit after an alignment, those that arrived during it too. */
+  private boolean columnEditsInOrderVersion() {
+    return Workflow.getVersion(COLUMN_EDITS_IN_ORDER_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   /**

@@ -178,14 +178,26 @@ final class FlowState {
    * batch; the batches after it replay its changes from there.
    */
   void applyPendingEdits() {
-    if (!carried.pendingEdits.isEmpty()) {
+    applyPendingEdits(carried.pendingEdits.size());
+  }
+
+  /** The first {@code count} pending edits take effect, in arrival order; the later ones stay pending. */
+  void applyPendingEdits(int count) {
+    if (count > 0) {
+      List<EditRequest> later = List.copyOf(carried.pendingEdits.subList(count, carried.pendingEdits.size()));
+      carried.pendingEdits.subList(count, carried.pendingEdits.size()).clear();
       List<String> added = collectionsToAdd();
       carried.config = nextConfig();
       carried.pendingEdits.clear();
+      carried.pendingEdits.addAll(later);
       if (carried.config.settings().snapshot().enabled()) {
         startSnapshots(added);
       }
     }
+  }
+
+  int pendingEditCount() {
+    return carried.pendingEdits.size();
   }
 
   /**

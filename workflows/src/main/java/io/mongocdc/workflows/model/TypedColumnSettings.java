@@ -157,6 +157,24 @@ public record TypedColumnSettings(Map<String, List<TypedColumn>> columns, Map<St
     return new TypedColumnSettings(merged, indexed);
   }
 
+  /**
+   * Per collection (sorted), the columns of these settings that {@code before} did not maintain as
+   * they are defined now: added, redefined (another path or type under the same name), or added
+   * again after a removal. Their cells hold nothing, or values of another definition, or values
+   * the stream stopped updating; they must be emptied and filled again.
+   */
+  public Map<String, List<String>> changedSince(TypedColumnSettings before) {
+    Map<String, List<String>> changed = new TreeMap<>();
+    columns.forEach((collection, list) -> {
+      List<TypedColumn> maintained = before.of(collection);
+      List<String> names = list.stream().filter(column -> !maintained.contains(column)).map(TypedColumn::name).toList();
+      if (!names.isEmpty()) {
+        changed.put(collection, names);
+      }
+    });
+    return changed;
+  }
+
   private static <V> Map<String, V> copies(Map<String, V> map, Function<V, V> copy) {
     Map<String, V> copied = new TreeMap<>();
     map.forEach((k, v) -> copied.put(k, copy.apply(v)));

@@ -11,10 +11,27 @@ import java.util.Map;
  *     ({@code dropColumnData}); empty for none
  * @param resumeAfter where a previous call stopped ({@link TypedColumnsAligned#resumeAfter}); null
  *     to add and drop the columns, then fill from the first table's first row
+ * @param refillColumns per collection, typed columns whose cells are emptied (with their drift)
+ *     before the fill, because the mirror did not maintain them as {@code mirror} defines them
+ *     ({@link TypedColumnSettings#changedSince}); empty for none, and in requests recorded before
+ *     it existed
  */
-public record TypedColumnsRequest(MirrorConfig mirror, Map<String, List<String>> dropColumns, String resumeAfter) {
+public record TypedColumnsRequest(MirrorConfig mirror, Map<String, List<String>> dropColumns, String resumeAfter,
+    Map<String, List<String>> refillColumns) {
 
   public TypedColumnsRequest {
     dropColumns = dropColumns == null ? Map.of() : DeterministicMaps.sorted(dropColumns);
+    refillColumns = refillColumns == null ? Map.of() : DeterministicMaps.sorted(refillColumns);
+  }
+
+  /** The first call of an alignment: columns dropped and emptied, then the fill from the start. */
+  public static TypedColumnsRequest first(MirrorConfig mirror, Map<String, List<String>> dropColumns,
+      Map<String, List<String>> refillColumns) {
+    return new TypedColumnsRequest(mirror, dropColumns, null, refillColumns);
+  }
+
+  /** A later call: the fill goes on where the previous call stopped. */
+  public static TypedColumnsRequest resume(MirrorConfig mirror, String resumeAfter) {
+    return new TypedColumnsRequest(mirror, Map.of(), resumeAfter, Map.of());
   }
 }

@@ -98,4 +98,19 @@ class TypedColumnSettingsTest {
     assertEquals(List.of("columns.orders must be a list of objects with string fields name, type and path, got "
         + "[{\"name\":\"x\",\"type\":\"text\"}]"), e.problems());
   }
+
+  @Test
+  void changedSinceNamesAddedRedefinedAndAddedAgainColumnsNotTheMaintainedOnes() {
+    TypedColumn version = new TypedColumn("v", "bigint", "version");
+    TypedColumn name = new TypedColumn("name", "text", "name");
+    TypedColumnSettings before = new TypedColumnSettings(Map.of("users", List.of(version, name)), Map.of());
+    TypedColumnSettings after = new TypedColumnSettings(Map.of(
+        "users", List.of(new TypedColumn("v", "bigint", "age"), name, new TypedColumn("city", "text", "address.city")),
+        "orders", List.of(new TypedColumn("total", "numeric", "total"))), Map.of());
+
+    assertEquals(Map.of("orders", List.of("total"), "users", List.of("v", "city")), after.changedSince(before));
+    assertEquals(Map.of(), before.changedSince(before), "nothing changed: nothing to empty");
+    TypedColumnSettings removed = new TypedColumnSettings(Map.of("users", List.of(name)), Map.of());
+    assertEquals(Map.of("users", List.of("v")), before.changedSince(removed), "added again after its removal");
+  }
 }
