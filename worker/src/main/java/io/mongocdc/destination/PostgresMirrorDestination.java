@@ -180,11 +180,14 @@ public final class PostgresMirrorDestination implements MirrorDestination {
               continue; // created with its columns by the first sink that meets it
             }
             String collection = table.source().collection();
+            List<String> emptied = request.refillColumns().getOrDefault(collection, List.of());
+            List<String> forgotten = new ArrayList<>(emptied);
+            forgotten.addAll(request.removedColumns().getOrDefault(collection, List.of()));
+            TypedColumnTable.forgetDrift(ddl, table, forgotten);
             TypedColumnTable.drop(ddl, table, request.dropColumns().getOrDefault(collection, List.of()));
             DocumentProjector projector = projections.of(table.source());
             if (projector != null) {
-              TypedColumnTable.empty(ddl, table, projector.columns(),
-                  request.refillColumns().getOrDefault(collection, List.of()));
+              TypedColumnTable.empty(ddl, table, projector.columns(), emptied);
               TypedColumnTable.addMissing(ddl, table, projector.columns());
             }
           }

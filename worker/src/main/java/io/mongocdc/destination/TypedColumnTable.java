@@ -113,9 +113,9 @@ final class TypedColumnTable {
 
   /**
    * Empties these columns, within the caller's transaction: each is dropped and added again
-   * (metadata only: every cell reads NULL, whatever type it had) and its entries leave
-   * {@code _drift}, so the fill converts every row again under the column's current definition.
-   * A column the table does not have is added by {@link #addMissing} as usual.
+   * (metadata only: every cell reads NULL, whatever type it had), so the fill converts every row
+   * again under the column's current definition. Their entries in {@code _drift} go with {@link
+   * #forgetDrift}. A column the table does not have is added by {@link #addMissing} as usual.
    */
   static void empty(Connection connection, DestinationTable table, List<ColumnProjection> columns, List<String> names)
       throws SQLException {
@@ -135,15 +135,24 @@ final class TypedColumnTable {
       sql.append(", add column ").append(TableNaming.quote(column.name())).append(' ').append(column.type().sql());
     }
     alter(connection, sql);
-    if (existing.containsKey(DRIFT.columnName())) {
-      try (PreparedStatement ps = connection.prepareStatement("update " + table.qualifiedName() + " set "
-          + DRIFT.quoted() + " = nullif(" + DRIFT.quoted() + " - ?::text[], '{}'::jsonb) where jsonb_exists_any("
-          + DRIFT.quoted() + ", ?::text[])")) {
-        java.sql.Array keys = connection.createArrayOf("text", present.stream().map(ColumnProjection::name).toArray());
-        ps.setArray(1, keys);
-        ps.setArray(2, keys);
-        ps.executeUpdate();
-      }
+  }
+
+  /**
+   * Takes these columns' entries out of the rows' {@code _drift} (NULL once none is left), within
+   * the caller's transaction: row locks only, so it runs before the transaction's ALTERs and
+   * readers are blocked only for those.
+   */
+  static void forgetDrift(Connection connection, DestinationTable table, List<String> names) throws SQLException {
+    if (names.isEmpty() || !existing(connection, table).containsKey(DRIFT.columnName())) {
+      return;
+    }
+    try (PreparedStatement ps = connection.prepareStatement("update " + table.qualifiedName() + " set "
+        + DRIFT.quoted() + " = nullif(" + DRIFT.quoted() + " - ?::text[], '{}'::jsonb) where jsonb_exists_any("
+        + DRIFT.quoted() + ", ?::text[])")) {
+      java.sql.Array keys = connection.createArrayOf("text", names.toArray());
+      ps.setArray(1, keys);
+      ps.setArray(2, keys);
+      ps.executeUpdate();
     }
   }
 

@@ -108,8 +108,9 @@ public interface MirrorDestination {
   /**
    * Aligns the tables of the mirror's collections (named, or recorded for a mirror of every
    * collection) with its typed columns. The first call of an alignment ({@code resumeAfter} null)
-   * drops the columns in {@code dropColumns}, empties those in {@code refillColumns} (values and
-   * drift), and adds the missing ones; every call then fills the typed columns of rows that do not
+   * takes the columns in {@code refillColumns} and {@code removedColumns} out of the rows'
+   * {@code _drift}, drops those in {@code dropColumns}, empties those in {@code refillColumns},
+   * and adds the missing ones; every call then fills the typed columns of rows that do not
    * hold them from their {@code doc}, a bounded slice of rows, calling {@code progress} after each
    * transaction.
    * @return what it filled, and where the next call goes on (null when done)

@@ -38,6 +38,7 @@ import org.bson.BsonString;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -51,21 +52,20 @@ class TypedColumnEditsTest {
 
   private static final Namespace USERS = new Namespace("app", "users");
   private static final Namespace ORDERS = new Namespace("app", "orders");
-  private static final String PEER = "edits-pg";
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
-  private static final AtomicLong POSITIONS = new AtomicLong();
-
-  private static DataSource data;
-  private static PostgresMirrorDestination destination;
+  private static TypedColumnTables tables;
 
   private final String schema = "edits" + SCHEMAS.incrementAndGet();
+  private PostgresMirrorDestination destination;
 
   @BeforeAll
   static void database() {
-    data = EmbeddedPostgresSupport.newDatabase("typed_edits");
-    String url = EmbeddedPostgresSupport.postgres().getJdbcUrl("postgres", ((PGSimpleDataSource) data).getDatabaseName());
-    destination = new PostgresMirrorDestination(new ConfiguredPeerRegistry(Map.of(PEER, url), Map.of()),
-        PostgresSinkOptions.defaults(), new InMemoryTableOwnership());
+    tables = new TypedColumnTables("typed_edits");
+  }
+
+  @BeforeEach
+  void fixture() {
+    destination = tables.destination();
   }
 
   @Test
@@ -160,7 +160,7 @@ class TypedColumnEditsTest {
     MirrorConfig plain = mirror(schema, List.of("users"), Map.of());
     destination.createTables(plain);
     try (RecordSink sink = destination.openSink(plain, 1)) {
-      sink.write(List.of(record(USERS, "old", "{\"_id\": \"old\", \"n\": 1.0E19}", null)));
+      sink.write(List.of(tables.record(USERS, "old", "{\"_id\": \"old\", \"n\": 1.0E19}", null)));
       sink.commit();
     }
     stream(plain, USERS, users(3, 0));
@@ -204,84 +204,22 @@ class TypedColumnEditsTest {
   }
 
   private static MirrorConfig mirror(String schema, List<String> collections, Map<String, List<TypedColumn>> columns) {
-    return new MirrorConfig("m-" + schema, "edits-mongo", PEER, "app", collections, schema, settings(columns));
+    return TypedColumnTables.mirror(schema, collections, settings(columns));
   }
 
-  /** Writes the documents as the stream does: rendered, their typed values projected, in one batch. */
-  private static void stream(MirrorConfig mirror, Namespace collection, Map<String, BsonDocument> documents)
-      throws Exception {
-    ColumnProjections projections = MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed());
-    DocumentProjector projector = projections.of(collection);
-    List<ChangeRecord> records = new ArrayList<>();
-    documents.forEach((key, document) -> {
-      RawBsonDocument raw = new RawBsonDocument(document, new BsonDocumentCodec());
-      records.add(record(collection, key, TranscodingJsonRenderer.relaxed().render(raw),
-          projector == null ? null : projector.project(raw)));
-    });
-    try (RecordSink sink = destination.openSink(mirror, POSITIONS.get())) {
-      sink.write(records);
-      sink.commit();
-    }
+  private void stream(MirrorConfig mirror, Namespace collection, Map<String, BsonDocument> documents) throws Exception {
+    tables.stream(mirror, collection, documents);
   }
 
-  private static ChangeRecord record(Namespace collection, String key, String document,
-      io.mongocdc.decode.TypedValues typed) {
-    return ChangeRecord.builder().operation(Operation.REPLACE).source(collection).table(TableNaming.tableName(collection))
-        .key(key).document(document).position(Records.pos(POSITIONS.incrementAndGet())).commitTime(Records.T0)
-        .sourceBytes(100).typed(typed).build();
+  private void align(MirrorConfig before, MirrorConfig after, Map<String, List<String>> drop) {
+    tables.align(before, after, drop);
   }
 
-  /** The edit as the workflow aligns it: the first call, then every later one until done. */
-  private static void align(MirrorConfig before, MirrorConfig after, Map<String, List<String>> drop) {
-    TypedColumnsAligned aligned = destination.alignTypedColumns(TypedColumnsRequest.first(after, drop,
-        after.settings().columns().changedSince(before.settings().columns())), () -> {});
-    while (aligned.resumeAfter() != null) {
-      aligned = destination.alignTypedColumns(TypedColumnsRequest.resume(after, aligned.resumeAfter()), () -> {});
-    }
-  }
-
-  /** Every row's typed columns and drift equal those of the same documents streamed into a fresh mirror. */
   private void assertAsStreamed(MirrorConfig mirror, Map<Namespace, Map<String, BsonDocument>> current) throws Exception {
-    String fresh = schema + "_fresh";
-    MirrorConfig expected = new MirrorConfig("m-" + fresh, mirror.sourcePeer(), PEER, mirror.sourceDatabase(),
-        mirror.collections(), fresh, mirror.settings());
-    destination.createTables(expected);
-    for (Map.Entry<Namespace, Map<String, BsonDocument>> documents : current.entrySet()) {
-      stream(expected, documents.getKey(), documents.getValue());
-    }
-    for (Namespace collection : current.keySet()) {
-      List<TypedColumn> typed = mirror.settings().columns().of(collection.collection());
-      String columns = typed.stream().map(c -> TableNaming.quote(c.name()) + "::text").collect(Collectors.joining(", "));
-      String select = "select _id, " + (columns.isEmpty() ? "" : columns + ", ") + "%s from %s";
-      String drift = typed.isEmpty() ? "null::text" : "_drift::text";
-      String table = TableNaming.tableName(collection);
-      String ours = String.format(select, drift, TableNaming.qualified(schema, table));
-      String theirs = String.format(select, drift, TableNaming.qualified(fresh, table));
-      assertEquals("", rows("(" + ours + " except " + theirs + ") union all (" + theirs + " except " + ours + ")"),
-          "rows of " + collection + " that differ from what the stream writes");
-      assertEquals(String.valueOf(current.get(collection).size()), one("select count(*) from "
-          + TableNaming.qualified(schema, table)));
-    }
+    tables.assertAsStreamed(mirror, current, "");
   }
 
-  private static String one(String sql) throws Exception {
-    try (Connection c = data.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
-    }
-  }
-
-  private static String rows(String sql) throws Exception {
-    StringBuilder out = new StringBuilder();
-    try (Connection c = data.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        for (int i = 1; i <= n; i++) {
-          out.append(i == 1 ? "" : " | ").append(rs.getString(i));
-        }
-        out.append('\n');
-      }
-    }
-    return out.toString();
+  private String one(String sql) throws Exception {
+    return tables.one(sql);
   }
 }

@@ -219,8 +219,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private void fillTypedColumns(Map<String, List<String>> drop) {
     TypedColumnsAligned aligned = activities.alignTypedColumns(drop == null
         ? TypedColumnsRequest.resume(carried.config, carried.typedColumnsBackfillFrom)
-        : TypedColumnsRequest.first(state.nextConfig(), drop,
-            state.nextConfig().settings().columns().changedSince(carried.config.settings().columns())));
+        : TypedColumnsRequest.first(carried.config, state.nextConfig(), drop));
     carried.typedColumnsBackfillFrom = aligned.resumeAfter();
     backfillTurn = false;
     if (aligned.resumeAfter() == null) {

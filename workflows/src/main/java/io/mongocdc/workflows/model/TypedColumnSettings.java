@@ -175,6 +175,22 @@ public record TypedColumnSettings(Map<String, List<TypedColumn>> columns, Map<St
     return changed;
   }
 
+  /**
+   * Per collection (sorted), the columns {@code before} had that these settings no longer have:
+   * their entries leave the rows' {@code _drift}, which names only the columns the stream writes.
+   */
+  public Map<String, List<String>> removedSince(TypedColumnSettings before) {
+    Map<String, List<String>> removed = new TreeMap<>();
+    before.columns().forEach((collection, list) -> {
+      List<String> kept = of(collection).stream().map(TypedColumn::name).toList();
+      List<String> names = list.stream().map(TypedColumn::name).filter(name -> !kept.contains(name)).toList();
+      if (!names.isEmpty()) {
+        removed.put(collection, names);
+      }
+    });
+    return removed;
+  }
+
   private static <V> Map<String, V> copies(Map<String, V> map, Function<V, V> copy) {
     Map<String, V> copied = new TreeMap<>();
     map.forEach((k, v) -> copied.put(k, copy.apply(v)));

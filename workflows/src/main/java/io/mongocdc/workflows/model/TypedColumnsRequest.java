@@ -15,23 +15,32 @@ import java.util.Map;
  *     before the fill, because the mirror did not maintain them as {@code mirror} defines them
  *     ({@link TypedColumnSettings#changedSince}); empty for none, and in requests recorded before
  *     it existed
+ * @param removedColumns per collection, typed columns {@code mirror} no longer has
+ *     ({@link TypedColumnSettings#removedSince}): their entries leave the rows' {@code _drift};
+ *     empty for none, and in requests recorded before it existed
  */
 public record TypedColumnsRequest(MirrorConfig mirror, Map<String, List<String>> dropColumns, String resumeAfter,
-    Map<String, List<String>> refillColumns) {
+    Map<String, List<String>> refillColumns, Map<String, List<String>> removedColumns) {
 
   public TypedColumnsRequest {
     dropColumns = dropColumns == null ? Map.of() : DeterministicMaps.sorted(dropColumns);
     refillColumns = refillColumns == null ? Map.of() : DeterministicMaps.sorted(refillColumns);
+    removedColumns = removedColumns == null ? Map.of() : DeterministicMaps.sorted(removedColumns);
   }
 
-  /** The first call of an alignment: columns dropped and emptied, then the fill from the start. */
-  public static TypedColumnsRequest first(MirrorConfig mirror, Map<String, List<String>> dropColumns,
-      Map<String, List<String>> refillColumns) {
-    return new TypedColumnsRequest(mirror, dropColumns, null, refillColumns);
+  /**
+   * The first call of the alignment of {@code after}, the mirror with its edits, from {@code
+   * before}: columns dropped, emptied and forgotten in {@code _drift}, then the fill from the start.
+   */
+  public static TypedColumnsRequest first(MirrorConfig before, MirrorConfig after,
+      Map<String, List<String>> dropColumns) {
+    TypedColumnSettings from = before.settings().columns();
+    TypedColumnSettings to = after.settings().columns();
+    return new TypedColumnsRequest(after, dropColumns, null, to.changedSince(from), to.removedSince(from));
   }
 
   /** A later call: the fill goes on where the previous call stopped. */
   public static TypedColumnsRequest resume(MirrorConfig mirror, String resumeAfter) {
-    return new TypedColumnsRequest(mirror, Map.of(), resumeAfter, Map.of());
+    return new TypedColumnsRequest(mirror, Map.of(), resumeAfter, Map.of(), Map.of());
   }
 }

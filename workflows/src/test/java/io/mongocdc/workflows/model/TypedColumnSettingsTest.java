@@ -112,5 +112,7 @@ class TypedColumnSettingsTest {
     assertEquals(Map.of(), before.changedSince(before), "nothing changed: nothing to empty");
     TypedColumnSettings removed = new TypedColumnSettings(Map.of("users", List.of(name)), Map.of());
     assertEquals(Map.of("users", List.of("v")), before.changedSince(removed), "added again after its removal");
+    assertEquals(Map.of("users", List.of("v")), removed.removedSince(before));
+    assertEquals(Map.of(), after.removedSince(before), "a redefinition removes nothing");
   }
 }
