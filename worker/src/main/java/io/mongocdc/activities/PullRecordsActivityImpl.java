@@ -125,7 +125,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
-        context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore + sink.committedKept(), attempt,
+        context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore, attempt,
             tablesBefore, firstBefore, quarantinedBefore, historyBefore, sink));
         visibleThrough.report(progress.freshness());
       };
@@ -150,7 +150,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         mirrorMetrics.onBatchFailed();
         ActivityInterruption.rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
-        heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), deliveredBefore + sink.committedKept(),
+        heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), deliveredBefore,
             attempt, tablesBefore, firstBefore, quarantinedBefore, historyBefore, sink));
         throw failed(mirror, batchId, attempt, e);
       }
@@ -165,18 +165,24 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  /** What a retry of the batch needs to resume after the delivered records and to count them once. */
-  private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, long recordsDelivered, int attempt,
+  /**
+   * What a retry of the batch needs to resume after the delivered records and to count them once.
+   * The records are counted from the pipeline's delivered tallies, which move with its checkpoint,
+   * not from the lanes' commits: when one lane committed a round and another then failed, the
+   * committed part lies beyond the checkpoint, and the retry replays and counts it.
+   */
+  private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, long deliveredBefore, int attempt,
       Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, long historyBefore,
       LaneSinks sink) {
+    Map<String, TableFigures> delivered = DeliveredTables.kept(progress.deliveredByTable(), sink::excludes);
     return PullHeartbeat.builder()
         .batchId(batchId)
         .delivered(Checkpoints.of(progress.deliveredCheckpoint()))
         .eventsRead(progress.eventsRead())
-        .recordsDelivered(recordsDelivered)
+        .recordsDelivered(deliveredBefore + delivered.values().stream().mapToLong(TableFigures::records).sum())
         .attempt(attempt)
         .stageMillis(progress.timings().millisByStage())
-        .tables(DeliveredTables.plus(tablesBefore, DeliveredTables.kept(progress.deliveredByTable(), sink::excludes)))
+        .tables(DeliveredTables.plus(tablesBefore, delivered))
         .firstPosition(firstPosition(firstBefore, progress.firstDelivered()))
         .recordsQuarantined(quarantinedBefore + progress.recordsQuarantined())
         .historyRowsAppended(historyBefore + sink.committedHistoryRows())

@@ -90,9 +90,34 @@ public final class InMemoryDestination implements MirrorDestination {
     return aligning.apply(request);
   }
 
+  /** How a sink's commit goes: {@code apply} makes its records durable; the step may also block or throw. */
+  public interface CommitStep {
+    void commit(int sink, Runnable apply) throws Exception;
+  }
+
+  private volatile int lanes = 1;
+  private volatile CommitStep commitStep = (sink, apply) -> apply.run();
+  private final AtomicInteger sinksOpened = new AtomicInteger();
+
+  /** Batches apply through this many sinks at once, as the PostgreSQL destination's apply lanes. */
+  public void lanes(int count) {
+    this.lanes = count;
+  }
+
+  @Override
+  public int applyLanes(MirrorConfig mirror) {
+    return lanes;
+  }
+
+  /** Every commit goes through {@code step}, told which sink (numbered from 1 as they are opened) commits. */
+  public void commitWith(CommitStep step) {
+    this.commitStep = step;
+  }
+
   @Override
   public RecordSink openSink(MirrorConfig mirror, long batchId) {
     java.util.function.Predicate<io.mongocdc.decode.Namespace> keepsHistory = MirrorHistory.keepsHistory(mirror);
+    int number = sinksOpened.incrementAndGet();
     return new RecordSink() {
       private final List<ChangeRecord> staged = new ArrayList<>();
       private long historyRows;
@@ -103,11 +128,13 @@ public final class InMemoryDestination implements MirrorDestination {
       }
 
       @Override
-      public void commit() {
-        apply(staged);
-        // one history row per record of a history collection (this fake never sees a replay)
-        historyRows += staged.stream().filter(r -> keepsHistory.test(r.source())).count();
-        staged.clear();
+      public void commit() throws Exception {
+        commitStep.commit(number, () -> {
+          apply(staged);
+          // one history row per record of a history collection (this fake never sees a replay)
+          historyRows += staged.stream().filter(r -> keepsHistory.test(r.source())).count();
+          staged.clear();
+        });
       }
 
       @Override

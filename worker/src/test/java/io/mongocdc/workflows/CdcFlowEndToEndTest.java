@@ -29,6 +29,9 @@ import io.mongocdc.workflows.model.SnapshotSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.TreeMap;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.Test;
@@ -99,6 +102,44 @@ class CdcFlowEndToEndTest {
     assertEquals(MirrorPhase.TERMINATED, last2.state());
     assertNoSecretIn(flow.client.fetchHistory("mirror-orders").toJson(true), "history");
     assertNoSecretIn(new ObjectMapper().writeValueAsString(last2), "status");
+  }
+
+  /**
+   * Issue 36, finding 12: with two apply lanes, one lane committed its part of a round and the
+   * other then failed. The failed attempt's heartbeat counted the committed lane's records although
+   * its checkpoint did not pass them, and the retry, replaying the round, counted them again.
+   */
+  @Test
+  void aRoundOneLaneCommittedAndTheOtherFailedIsCountedOnceInTheCatalog() throws Exception {
+    destination.lanes(2);
+    // The first round commits on both lanes and moves the checkpoint; in the second, lane 1
+    // commits its part and then lane 2 fails.
+    CountDownLatch firstLaneCommittedTwice = new CountDownLatch(2);
+    AtomicInteger secondLaneCommits = new AtomicInteger();
+    destination.commitWith((sink, apply) -> {
+      if (sink == 2 && secondLaneCommits.incrementAndGet() == 2) {
+        assertTrue(firstLaneCommittedTwice.await(20, TimeUnit.SECONDS), "lane 1 commits its part of the round");
+        throw new IllegalStateException("scripted: lane 2 lost its connection");
+      }
+      apply.run();
+      if (sink == 1) {
+        firstLaneCommittedTwice.countDown();
+      }
+    });
+    CdcFlowWorkflow workflow = flow.start(mirror());
+
+    StreamPosition last = StreamPosition.after(stream.tokenOf(EVENTS - 1));
+    catalog.awaitCheckpoint("orders", last::equals, Duration.ofSeconds(30));
+
+    assertEquals(expectedFinalState(), destination.rows("public.orders"));
+    List<BatchRow> batches = catalog.batches("orders");
+    assertEquals(2, batches.get(0).figures().attempts(), "the first attempt failed");
+    assertEquals(batches.get(0).figures().totalsOverTables().records(), batches.get(0).figures().recordsDelivered(),
+        "the failed attempt's records up to its checkpoint and the retry's, once each: " + batches);
+    assertEquals(EVENTS, batches.stream().mapToLong(b -> b.figures().recordsDelivered()).sum(),
+        "every event once over the batches: " + batches);
+    workflow.terminate(null);
+    assertEquals(EVENTS, flow.result("orders").totals().recordsDelivered());
   }
 
   @Test

@@ -88,6 +88,13 @@ public record TypedColumnSettings(Map<String, List<TypedColumn>> columns, Map<St
     List<String> problems = new ArrayList<>();
     if (edit.columns() != null) {
       edit.columns().forEach((collection, added) -> {
+        Set<String> named = new HashSet<>();
+        for (TypedColumn column : added) {
+          if (column != null && column.name() != null && !named.add(column.name())) {
+            // apply() merges by name, so the last would silently win; creating a mirror refuses it too.
+            problems.add("columns." + collection + ": column '" + column.name() + "' is declared twice in this edit");
+          }
+        }
         for (TypedColumn column : added) {
           for (TypedColumn existing : of(collection)) {
             if (existing.name().equals(column.name()) && !existing.type().equals(column.type())) {

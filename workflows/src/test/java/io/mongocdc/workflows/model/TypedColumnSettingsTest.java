@@ -115,4 +115,13 @@ class TypedColumnSettingsTest {
     assertEquals(Map.of("users", List.of("v")), removed.removedSince(before));
     assertEquals(Map.of(), after.removedSince(before), "a redefinition removes nothing");
   }
+
+  /** Issue 36: duplicate column names in one edit were accepted (the last won), though refused at create. */
+  @Test
+  void aColumnDeclaredTwiceInOneEditIsRefusedAsAtCreate() {
+    EditRequest edit = EditRequest.fromJson(Map.of("columns", Map.of("users", List.of(
+        Map.of("name", "v", "type", "bigint", "path", "version"), Map.of("name", "v", "type", "bigint", "path", "age")))));
+    assertEquals(List.of("columns.users: column 'v' is declared twice in this edit"),
+        TypedColumnSettings.defaults().editProblems(edit));
+  }
 }
