@@ -74,6 +74,7 @@ public record DevReport(
    * @param repaired of those, how many were repaired
    * @param seconds the verify run's duration
    */
+  /** @param interrupted a stop cut the verify short: it found nothing, and compared too little to say */
   public record Verify(int tampered, int ranges, long documentsCompared, long mismatches, long repaired,
-      double seconds) {}
+      double seconds, boolean interrupted) {}
 }

@@ -27,6 +27,7 @@ import io.mongocdc.workflows.model.VerifyRequest;
 import io.mongocdc.workflows.model.VerifyResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,8 +38,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 import java.util.function.BooleanSupplier;
 import me.tongfei.progressbar.ProgressBar;
@@ -55,6 +59,11 @@ public final class DevRun {
   private static final String SCHEMA = "public";
   /** On Ctrl-C: how long a running mirror gets to deliver what was generated (the summary is due within 15 s). */
   private static final Duration DRAIN_AT_MOST = Duration.ofSeconds(8);
+  /**
+   * After a stop, verify may run until this long after the stop was seen (the drain's time
+   * included), then it is interrupted: the summary follows within the 15 s a stop promises.
+   */
+  private static final Duration VERIFY_AFTER_STOP_AT_MOST = Duration.ofSeconds(11);
   /** Then how long the workflow gets to end, its batch in flight cancelled. */
   private static final Duration CLOSE_AT_MOST = Duration.ofSeconds(4);
   /**
@@ -134,6 +143,7 @@ public final class DevRun {
       boolean mirrorFailed = showProgress(stack, stop, done, failed);
       // The steady part of the run ends here: what follows is the drain after a stop.
       Instant steadyEnd = Instant.now();
+      Long stoppedAt = stop.getCount() == 0 ? System.nanoTime() : null;
       if (generated && !mirrorFailed) {
         // Let a running mirror deliver what was generated (all of it already when --events ran
         // out), so the comparison holds. A paused or failing one would never get there; the
@@ -152,13 +162,13 @@ public final class DevRun {
 
       DevReport.Verify verified = null;
       if (options.verify() && !mirrorFailed) {
-        verified = verify(stack, mirror);
+        verified = verify(stack, mirror, stop, stoppedAt);
       }
       // What was to be delivered is; a batch still in flight has nothing more and is cancelled.
       workflow.terminate(new StopRequest(true));
       awaitClosed(stack);
       DevReport report = report(stack, generated, generator, collections, database, verified, steadyEnd);
-      printSummary(report);
+      printSummary(report, progress(stack));
       if (options.report() != null) {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.report().toFile(), report);
         out.printf("report written to %s%n", options.report());
@@ -288,7 +298,8 @@ public final class DevRun {
    * Tampers with the destination if asked, then runs the VerifyMirror workflow (repairing if
    * asked) against the source as it is now: for the generator, its final state.
    */
-  private DevReport.Verify verify(DevStack stack, MirrorConfig mirror) throws Exception {
+  private DevReport.Verify verify(DevStack stack, MirrorConfig mirror, CountDownLatch stop, Long stoppedAt)
+      throws Exception {
     DevTamper.Tampered tampered = new DevTamper.Tampered(0, 0, 0);
     if (options.tamper() > 0) {
       try (Connection connection = stack.dataSource().getConnection()) {
@@ -302,12 +313,46 @@ public final class DevRun {
     out.flush();
     VerifyMirrorWorkflow verify = stack.client.newWorkflowStub(VerifyMirrorWorkflow.class, WorkflowOptions.newBuilder()
         .setWorkflowId(MirrorIds.verifyWorkflowId(MIRROR)).setTaskQueue(DevStack.TASK_QUEUE).build());
-    VerifyResult result = verify.run(new VerifyRequest(mirror, options.repair(), null, null));
+    long started = System.nanoTime();
+    CompletableFuture<VerifyResult> running = WorkflowClient.execute(verify::run,
+        new VerifyRequest(mirror, options.repair(), null, null));
+    VerifyResult result = untilStopped(running, stop, stoppedAt);
+    if (result == null) {
+      // Stopped: the verify workflow ends here; what it judged so far is in the catalog's verify_runs.
+      WorkflowStub.fromTyped(verify).terminate("mongo-cdc dev was stopped");
+      double seconds = (System.nanoTime() - started) / 1e9;
+      out.printf("verify: interrupted by the stop after %.1f s, not finished; run 'mongo-cdc mirror verify' on a"
+          + " running mirror to compare it all%n", seconds);
+      return new DevReport.Verify(tampered.total(), 0, 0, 0, 0, seconds, true);
+    }
     out.printf("verify: %,d documents compared in %d ranges in %.1f s; %d _ids differ%s%n", result.documentsCompared(),
         result.ranges(), result.seconds(), result.mismatches(),
         options.repair() ? ", " + result.repaired() + " repaired" : "");
     return new DevReport.Verify(tampered.total(), result.ranges(), result.documentsCompared(), result.mismatches(),
-        result.repaired(), result.seconds());
+        result.repaired(), result.seconds(), false);
+  }
+
+  /**
+   * The verify's result, or null once a stop cut it short: a stop seen while it runs ends it at
+   * once, and after a stop seen before it began it runs until {@link #VERIFY_AFTER_STOP_AT_MOST}
+   * after that stop.
+   */
+  private static VerifyResult untilStopped(CompletableFuture<VerifyResult> running, CountDownLatch stop, Long stoppedAt)
+      throws Exception {
+    Long deadline = stoppedAt == null ? null : stoppedAt + VERIFY_AFTER_STOP_AT_MOST.toNanos();
+    while (true) {
+      try {
+        return running.get(200, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        boolean stoppedNow = deadline == null && stop.getCount() == 0;
+        boolean outOfTime = deadline != null && System.nanoTime() >= deadline;
+        if (stoppedNow || outOfTime) {
+          return null;
+        }
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof Exception cause ? cause : e;
+      }
+    }
   }
 
   private DevReport report(DevStack stack, boolean generated, GeneratedChangeStream generator,
@@ -361,9 +406,14 @@ public final class DevRun {
     return rows;
   }
 
-  private void printSummary(DevReport report) {
+  /** @param last the catalog at the end: a snapshot the stop cut short explains rows that differ */
+  private void printSummary(DevReport report, Progress last) {
+    String snapshotCut = last.snapshotPartitionsDone() < last.snapshotPartitions()
+        ? String.format("; the snapshot was stopped after %d of %d partitions, so rows it had not copied yet are"
+            + " missing", last.snapshotPartitionsDone(), last.snapshotPartitions())
+        : "";
     out.printf("summary: %,d documents copied by the snapshot, %,d source events, %,d records delivered in %d batches (%,.0f events/s"
-            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%s%s%n",
+            + " over %.1f s of batches, %s cores busy; batch p50 %d ms, p99 %d ms); %,d live destination rows%s%s%s%s%s%n",
         report.snapshotDocuments(), report.sourceEvents(), report.deliveredRecords(), report.batches(), report.eventsPerSecond(),
         report.batchPhaseSeconds(), report.cpuCoresBusy() == null ? "?" : String.format("%.2f", report.cpuCoresBusy()),
         report.batchLatencyP50Ms(), report.batchLatencyP99Ms(), report.destinationRows(),
@@ -373,6 +423,7 @@ public final class DevRun {
             : report.destinationMatchesSource() ? "; the destination matches the source"
                 : "; " + report.mismatchedRows() + " rows DIFFER from the source",
         report.historyRows() == 0 ? "" : "; " + report.historyRows() + " history rows",
+        snapshotCut,
         report.quarantinedEvents() == 0 ? "" : "; " + report.quarantinedEvents()
             + " events in quarantine (mongo_cdc.quarantined_events)");
   }

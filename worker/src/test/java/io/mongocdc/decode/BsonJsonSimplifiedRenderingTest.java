@@ -53,7 +53,7 @@ class BsonJsonSimplifiedRenderingTest {
     assertEquals("9007199254740993", render(new BsonInt64(9_007_199_254_740_993L)));
     assertEquals("1.0", render(new BsonDouble(1.0)));
     assertEquals("-0.0", render(new BsonDouble(-0.0)));
-    assertEquals("1.0E20", render(new BsonDouble(1e20)));
+    assertEquals("100000000000000000000.0", render(new BsonDouble(1e20)));
     assertEquals("\"NaN\"", render(new BsonDouble(Double.NaN)));
     assertEquals("\"Infinity\"", render(new BsonDouble(Double.POSITIVE_INFINITY)));
     assertEquals("\"-Infinity\"", render(new BsonDouble(Double.NEGATIVE_INFINITY)));
