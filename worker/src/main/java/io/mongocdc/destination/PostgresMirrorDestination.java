@@ -211,7 +211,14 @@ public final class PostgresMirrorDestination implements MirrorDestination {
             if (filled[0] >= BACKFILL_ROWS_PER_CALL) {
               return new TypedColumnsAligned(filled[0], collection + '\0' + key);
             }
-            key = backfill.fillNext(connection, key, BACKFILL_ROWS_PER_TRANSACTION, filled);
+            try {
+              key = backfill.fillNext(connection, key, BACKFILL_ROWS_PER_TRANSACTION, filled);
+            } catch (SQLException e) {
+              // Where it stopped, so an operator can look at the rows (and, if a column cannot be
+              // filled, remove it with --remove-column and resume).
+              throw new SQLException("filling " + table.qualifiedName() + (key.isEmpty() ? " from its first row"
+                  : " after _id " + key) + ": " + e.getMessage(), e.getSQLState(), e);
+            }
             progress.run();
           }
         }
