@@ -4,6 +4,7 @@ import static io.mongocdc.destination.DestinationColumn.DRIFT;
 
 import io.mongocdc.decode.ColumnProjection;
 import io.mongocdc.decode.ColumnType;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -120,7 +121,8 @@ final class TypedColumnTable {
   static void empty(Connection connection, DestinationTable table, List<ColumnProjection> columns, List<String> names)
       throws SQLException {
     Map<String, String> existing = existing(connection, table);
-    List<ColumnProjection> present = columns.stream().filter(c -> names.contains(c.name()) && existing.containsKey(c.name()))
+    List<ColumnProjection> present = columns.stream()
+        .filter(c -> names.contains(c.name()) && existing.containsKey(c.name()))
         .toList();
     if (present.isEmpty()) {
       return;
@@ -149,7 +151,7 @@ final class TypedColumnTable {
     try (PreparedStatement ps = connection.prepareStatement("update " + table.qualifiedName() + " set "
         + DRIFT.quoted() + " = nullif(" + DRIFT.quoted() + " - ?::text[], '{}'::jsonb) where jsonb_exists_any("
         + DRIFT.quoted() + ", ?::text[])")) {
-      java.sql.Array keys = connection.createArrayOf("text", names.toArray());
+      Array keys = connection.createArrayOf("text", names.toArray());
       ps.setArray(1, keys);
       ps.setArray(2, keys);
       ps.executeUpdate();

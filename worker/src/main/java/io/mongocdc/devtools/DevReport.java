@@ -73,8 +73,9 @@ public record DevReport(
    * @param mismatches {@code _id}s found to differ
    * @param repaired of those, how many were repaired
    * @param seconds the verify run's duration
+   * @param interrupted a stop cut the verify short: the figures above are then empty, and the
+   *     destination was not compared in full
    */
-  /** @param interrupted a stop cut the verify short: it found nothing, and compared too little to say */
   public record Verify(int tampered, int ranges, long documentsCompared, long mismatches, long repaired,
       double seconds, boolean interrupted) {}
 }
