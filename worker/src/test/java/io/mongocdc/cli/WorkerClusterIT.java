@@ -86,6 +86,8 @@ class WorkerClusterIT {
   /** The retry's initial interval, a poll, and the server noticing the timeout. */
   private static final Duration SLACK = Duration.ofSeconds(15);
   private static final Duration STARTS_WITHIN = Duration.ofSeconds(90);
+  /** A batch in flight the kill is sure to interrupt: started at most this long before the victim is chosen. */
+  private static final Duration FRESH_BATCH = Duration.ofSeconds(1);
   private static final Duration FINISHES_WITHIN = Duration.ofSeconds(120);
   private static final String NAMESPACE = "default";
 
@@ -168,9 +170,10 @@ class WorkerClusterIT {
     Map<String, GeneratorUri.FinalState> finalStates = new LinkedHashMap<>();
     generators.forEach((mirror, uri) -> finalStates.put(mirror, uri.finalState()));
 
-    // Every mirror streams; the victim is the worker with the most batches in flight (running for a
-    // while) of mirrors that delivered a batch already and have events left: after the kill, another
-    // process must continue their streams from a checkpoint in the middle.
+    // Every mirror streams; the victim is the worker with the most batches in flight (heartbeated,
+    // and started just now, so the kill interrupts them) of mirrors that delivered a batch already
+    // and have events left: after the kill, another process must continue their streams from a
+    // checkpoint in the middle.
     List<InFlight> onVictim = new ArrayList<>();
     await("batches in flight", () -> {
       try (Connection connection = database.getConnection()) {
@@ -183,7 +186,9 @@ class WorkerClusterIT {
         if (deliveredBatches(database, mirror) > 0
             && !delivered(database, mirror, finalStates.get(mirror).lastEventToken())) {
           for (InFlight pull : pulls(mirror)) {
-            if (pull.heartbeated()) {
+            // Started within the last second: a batch lasts about 4 s here (1 000 events at 250/s),
+            // so it is still running when the kill comes, on a busy machine too.
+            if (pull.heartbeated() && pull.startedAt().isAfter(Instant.now().minus(FRESH_BATCH))) {
               byWorker.computeIfAbsent(pull.identity(), identity -> new ArrayList<>()).add(pull);
             }
           }
@@ -278,7 +283,7 @@ class WorkerClusterIT {
 
   /** A PullRecords attempt seen running on a worker. */
   private record InFlight(String mirror, WorkflowExecution execution, String activityId, int attempt, String identity,
-      boolean heartbeated) {}
+      boolean heartbeated, Instant startedAt) {}
 
   /** The attempt that took the batch up after the kill, or, if the batch ended before, one saying so. */
   private record Retry(String identity, int attempt, Instant startedAt, boolean completedBeforeTheKill) {}
@@ -293,7 +298,8 @@ class WorkerClusterIT {
           && activity.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_STARTED
           && !activity.getLastWorkerIdentity().isEmpty()) {
         pulls.add(new InFlight(mirror, described.getWorkflowExecutionInfo().getExecution(), activity.getActivityId(),
-            activity.getAttempt(), activity.getLastWorkerIdentity(), activity.hasLastHeartbeatTime()));
+            activity.getAttempt(), activity.getLastWorkerIdentity(), activity.hasLastHeartbeatTime(),
+            instant(activity.getLastStartedTime())));
       }
     }
     return pulls;
