@@ -184,10 +184,13 @@ public final class PostgresMirrorDestination implements MirrorDestination {
             List<String> forgotten = new ArrayList<>(emptied);
             forgotten.addAll(request.removedColumns().getOrDefault(collection, List.of()));
             TypedColumnTable.forgetDrift(ddl, table, forgotten);
-            TypedColumnTable.drop(ddl, table, request.dropColumns().getOrDefault(collection, List.of()));
+            // A column to refill is dropped too, and added again below: every cell reads NULL,
+            // whatever type it had, and the fill converts every row under its current definition.
+            List<String> dropped = new ArrayList<>(request.dropColumns().getOrDefault(collection, List.of()));
+            dropped.addAll(emptied);
+            TypedColumnTable.drop(ddl, table, dropped);
             DocumentProjector projector = projections.of(table.source());
             if (projector != null) {
-              TypedColumnTable.empty(ddl, table, projector.columns(), emptied);
               TypedColumnTable.addMissing(ddl, table, projector.columns());
             }
           }
@@ -341,12 +344,9 @@ public final class PostgresMirrorDestination implements MirrorDestination {
    * collection, those recorded for it so far (a table created later gets its columns with it).
    */
   private List<DestinationTable> tablesOf(MirrorConfig mirror) {
-    if (!mirror.collections().isEmpty()) {
-      return plan(mirror);
-    }
-    List<Namespace> recorded = recordedCollections(mirror).stream()
-        .map(c -> new Namespace(mirror.sourceDatabase(), c)).toList();
-    return PostgresDestination.plan(mirror.destinationSchema(), recorded, TableNaming.instance());
+    return mirror.collections().isEmpty()
+        ? plan(mirror.withCollections(recordedCollections(mirror)))
+        : plan(mirror);
   }
 
   /** The state tables, then the history tables of the collections that keep one. */

@@ -113,33 +113,6 @@ final class TypedColumnTable {
   }
 
   /**
-   * Empties these columns, within the caller's transaction: each is dropped and added again
-   * (metadata only: every cell reads NULL, whatever type it had), so the fill converts every row
-   * again under the column's current definition. Their entries in {@code _drift} go with {@link
-   * #forgetDrift}. A column the table does not have is added by {@link #addMissing} as usual.
-   */
-  static void empty(Connection connection, DestinationTable table, List<ColumnProjection> columns, List<String> names)
-      throws SQLException {
-    Map<String, String> existing = existing(connection, table);
-    List<ColumnProjection> present = columns.stream()
-        .filter(c -> names.contains(c.name()) && existing.containsKey(c.name()))
-        .toList();
-    if (present.isEmpty()) {
-      return;
-    }
-    StringBuilder sql = new StringBuilder("alter table ").append(table.qualifiedName());
-    String separator = " ";
-    for (ColumnProjection column : present) {
-      sql.append(separator).append("drop column ").append(TableNaming.quote(column.name()));
-      separator = ", ";
-    }
-    for (ColumnProjection column : present) {
-      sql.append(", add column ").append(TableNaming.quote(column.name())).append(' ').append(column.type().sql());
-    }
-    alter(connection, sql);
-  }
-
-  /**
    * Takes these columns' entries out of the rows' {@code _drift} (NULL once none is left), within
    * the caller's transaction: row locks only, so it runs before the transaction's ALTERs and
    * readers are blocked only for those.

@@ -9,7 +9,6 @@ import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
 import io.mongocdc.workflows.model.TypedColumnsRequest;
-import java.util.Map;
 import java.util.List;
 
 /**
