@@ -34,6 +34,11 @@ final class DeliveredTables {
     return kept;
   }
 
+  /** The records the figures hold, over every table and operation. */
+  static long records(Map<String, TableFigures> figures) {
+    return figures.values().stream().mapToLong(TableFigures::records).sum();
+  }
+
   /** Earlier attempts' figures plus this attempt's; null (unknown) if the earlier ones are unknown. */
   static Map<String, TableFigures> plus(Map<String, TableFigures> before, Map<String, TableFigures> now) {
     if (before == null) {

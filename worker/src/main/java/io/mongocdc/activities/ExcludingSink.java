@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Drops records whose operation type the mirror excludes before they reach the destination, and
- * counts what each commit made durable. The pipeline still counts excluded records as delivered,
+ * counts the excluded records each commit passed. The pipeline still counts excluded records as delivered,
  * so the checkpoint passes them: an excluded event is skipped once, not met on every batch.
  *
  * <p>Written and committed from the pipeline's sender thread; the counts are read from others.
@@ -18,9 +18,7 @@ final class ExcludingSink implements RecordSink {
 
   private final RecordSink delegate;
   private final Set<String> excluded;
-  private long stagedKept;
   private long stagedExcluded;
-  private final AtomicLong committedKept = new AtomicLong();
   private final AtomicLong committedExcluded = new AtomicLong();
 
   ExcludingSink(RecordSink delegate, List<String> excludedOperations) {
@@ -30,11 +28,6 @@ final class ExcludingSink implements RecordSink {
 
   boolean excludes(Operation operation) {
     return excluded.contains(operation.operationType());
-  }
-
-  /** Records durably applied to the destination. */
-  long committedKept() {
-    return committedKept.get();
   }
 
   /** Records skipped as excluded, up to the last commit. */
@@ -50,16 +43,13 @@ final class ExcludingSink implements RecordSink {
     if (!kept.isEmpty()) {
       delegate.write(kept);
     }
-    stagedKept += kept.size();
     stagedExcluded += records.size() - kept.size();
   }
 
   @Override
   public void commit() throws Exception {
     delegate.commit();
-    committedKept.addAndGet(stagedKept);
     committedExcluded.addAndGet(stagedExcluded);
-    stagedKept = 0;
     stagedExcluded = 0;
   }
 

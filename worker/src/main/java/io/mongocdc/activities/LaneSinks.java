@@ -54,11 +54,6 @@ final class LaneSinks implements AutoCloseable {
     return lanes.get(0).excludes(operation);
   }
 
-  /** Records durably applied, over every lane. */
-  long committedKept() {
-    return lanes.stream().mapToLong(ExcludingSink::committedKept).sum();
-  }
-
   /** Records skipped as excluded up to each lane's last commit, over every lane. */
   long committedExcluded() {
     return lanes.stream().mapToLong(ExcludingSink::committedExcluded).sum();

@@ -179,7 +179,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         .batchId(batchId)
         .delivered(Checkpoints.of(progress.deliveredCheckpoint()))
         .eventsRead(progress.eventsRead())
-        .recordsDelivered(deliveredBefore + delivered.values().stream().mapToLong(TableFigures::records).sum())
+        .recordsDelivered(deliveredBefore + DeliveredTables.records(delivered))
         .attempt(attempt)
         .stageMillis(progress.timings().millisByStage())
         .tables(DeliveredTables.plus(tablesBefore, delivered))
@@ -229,7 +229,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
     BatchFigures figures = BatchFigures.builder()
         .eventsRead(result.eventsRead())
-        .recordsDelivered(deliveredBefore + sink.committedKept())
+        .recordsDelivered(deliveredBefore + DeliveredTables.records(thisAttempt))
         .recordsExcluded(sink.committedExcluded())
         .bytesRead(result.bytesRead())
         .recordsByTable(byTable)
