@@ -12,8 +12,8 @@ import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.temporal.client.WorkflowClient;
+import io.mongocdc.testing.PatientServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -75,8 +75,7 @@ class CatalogCookbookTest {
       Matcher m = JDBC_URL.matcher(out.toString());
       return m.find() ? m.group(1) : null;
     }))) {
-      service = WorkflowServiceStubs.newServiceStubs(
-          WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
+      service = PatientServiceStubs.to(temporalPort);
       CdcFlowWorkflow mirror = WorkflowClient.newInstance(service).newWorkflowStub(CdcFlowWorkflow.class, "mirror-dev");
       await("three committed batches", () -> statusIf(mirror,
           s -> s.state() == MirrorPhase.RUNNING && s.committedBatchId() >= 3));

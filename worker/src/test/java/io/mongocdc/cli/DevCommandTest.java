@@ -12,8 +12,8 @@ import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowStub;
+import io.mongocdc.testing.PatientServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -146,8 +146,7 @@ class DevCommandTest {
         String.valueOf(metricsPort))), "dev");
     dev.start();
 
-    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + port).build());
+    WorkflowServiceStubs service = PatientServiceStubs.to(port);
     try {
       WorkflowClient client = WorkflowClient.newInstance(service);
       CdcFlowWorkflow mirror = awaitWorkflow(client);

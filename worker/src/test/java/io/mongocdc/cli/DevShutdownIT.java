@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.temporal.client.WorkflowClient;
+import io.mongocdc.testing.PatientServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,8 +62,7 @@ class DevShutdownIT {
     int temporalPort = DevProcess.freePort();
     dev = DevProcess.start(directory, report, "--temporal-port", String.valueOf(temporalPort));
     dev.awaitOutput("records delivered");
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
+    service = PatientServiceStubs.to(temporalPort);
     CdcFlowWorkflow mirror = WorkflowClient.newInstance(service).newWorkflowStub(CdcFlowWorkflow.class, "mirror-dev");
     mirror.pause(null);
     dev.await("the mirror to pause", () -> mirror.status().state() == MirrorPhase.PAUSED);

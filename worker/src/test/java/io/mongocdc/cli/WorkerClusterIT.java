@@ -31,8 +31,8 @@ import io.temporal.api.workflowservice.v1.GetWorkflowExecutionHistoryRequest;
 import io.temporal.api.workflowservice.v1.GetWorkflowExecutionHistoryResponse;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.mongocdc.testing.PatientServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testserver.TestServer;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -127,8 +127,7 @@ class WorkerClusterIT {
     Files.createDirectories(logs);
     int port = freePort();
     server = TestServer.createPortBoundServer(port, true); // real time
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + port).build());
+    service = PatientServiceStubs.to(port);
     WorkflowClient client = WorkflowClient.newInstance(service);
     PGSimpleDataSource database = (PGSimpleDataSource) EmbeddedPostgresSupport.newDatabase("cluster");
     String jdbcUrl = EmbeddedPostgresSupport.postgres().getJdbcUrl("postgres", database.getDatabaseName());
