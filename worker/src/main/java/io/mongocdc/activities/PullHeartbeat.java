@@ -22,6 +22,8 @@ import java.util.Map;
  *     heartbeats of workers before it existed)
  * @param historyRowsAppended history rows the batch's committed transactions appended so far, over
  *     all its attempts (0 in heartbeats of workers before it existed)
+ * @param eventsSkipped events the batch passed over so far, per operation type, over all its attempts
+ *     (null in heartbeats of workers before it existed)
  * @param visibleThroughMillis the source commit time of the newest change this attempt made
  *     visible in the destination (epoch milliseconds), for {@code mirror status} while the batch
  *     runs; null before one, and in heartbeats of workers before it existed
@@ -29,7 +31,7 @@ import java.util.Map;
 public record PullHeartbeat(
     long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
     Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition,
-    long recordsQuarantined, long historyRowsAppended, Long visibleThroughMillis) {
+    long recordsQuarantined, long historyRowsAppended, Long visibleThroughMillis, Map<String, Long> eventsSkipped) {
 
   /** A builder with nothing set: nothing delivered, read or timed yet. */
   public static Builder builder() {
@@ -49,8 +51,14 @@ public record PullHeartbeat(
     private long recordsQuarantined;
     private long historyRowsAppended;
     private Long visibleThroughMillis;
+    private Map<String, Long> eventsSkipped;
 
     private Builder() {}
+
+    public Builder eventsSkipped(Map<String, Long> value) {
+      eventsSkipped = value;
+      return this;
+    }
 
     public Builder batchId(long value) {
       batchId = value;
@@ -109,7 +117,7 @@ public record PullHeartbeat(
 
     public PullHeartbeat build() {
       return new PullHeartbeat(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables,
-          firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis);
+          firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis, eventsSkipped);
     }
   }
 }

@@ -107,11 +107,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
     boolean resumes = delivered != null && delivered.isAfter(requested);
     StreamPosition start = resumes ? delivered : requested;
-    long deliveredBefore = resumes ? previous.recordsDelivered() : 0;
-    Map<String, TableFigures> tablesBefore = resumes ? previous.tables() : Map.of();
-    String firstBefore = resumes ? previous.firstPosition() : null;
-    long quarantinedBefore = resumes ? previous.recordsQuarantined() : 0;
-    long historyBefore = resumes ? previous.historyRowsAppended() : 0;
+    EarlierAttempts before = resumes ? EarlierAttempts.of(previous) : EarlierAttempts.NONE;
     if (resumes) {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start);
@@ -125,8 +121,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
-        context.heartbeat(heartbeatOf(batchId, progress, deliveredBefore, attempt,
-            tablesBefore, firstBefore, quarantinedBefore, historyBefore, sink));
+        context.heartbeat(heartbeatOf(batchId, progress, before, attempt, sink));
         visibleThrough.report(progress.freshness());
       };
       try {
@@ -138,8 +133,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
               Math.max(0, oplog.headroomSeconds(Checkpoints.of(result.checkpoint())))));
         }
         long pruned = pruneHistoryQuietly(mirror);
-        BatchOutcome outcome = outcome(batchId, result, sink, deliveredBefore, tablesBefore, firstBefore,
-            quarantinedBefore, attempt, oplog, historyBefore + sink.committedHistoryRows(), pruned);
+        BatchOutcome outcome = outcome(batchId, result, sink, before, attempt, oplog, pruned);
         mirrorMetrics.onColumnDrift(sink.committedDrift());
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, stage ms {},"
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().eventsRead(),
@@ -150,8 +144,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         mirrorMetrics.onBatchFailed();
         ActivityInterruption.rethrowIfCompletion(e);
         // The SDK sends the last heartbeat with the failure: the retry resumes after this.
-        heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), deliveredBefore,
-            attempt, tablesBefore, firstBefore, quarantinedBefore, historyBefore, sink));
+        heartbeatQuietly(context, heartbeatOf(batchId, e.delivered(), before, attempt, sink));
         throw failed(mirror, batchId, attempt, e);
       }
     } catch (InterruptedException e) {
@@ -171,23 +164,45 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    * not from the lanes' commits: when one lane committed a round and another then failed, the
    * committed part lies beyond the checkpoint, and the retry replays and counts it.
    */
-  private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, long deliveredBefore, int attempt,
-      Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, long historyBefore,
+  private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, EarlierAttempts before, int attempt,
       LaneSinks sink) {
     Map<String, TableFigures> delivered = DeliveredTables.kept(progress.deliveredByTable(), sink::excludes);
     return PullHeartbeat.builder()
         .batchId(batchId)
         .delivered(Checkpoints.of(progress.deliveredCheckpoint()))
         .eventsRead(progress.eventsRead())
-        .recordsDelivered(deliveredBefore + DeliveredTables.records(delivered))
+        .recordsDelivered(before.delivered() + DeliveredTables.records(delivered))
         .attempt(attempt)
         .stageMillis(progress.timings().millisByStage())
-        .tables(DeliveredTables.plus(tablesBefore, delivered))
-        .firstPosition(firstPosition(firstBefore, progress.firstDelivered()))
-        .recordsQuarantined(quarantinedBefore + progress.recordsQuarantined())
-        .historyRowsAppended(historyBefore + sink.committedHistoryRows())
+        .tables(DeliveredTables.plus(before.tables(), delivered))
+        .firstPosition(firstPosition(before.firstPosition(), progress.firstDelivered()))
+        .recordsQuarantined(before.quarantined() + progress.recordsQuarantined())
+        .historyRowsAppended(before.historyRows() + sink.committedHistoryRows())
         .visibleThroughMillis(progress.freshness() == null ? null : progress.freshness().visibleThrough().toEpochMilli())
+        .eventsSkipped(summed(before.skipped(), progress.eventsSkipped()))
         .build();
+  }
+
+  /**
+   * What the batch's earlier attempts delivered, as their last heartbeat says: a retry resumes
+   * after it and counts it once.
+   */
+  private record EarlierAttempts(long delivered, Map<String, TableFigures> tables, String firstPosition,
+      long quarantined, long historyRows, Map<String, Long> skipped) {
+
+    static final EarlierAttempts NONE = new EarlierAttempts(0, Map.of(), null, 0, 0, Map.of());
+
+    static EarlierAttempts of(PullHeartbeat heartbeat) {
+      return new EarlierAttempts(heartbeat.recordsDelivered(), heartbeat.tables(), heartbeat.firstPosition(),
+          heartbeat.recordsQuarantined(), heartbeat.historyRowsAppended(),
+          heartbeat.eventsSkipped() == null ? Map.of() : heartbeat.eventsSkipped());
+    }
+  }
+
+  private static Map<String, Long> summed(Map<String, Long> a, Map<String, Long> b) {
+    Map<String, Long> sum = new TreeMap<>(a);
+    b.forEach((type, count) -> sum.merge(type, count, Long::sum));
+    return sum;
   }
 
   /**
@@ -221,15 +236,14 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, long deliveredBefore,
-      Map<String, TableFigures> tablesBefore, String firstBefore, long quarantinedBefore, int attempt,
-      OplogSpan oplog, long historyAppended, long historyPruned) {
+  private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, EarlierAttempts before,
+      int attempt, OplogSpan oplog, long historyPruned) {
     Map<String, TableFigures> thisAttempt = DeliveredTables.kept(result.tables(), sink::excludes);
     Map<String, Long> byTable = new TreeMap<>();
     thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
     BatchFigures figures = BatchFigures.builder()
         .eventsRead(result.eventsRead())
-        .recordsDelivered(deliveredBefore + DeliveredTables.records(thisAttempt))
+        .recordsDelivered(before.delivered() + DeliveredTables.records(thisAttempt))
         .recordsExcluded(sink.committedExcluded())
         .bytesRead(result.bytesRead())
         .recordsByTable(byTable)
@@ -237,10 +251,11 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         .endReason(result.endReason().name())
         .attempts(attempt)
         .stageMillis(result.timings().millisByStage())
-        .tables(DeliveredTables.plus(tablesBefore, thisAttempt))
-        .firstPosition(firstPosition(firstBefore, result.firstPosition()))
-        .recordsQuarantined(quarantinedBefore + result.recordsQuarantined())
-        .historyRowsAppended(historyAppended)
+        .tables(DeliveredTables.plus(before.tables(), thisAttempt))
+        .firstPosition(firstPosition(before.firstPosition(), result.firstPosition()))
+        .recordsQuarantined(before.quarantined() + result.recordsQuarantined())
+        .historyRowsAppended(before.historyRows() + sink.committedHistoryRows())
+        .eventsSkipped(summed(before.skipped(), result.eventsSkipped()))
         .historyRowsPruned(historyPruned)
         .columnDrift(sink.committedDrift())
         .freshness(freshnessOf(result.freshness()))

@@ -9,6 +9,7 @@ import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.DecodedEvent;
+import io.mongocdc.decode.SkippedEvent;
 import io.mongocdc.decode.DocumentProjector;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.PoisonEvent;
@@ -54,11 +55,12 @@ public final class QuarantineReplay {
     int refused = 0;
     for (QuarantinedEvent quarantined : pending) {
       String refusal;
-      ChangeRecord record = null;
+      DecodedEvent event = null;
       try {
-        record = record(quarantined.event(), decoder, columns);
-        refusal = record == null ? "it is not a data change (insert, update, replace or delete)"
-            : screen.refusal(record);
+        event = decoded(quarantined.event(), decoder, columns);
+        refusal = event instanceof ChangeRecord record ? screen.refusal(record)
+            : event instanceof SkippedEvent ? null
+            : "it is not a data change (insert, update, replace or delete)";
       } catch (RuntimeException e) {
         refusal = e.getMessage();
       }
@@ -66,7 +68,11 @@ public final class QuarantineReplay {
         catalog.refusedAgain(quarantined.id(), refusal);
         refused++;
       } else {
-        records.add(record);
+        // An event of a type the mirror now passes over (unknownEventPolicy SKIP, or an excluded
+        // type) is done with: nothing to write.
+        if (event instanceof ChangeRecord record) {
+          records.add(record);
+        }
         applied.add(quarantined.id());
       }
     }
@@ -75,19 +81,20 @@ public final class QuarantineReplay {
         sink.write(records);
         sink.commit();
       }
+    }
+    if (!applied.isEmpty()) {
       catalog.markReplayed(applied);
     }
     return new Result(applied.size(), refused);
   }
 
   /**
-   * The record the event is: decoded again from its raw BSON, or as it was kept, with its typed
+   * What the event is: decoded again from its raw BSON, or the record as it was kept, with its typed
    * columns taken from the kept document as a backfill takes them.
    */
-  private static ChangeRecord record(PoisonEvent event, ChangeEventDecoder decoder, ColumnProjections columns) {
+  private static DecodedEvent decoded(PoisonEvent event, ChangeEventDecoder decoder, ColumnProjections columns) {
     if (event.rawEvent() != null) {
-      DecodedEvent decoded = decoder.decode(new RawBsonDocument(event.rawEvent()), event.position());
-      return decoded instanceof ChangeRecord record ? record : null;
+      return decoder.decode(new RawBsonDocument(event.rawEvent()), event.position());
     }
     DocumentProjector projector = event.document() == null ? null : columns.of(event.source());
     return ChangeRecord.builder().operation(event.operation()).source(event.source()).table(event.table())

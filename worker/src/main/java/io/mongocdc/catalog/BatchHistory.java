@@ -5,6 +5,8 @@ import static io.mongocdc.catalog.jooq.Tables.BATCH_ATTEMPTS;
 import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 import static org.jooq.impl.DSL.excluded;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.catalog.jooq.tables.records.BatchesRecord;
 import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.Stage;
@@ -12,8 +14,10 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jooq.DSLContext;
+import org.jooq.JSONB;
 import org.jooq.impl.DSL;
 
 /**
@@ -26,10 +30,24 @@ import org.jooq.impl.DSL;
  */
 public final class BatchHistory {
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final DSLContext dsl;
 
   public BatchHistory(DSLContext dsl) {
     this.dsl = Objects.requireNonNull(dsl, "dsl");
+  }
+
+  /** Counts by name as a JSON object, or null for none. */
+  private static JSONB countsJson(Map<String, Long> counts) {
+    if (counts.isEmpty()) {
+      return null;
+    }
+    try {
+      return JSONB.valueOf(JSON.writeValueAsString(counts));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write counts as JSON: " + counts, e);
+    }
   }
 
   /**
@@ -79,6 +97,7 @@ public final class BatchHistory {
                   .set(BATCHES.FRESHNESS_P99_MS, f == null ? null : f.p99Millis())
                   .set(BATCHES.FRESHNESS_MAX_MS, f == null ? null : f.maxMillis())
                   .set(BATCHES.VISIBLE_THROUGH, f == null ? null : odt(Instant.ofEpochMilli(f.visibleThroughMillis())))
+                  .set(BATCHES.EVENTS_SKIPPED, countsJson(report.eventsSkipped()))
                   .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
                   .doUpdate()
                   .set(BATCHES.ENDED_AT, excluded(BATCHES.ENDED_AT))
@@ -108,6 +127,7 @@ public final class BatchHistory {
                   .set(BATCHES.FRESHNESS_P99_MS, excluded(BATCHES.FRESHNESS_P99_MS))
                   .set(BATCHES.FRESHNESS_MAX_MS, excluded(BATCHES.FRESHNESS_MAX_MS))
                   .set(BATCHES.VISIBLE_THROUGH, excluded(BATCHES.VISIBLE_THROUGH))
+                  .set(BATCHES.EVENTS_SKIPPED, excluded(BATCHES.EVENTS_SKIPPED))
                   // only a running batch's row is replaced; a finished one is final
                   .where(BATCHES.ENDED_AT.isNull())
                   .execute();

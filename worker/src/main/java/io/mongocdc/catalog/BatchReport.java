@@ -4,9 +4,11 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.model.Stage;
 import io.mongocdc.workflows.model.BatchFreshness;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One batch of a mirror, as recorded in the catalog's batch history.
@@ -28,6 +30,7 @@ import java.util.Objects;
  * @param columnDrift typed column values that did not convert, by table and column, added to the
  *     mirror's {@code column_drift} counters once; empty when none
  * @param freshness how fresh the batch's changes were when they became visible; null if unknown
+ * @param eventsSkipped events the batch passed over, by operation type; empty when none
  */
 public record BatchReport(
     String mirror,
@@ -48,9 +51,11 @@ public record BatchReport(
     Long historyRows,
     Long historyPruned,
     Map<String, Map<String, Long>> columnDrift,
-    BatchFreshness freshness) {
+    BatchFreshness freshness,
+    Map<String, Long> eventsSkipped) {
 
   public BatchReport {
+    eventsSkipped = eventsSkipped == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(eventsSkipped));
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(startedAt, "startedAt");
     tables = tables == null ? List.of() : List.copyOf(tables);
@@ -88,6 +93,7 @@ public record BatchReport(
     private Long historyPruned;
     private Map<String, Map<String, Long>> columnDrift;
     private BatchFreshness freshness;
+    private Map<String, Long> eventsSkipped;
 
     private Builder() {}
 
@@ -186,10 +192,15 @@ public record BatchReport(
       return this;
     }
 
+    public Builder eventsSkipped(Map<String, Long> value) {
+      eventsSkipped = value;
+      return this;
+    }
+
     public BatchReport build() {
       return new BatchReport(mirror, batchId, startedAt, endedAt, records, bytes, operations, firstPosition,
           lastPosition, stageMillis, endReason, error, attempts, tables, quarantined, historyRows, historyPruned,
-          columnDrift, freshness);
+          columnDrift, freshness, eventsSkipped);
     }
   }
 

@@ -70,6 +70,7 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
         .historyPruned(figures.historyRowsPruned())
         .columnDrift(figures.columnDrift())
         .freshness(figures.freshness())
+        .eventsSkipped(figures.eventsSkipped())
         .build());
     CheckpointCommit result = catalog.checkpoints().commit(mirror, batchId, position);
     // Only for a mirror whose workflow run does not record its states (it started on an older worker).

@@ -9,6 +9,7 @@ import io.mongocdc.workflows.model.RejectedEdit;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import java.time.Instant;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /** Renders a status for people; {@code --json} gives the query's JSON as is. */
 final class StatusText {
@@ -61,6 +62,10 @@ final class StatusText {
     line(out, "  totals: %d events read, %d records delivered, %d excluded, %d quarantined, %d bytes",
         s.totals().eventsRead(), s.totals().recordsDelivered(), s.totals().recordsExcluded(),
         s.totals().recordsQuarantined(), s.totals().bytesRead());
+    if (!s.totals().eventsSkipped().isEmpty()) {
+      line(out, "  events passed over, by type: %s", s.totals().eventsSkipped().entrySet().stream()
+          .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+    }
     s.totals().columnDrift().forEach((table, columns) -> line(out, "  typed column drift in %s: %s", table,
         String.join(", ", columns.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())));
     if (!s.config().settings().history().collections().isEmpty() || s.totals().historyRowsAppended() > 0) {

@@ -10,8 +10,9 @@ import org.bson.RawBsonDocument;
  * Turns one raw change event into a {@link ChangeRecord} or a {@link ControlEvent}.
  *
  * <p>Runs on the decode pool, so it may be called from several threads at once; it holds no
- * mutable state. An operation type it does not know is an error, never a silently dropped or
- * null record.
+ * mutable state. An operation type it does not know is an error naming the type, position and
+ * namespace, never a silently dropped or null record, unless the mirror asked to pass over it
+ * ({@link #skippingTypes}), when it becomes a counted {@link SkippedEvent}.
  *
  * <p>For the collections whose table keeps a change history, it also renders the event's pre-image
  * ({@code fullDocumentBeforeChange}) and an update's {@code updateDescription}; for the others it
@@ -24,6 +25,7 @@ public final class ChangeEventDecoder {
   private final DestinationTableResolver tableResolver;
   private final Predicate<Namespace> keepsHistory;
   private final ColumnProjections projections;
+  private final Predicate<String> skipsType;
 
   /**
    * @param keepsHistory whether a collection's table keeps a change history, so its records carry
@@ -37,6 +39,17 @@ public final class ChangeEventDecoder {
       DestinationTableResolver tableResolver,
       Predicate<Namespace> keepsHistory,
       ColumnProjections projections) {
+    this(documentRenderer, keyRenderer, tableResolver, keepsHistory, projections, type -> false);
+  }
+
+  private ChangeEventDecoder(
+      DocumentRenderer documentRenderer,
+      KeyRenderer keyRenderer,
+      DestinationTableResolver tableResolver,
+      Predicate<Namespace> keepsHistory,
+      ColumnProjections projections,
+      Predicate<String> skipsType) {
+    this.skipsType = Objects.requireNonNull(skipsType, "skipsType");
     this.projections = Objects.requireNonNull(projections, "projections");
     this.documentRenderer = Objects.requireNonNull(documentRenderer, "documentRenderer");
     this.keyRenderer = Objects.requireNonNull(keyRenderer, "keyRenderer");
@@ -45,10 +58,18 @@ public final class ChangeEventDecoder {
   }
 
   /**
+   * This decoder, passing over the events of the operation types {@code skipsType} accepts among
+   * those it does not know (data and control events are always decoded).
+   */
+  public ChangeEventDecoder skippingTypes(Predicate<String> skipsType) {
+    return new ChangeEventDecoder(documentRenderer, keyRenderer, tableResolver, keepsHistory, projections, skipsType);
+  }
+
+  /**
    * Decodes an event whose resume token the reader already extracted.
    *
    * @throws ChangeEventDecodeException naming the position if the event is malformed, of an
-   *     unknown type, or its document or key cannot be rendered
+   *     unknown type it does not skip, or its document or key cannot be rendered
    */
   public DecodedEvent decode(RawBsonDocument event, ResumeToken position) {
     ChangeEventFields fields;
@@ -73,8 +94,13 @@ public final class ChangeEventDecoder {
           position,
           commitTime(fields, position));
     }
-    throw new ChangeEventDecodeException(
-        position, "unknown operationType '" + fields.operationType + "'");
+    if (skipsType.test(fields.operationType)) {
+      return new SkippedEvent(position, fields.operationType);
+    }
+    throw new ChangeEventDecodeException(position, "unknown operationType '" + fields.operationType + "'"
+        + (fields.ns == null ? "" : " on " + fields.ns) + ": set unknownEventPolicy to SKIP to pass over events"
+        + " of types the mirror does not know, or exclude this one (--exclude-operations " + fields.operationType
+        + ")");
   }
 
   private ChangeRecord decodeDataChange(

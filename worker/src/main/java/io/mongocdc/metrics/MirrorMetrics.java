@@ -151,6 +151,9 @@ public final class MirrorMetrics {
     // Every delivered record was decoded; a batch that ended early may have decoded a few more.
     recordsDecoded.increment(Math.max(0, result.recordsDelivered() - seenDecoded));
     recordsQuarantined.increment(result.recordsQuarantined());
+    result.eventsSkipped().forEach((type, count) -> Counter.builder("mongo_cdc_events_skipped")
+        .description("events passed over, by operation type (unknownEventPolicy SKIP, or an excluded type)")
+        .tags(tags.and("type", type)).register(registry).increment(count));
     batchDuration.record(result.timings().total());
     queueDepth.set(0);
     observeCheckpoint(result.checkpoint());

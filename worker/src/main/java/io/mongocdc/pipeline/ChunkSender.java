@@ -3,6 +3,7 @@ package io.mongocdc.pipeline;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.DecodedEvent;
+import io.mongocdc.decode.SkippedEvent;
 import io.mongocdc.decode.UndecodableEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
@@ -12,7 +13,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
@@ -39,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class ChunkSender implements Runnable {
 
   private static final Logger log = LoggerFactory.getLogger(ChunkSender.class);
+  /** Mirror and operation type of each kind of event passed over that was logged: once per worker process. */
+  private static final Set<String> LOGGED_SKIPS = ConcurrentHashMap.newKeySet();
 
   private final String mirror;
   private final PullSettings settings;
@@ -64,6 +70,7 @@ final class ChunkSender implements Runnable {
   private ControlEvent stoppedAt;
   private long recordsSinceCommit;
   private long quarantinedSinceCommit;
+  private final Map<String, Long> skippedSinceCommit = new LinkedHashMap<>();
   private long bytesSinceCommit;
   /** When the oldest record written since the last commit was read; meaningful while there is one. */
   private long oldestUncommittedNanos;
@@ -89,7 +96,7 @@ final class ChunkSender implements Runnable {
     this.mirror = mirror;
     this.caughtUp = caughtUp;
     this.freshnessListener = freshnessListener;
-    this.delivered = new Delivered(start, Map.of(), null, 0, null);
+    this.delivered = new Delivered(start, Map.of(), null, 0, Map.of(), null);
     this.poison = poison;
     this.staged = start;
     this.settings = settings;
@@ -109,10 +116,11 @@ final class ChunkSender implements Runnable {
    * @param tables the committed records and bytes per destination table
    * @param firstRecord the position of the first committed record, or null before one
    * @param quarantined poison events set aside up to the position
+   * @param skipped events passed over up to the position, per operation type ({@link SkippedEvent})
    * @param freshness how fresh the committed records were when they became visible; null before one
    */
   record Delivered(StreamPosition position, Map<String, TableTally> tables, ResumeToken firstRecord,
-      long quarantined, Freshness freshness) {}
+      long quarantined, Map<String, Long> skipped, Freshness freshness) {}
 
   Delivered delivered() {
     return delivered;
@@ -208,6 +216,8 @@ final class ChunkSender implements Runnable {
         }
       } else if (event instanceof UndecodableEvent undecodable) {
         setAside(PoisonEvent.undecodable(undecodable));
+      } else if (event instanceof SkippedEvent skipped) {
+        passOver(skipped);
       } else {
         ControlEvent control = (ControlEvent) event;
         controlEvents.add(control);
@@ -255,6 +265,15 @@ final class ChunkSender implements Runnable {
     poison.take(event);
     quarantinedSinceCommit++;
     log.warn("mirror {}: set aside the {} (poisonEventPolicy QUARANTINE)", mirror, event.describe());
+  }
+
+  /** Counts an event passed over; its checkpoint moves with the chunk's. The first of a type is logged. */
+  private void passOver(SkippedEvent event) {
+    skippedSinceCommit.merge(event.operationType(), 1L, Long::sum);
+    if (LOGGED_SKIPS.add(mirror + "\u0000" + event.operationType())) {
+      log.warn("mirror {}: passing over events of type '{}' (first at {}); they are counted per type in status,"
+          + " the catalog's batches and metrics", mirror, event.operationType(), event.position());
+    }
   }
 
   /**
@@ -313,7 +332,7 @@ final class ChunkSender implements Runnable {
   private void commit() throws Exception {
     if (!hasUncommitted() && sinkCommitted) {
       delivered = new Delivered(staged, delivered.tables(), delivered.firstRecord(), delivered.quarantined(),
-          delivered.freshness());
+          committedSkips(), delivered.freshness());
       return;
     }
     long commitStart = System.nanoTime();
@@ -335,7 +354,18 @@ final class ChunkSender implements Runnable {
     long quarantined = delivered.quarantined() + quarantinedSinceCommit;
     quarantinedSinceCommit = 0;
     delivered = new Delivered(staged, committedTallies(), delivered.firstRecord() != null ? delivered.firstRecord()
-        : firstStaged, quarantined, measureFreshness());
+        : firstStaged, quarantined, committedSkips(), measureFreshness());
+  }
+
+  /** The events passed over since the last commit join those before, which readers get as a copy. */
+  private Map<String, Long> committedSkips() {
+    if (skippedSinceCommit.isEmpty()) {
+      return delivered.skipped();
+    }
+    Map<String, Long> all = new TreeMap<>(delivered.skipped());
+    skippedSinceCommit.forEach((type, count) -> all.merge(type, count, Long::sum));
+    skippedSinceCommit.clear();
+    return Collections.unmodifiableMap(all);
   }
 
   private void count(List<ChangeRecord> records) {

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param deliveredByTable what is durably committed per destination table
  * @param firstDelivered the position of the first committed record, or null before one
  * @param recordsQuarantined poison events set aside up to the delivered checkpoint
+ * @param eventsSkipped events passed over up to the delivered checkpoint, per operation type (unknownEventPolicy SKIP or an
+ *     excluded type the decoder met)
  * @param freshness how fresh the committed records were when they became visible; null before one
  */
 public record PullProgress(
@@ -34,4 +36,5 @@ public record PullProgress(
     Map<String, TableTally> deliveredByTable,
     ResumeToken firstDelivered,
     long recordsQuarantined,
+    Map<String, Long> eventsSkipped,
     Freshness freshness) {}

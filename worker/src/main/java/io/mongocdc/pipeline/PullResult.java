@@ -20,6 +20,8 @@ import java.util.Map;
  * @param tables what was delivered per destination table: records and bytes by operation
  * @param firstPosition the position of the first delivered record, or null if none was
  * @param recordsQuarantined poison events set aside up to the checkpoint
+ * @param eventsSkipped events passed over up to the checkpoint, per operation type (unknownEventPolicy SKIP or an
+ *     excluded type the decoder met)
  * @param controlEvents control events met, in order (ignored ones and the one that stopped)
  * @param stoppedAt the control event that ended the call under PAUSE, or null
  * @param eventsSkippedAfterReopen events at or before the last read token that a reopened
@@ -37,6 +39,7 @@ public record PullResult(
     Map<String, TableTally> tables,
     ResumeToken firstPosition,
     long recordsQuarantined,
+    Map<String, Long> eventsSkipped,
     List<ControlEvent> controlEvents,
     ControlEvent stoppedAt,
     long eventsSkippedAfterReopen,

@@ -223,6 +223,7 @@ final class PullRun {
         delivered.tables(),
         delivered.firstRecord(),
         delivered.quarantined(),
+        delivered.skipped(),
         delivered.freshness());
   }
 
@@ -237,6 +238,7 @@ final class PullRun {
         delivered.tables(),
         delivered.firstRecord(),
         delivered.quarantined(),
+        delivered.skipped(),
         sender.controlEvents(),
         sender.stoppedAt(),
         counters.eventsSkippedAfterReopen.get(),

@@ -296,6 +296,72 @@ class PullRecordsActivityImplTest {
     assertEquals(10, outcome.figures().recordsDelivered());
   }
 
+  /** Ten order inserts, with a createIndexes after the third and two events of an invented type after the sixth. */
+  private static List<RawBsonDocument> orderEventsWithUnknownTypes() {
+    io.mongocdc.source.scripted.ChangeEvents events = new io.mongocdc.source.scripted.ChangeEvents();
+    List<RawBsonDocument> out = new java.util.ArrayList<>();
+    for (int id = 0; id < 10; id++) {
+      if (id == 3) {
+        out.add(events.ofType("createIndexes", Fixtures.ORDERS));
+      } else if (id == 6) {
+        out.add(events.ofType("futureOp", Fixtures.ORDERS));
+        out.add(events.ofType("futureOp", Fixtures.ORDERS));
+      }
+      out.add(events.insert(Fixtures.ORDERS, new org.bson.BsonDocument("_id", new org.bson.BsonInt32(id))));
+    }
+    return out;
+  }
+
+  @Test
+  void eventsOfUnknownTypesArePassedOverUnderSkipAndCountedPerType() {
+    List<RawBsonDocument> events = orderEventsWithUnknownTypes();
+    MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().with(MirrorSettings.UNKNOWN_EVENT_POLICY,
+        io.mongocdc.workflows.model.UnknownEventPolicy.SKIP));
+
+    BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
+
+    assertEquals(Map.of("createIndexes", 1L, "futureOp", 2L), outcome.figures().eventsSkipped());
+    assertEquals(13, outcome.figures().eventsRead());
+    assertEquals(10, outcome.figures().recordsDelivered(), "every data change is applied");
+    assertEquals(10, destination.recordsApplied());
+    assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(12))), outcome.checkpoint(),
+        "the checkpoint passes over them");
+  }
+
+  @Test
+  void anEventOfAnUnknownTypeUnderFailStopsTheBatchNamingItAndTheWayOut() {
+    List<RawBsonDocument> events = orderEventsWithUnknownTypes();
+    PullRecordsActivity activity = activity(events);
+
+    ActivityFailure failure = assertThrows(ActivityFailure.class,
+        () -> activity.pullRecords(batch(Fixtures.orders(), start())));
+
+    io.temporal.failure.ApplicationFailure cause = (io.temporal.failure.ApplicationFailure) failure.getCause();
+    assertTrue(cause.isNonRetryable());
+    String message = cause.getOriginalMessage();
+    assertTrue(message.contains("unknown operationType 'createIndexes' on shop.orders")
+        && message.contains(stream.tokenOf(3).data()) && message.contains("unknownEventPolicy"), message);
+    assertTrue(destination.recordsCommitted() <= 3, "nothing after it is delivered: " + destination.recordsCommitted());
+  }
+
+  @Test
+  void anExcludedTypeIsPassedOverUnderFailAndARetryCountsEachEventOnce() {
+    List<RawBsonDocument> events = orderEventsWithUnknownTypes();
+    PullRecordsActivity activity = activity(events);
+    MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().with(MirrorSettings.EXCLUDED_OPERATIONS,
+        List.of("createIndexes", "futureOp")));
+    // An earlier attempt delivered up to the first futureOp and heartbeated it.
+    env.setHeartbeatDetails(PullHeartbeat.builder().batchId(1)
+        .delivered(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(7)))).eventsRead(8)
+        .recordsDelivered(6).attempt(1).eventsSkipped(Map.of("createIndexes", 1L, "futureOp", 1L)).build());
+
+    BatchOutcome outcome = activity.pullRecords(batch(mirror, start()));
+
+    assertEquals(Map.of("createIndexes", 1L, "futureOp", 2L), outcome.figures().eventsSkipped());
+    assertEquals(10, outcome.figures().recordsDelivered());
+    assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(12))), outcome.checkpoint());
+  }
+
   @Test
   void excludedOperationsAreNotAppliedButTheCheckpointPassesThem() {
     List<RawBsonDocument> events = Fixtures.orderEvents(20);

@@ -18,6 +18,8 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.UnknownEventPolicy;
 import io.mongocdc.workflows.model.TypedColumn;
 import io.mongocdc.workflows.model.TypedColumnSettings;
 import java.sql.Connection;
@@ -109,6 +111,21 @@ class QuarantineReplayTest {
       assertTrue(rs.next());
       assertEquals("kept", rs.getString(1), "the typed column, from the kept document");
     }
+  }
+
+  @Test
+  void anEventOfAnUnknownTypeIsRefusedAgainUntilTheMirrorPassesOverItThenIsDoneWith() throws Exception {
+    RawBsonDocument future = new ChangeEvents().ofType("futureOp", Fixtures.ORDERS);
+    catalog.setAside(MIRROR.name(), 4, new PoisonEvent(ResumeToken.ofEvent(future), null, null, null, null, null,
+        null, bytes(future), "unknown operationType 'futureOp'"));
+
+    assertEquals(new QuarantineReplay.Result(0, 1), new QuarantineReplay(destination, catalog).replay(MIRROR));
+    assertTrue(catalog.quarantined(MIRROR.name()).get(0).event().reason().contains("unknown operationType 'futureOp'"));
+
+    MirrorConfig skipping = Fixtures.orders(MIRROR.settings().with(MirrorSettings.UNKNOWN_EVENT_POLICY,
+        UnknownEventPolicy.SKIP));
+    assertEquals(new QuarantineReplay.Result(1, 0), new QuarantineReplay(destination, catalog).replay(skipping));
+    assertEquals(List.of(), catalog.quarantined(MIRROR.name()), "nothing left to replay, nothing written");
   }
 
   @Test

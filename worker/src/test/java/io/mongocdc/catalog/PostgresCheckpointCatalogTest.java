@@ -186,6 +186,22 @@ class PostgresCheckpointCatalogTest {
   }
 
   @Test
+  void aBatchRowHoldsTheEventsItPassedOverByTypeAndNullWhenNone() {
+    port.register(mirror("skips1"));
+    BatchFigures skipping = BatchFigures.builder().eventsRead(5).recordsDelivered(2).durationMillis(10)
+        .endReason("BATCH_SIZE").attempts(1).tables(Map.of()).eventsSkipped(Map.of("futureOp", 2L, "createIndexes", 1L))
+        .build();
+
+    port.commit("skips1", 1, token(90), skipping);
+    port.commit("skips1", 2, token(91), figures(4, "BATCH_SIZE"));
+
+    // jsonb's own text form: keys shortest first.
+    assertEquals("{\"futureOp\": 2, \"createIndexes\": 1}", column("select events_skipped::text from mongo_cdc.batches"
+        + " where mirror_name = 'skips1' and batch_id = 1"));
+    assertEquals(null, column("select events_skipped from mongo_cdc.batches where mirror_name = 'skips1' and batch_id = 2"));
+  }
+
+  @Test
   void figuresFromAnOlderWorkerLeaveTheOperationCountsUnknown() {
     port.register(mirror("f2"));
     port.commit("f2", 1, token(70), figures(4, "BATCH_SIZE"));

@@ -153,10 +153,28 @@ class ChangeEventDecoderTest {
   }
 
   @Test
-  void anUnknownOperationTypeIsAnError() {
+  void anUnknownOperationTypeIsAnErrorNamingTypePositionNamespaceAndTheWayOut() {
     RawBsonDocument event = events.ofType("createIndexes", NS);
     ChangeEventDecodeException error = assertThrows(ChangeEventDecodeException.class, () -> decode(event));
-    assertTrue(error.getMessage().endsWith("unknown operationType 'createIndexes'"), error.getMessage());
+    assertEquals("cannot decode change event at " + tokenOf(event) + ": unknown operationType 'createIndexes' on"
+        + " shop.orders: set unknownEventPolicy to SKIP to pass over events of types the mirror does not know, or"
+        + " exclude this one (--exclude-operations createIndexes)", error.getMessage());
+  }
+
+  @Test
+  void anUnknownOperationTypeTheMirrorSkipsIsPassedOverAtItsPosition() {
+    ChangeEventDecoder skipping = decoder.skippingTypes(type -> type.equals("futureOp"));
+    RawBsonDocument future = events.ofType("futureOp", NS);
+    RawBsonDocument other = events.ofType("createIndexes", NS);
+
+    assertEquals(new SkippedEvent(tokenOf(future), "futureOp"), skipping.decode(future, tokenOf(future)));
+    assertThrows(ChangeEventDecodeException.class, () -> skipping.decode(other, tokenOf(other)));
+    // Known types are decoded whatever the predicate says: it governs unknown types only.
+    ChangeEventDecoder skippingAll = decoder.skippingTypes(type -> true);
+    RawBsonDocument insert = events.insert(NS, doc(1, "a"));
+    assertInstanceOf(ChangeRecord.class, skippingAll.decode(insert, tokenOf(insert)));
+    RawBsonDocument drop = events.drop(NS);
+    assertInstanceOf(ControlEvent.class, skippingAll.decode(drop, tokenOf(drop)));
   }
 
   @Test
@@ -168,7 +186,7 @@ class ChangeEventDecoderTest {
     RawBsonDocument event = new RawBsonDocument(shaped, new BsonDocumentCodec());
 
     ChangeEventDecodeException error = assertThrows(ChangeEventDecodeException.class, () -> decode(event));
-    assertTrue(error.getMessage().endsWith("unknown operationType 'merge'"), error.getMessage());
+    assertTrue(error.getMessage().contains("unknown operationType 'merge' on shop.orders"), error.getMessage());
   }
 
   @Test

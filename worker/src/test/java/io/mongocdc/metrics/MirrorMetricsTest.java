@@ -29,13 +29,13 @@ class MirrorMetricsTest {
 
   private static PullProgress progress(long read, long decoded, long delivered, int inFlight, long checkpointSeconds) {
     return new PullProgress(StreamPosition.atOperationTime(new BsonTimestamp((int) checkpointSeconds, 1)), read,
-        decoded, delivered, delivered, inFlight, Duration.ofSeconds(1), null, Map.of(), null, 0, null);
+        decoded, delivered, delivered, inFlight, Duration.ofSeconds(1), null, Map.of(), null, 0, Map.of(), null);
   }
 
   private static PullResult result(long read, long delivered, long checkpointSeconds) {
     Duration d = Duration.ofMillis(1500);
     return new PullResult(StreamPosition.atOperationTime(new BsonTimestamp((int) checkpointSeconds, 1)),
-        EndReason.BATCH_SIZE, read, delivered, 0, Map.of(), null, 0, List.of(), null, 0, 0,
+        EndReason.BATCH_SIZE, read, delivered, 0, Map.of(), null, 0, Map.of(), List.of(), null, 0, 0,
         new StageTimings(d, d, d, d, d, d, d, d, d), null);
   }
 

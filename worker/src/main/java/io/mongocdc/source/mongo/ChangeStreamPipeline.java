@@ -1,6 +1,5 @@
 package io.mongocdc.source.mongo;
 
-import io.mongocdc.decode.Operation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +30,8 @@ public final class ChangeStreamPipeline {
           .append("ns.coll", new BsonDocument("$in", colls));
       if (!settings.excludedOperations().isEmpty()) {
         BsonArray excluded = new BsonArray();
-        for (Operation op : settings.excludedOperations()) {
-          excluded.add(new BsonString(op.operationType()));
+        for (String operationType : settings.excludedOperations()) {
+          excluded.add(new BsonString(operationType));
         }
         watched.append("operationType", new BsonDocument("$nin", excluded));
       }

@@ -3,6 +3,7 @@ package io.mongocdc.source.mongo;
 import com.mongodb.MongoException;
 import com.mongodb.client.ChangeStreamIterable;
 import com.mongodb.client.MongoChangeStreamCursor;
+import com.mongodb.client.model.changestream.FullDocument;
 import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
@@ -43,8 +44,12 @@ public final class MongoChangeStreamOpener implements ChangeStreamOpener {
 
   /** Applies the mirror's options and start position; package-visible so tests can check the mapping. */
   ChangeStreamIterable<BsonDocument> configure(ChangeStreamIterable<BsonDocument> stream, StreamPosition position) {
+    // Always updateLookup: an update then carries the document as the server finds it when the
+    // event is read, or null once it is deleted, and the delete's own event follows. The other
+    // modes (whenAvailable, required) would leave updates without a post-image that no later
+    // event repairs.
     stream = stream
-        .fullDocument(settings.fullDocument().driverValue())
+        .fullDocument(FullDocument.UPDATE_LOOKUP)
         .maxAwaitTime(settings.maxAwaitTime().toMillis(), TimeUnit.MILLISECONDS);
     if (settings.fullDocumentBeforeChange() != PreImageMode.OFF) {
       // Not sent when off: MongoDB 5.0 refuses the option by name.

@@ -6,7 +6,6 @@ import com.mongodb.client.MongoClients;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
-import io.mongocdc.decode.Operation;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
@@ -15,7 +14,6 @@ import io.mongocdc.workflows.model.OplogSpan;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -97,13 +95,10 @@ public final class MongoMirrorSourceFactory implements MirrorSourceFactory, Auto
 
   static MongoSourceSettings settings(MirrorConfig mirror) {
     List<String> collections = mirror.collections().stream().map(c -> mirror.sourceDatabase() + "." + c).toList();
-    Set<Operation> excluded = new LinkedHashSet<>();
-    for (String op : mirror.settings().excludedOperations()) {
-      excluded.add(Operation.fromOperationType(op));
-    }
     MongoSourceSettings defaults = MongoSourceSettings.of(mirror.sourceDatabase(), collections);
-    return new MongoSourceSettings(mirror.sourceDatabase(), collections, excluded, defaults.fullDocument(),
-        defaults.cursorBatchSize(), defaults.maxAwaitTime(), mirror.settings().splitLargeEvents(),
+    return new MongoSourceSettings(mirror.sourceDatabase(), collections,
+        new LinkedHashSet<>(mirror.settings().excludedOperations()), defaults.cursorBatchSize(),
+        defaults.maxAwaitTime(), mirror.settings().splitLargeEvents(),
         PreImageMode.ofSetting(mirror.settings().history().fullDocumentBeforeChange()));
   }
 

@@ -1,7 +1,8 @@
 package io.mongocdc.source.mongo;
 
-import io.mongocdc.decode.Operation;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -12,8 +13,8 @@ import java.util.Set;
  *
  * @param database the database to watch, or null to watch the whole deployment
  * @param collections the watched collections as {@code db.collection}; at least one
- * @param excludedOperations data operations the server filters out before sending
- * @param fullDocument how updates get their document. Default {@link FullDocumentMode#UPDATE_LOOKUP}
+ * @param excludedOperations operation types ({@code operationType}) the server filters out of the
+ *     watched collections' events before sending them
  * @param cursorBatchSize events per server batch (0: the server's default). Default 0
  * @param maxAwaitTime how long one getMore waits for events before returning an empty batch
  *     (and a fresh post-batch token). Default 1 s
@@ -24,8 +25,7 @@ import java.util.Set;
 public record MongoSourceSettings(
     String database,
     List<String> collections,
-    Set<Operation> excludedOperations,
-    FullDocumentMode fullDocument,
+    Set<String> excludedOperations,
     int cursorBatchSize,
     Duration maxAwaitTime,
     boolean splitLargeEvents,
@@ -48,8 +48,9 @@ public record MongoSourceSettings(
       }
     }
     collections = List.copyOf(collections);
-    excludedOperations = excludedOperations == null ? Set.of() : Set.copyOf(excludedOperations);
-    Objects.requireNonNull(fullDocument, "fullDocument must be UPDATE_LOOKUP, WHEN_AVAILABLE or REQUIRED");
+    // In the given order, so the pipeline a mirror sends is the same every time.
+    excludedOperations = excludedOperations == null ? Set.of()
+        : Collections.unmodifiableSet(new LinkedHashSet<>(excludedOperations));
     if (cursorBatchSize < 0) {
       throw new IllegalArgumentException("cursorBatchSize must be at least 0, got " + cursorBatchSize);
     }
@@ -61,7 +62,7 @@ public record MongoSourceSettings(
 
   /** Watches {@code collections} (all in one database, or across the deployment) with defaults. */
   public static MongoSourceSettings of(String database, List<String> collections) {
-    return new MongoSourceSettings(database, collections, Set.of(), FullDocumentMode.UPDATE_LOOKUP, 0,
+    return new MongoSourceSettings(database, collections, Set.of(), 0,
         DEFAULT_MAX_AWAIT_TIME, false, PreImageMode.OFF);
   }
 }

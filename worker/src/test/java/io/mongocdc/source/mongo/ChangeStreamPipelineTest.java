@@ -3,8 +3,8 @@ package io.mongocdc.source.mongo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.mongocdc.decode.Operation;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.bson.BsonDocument;
@@ -29,16 +29,16 @@ class ChangeStreamPipelineTest {
   @Test
   void excludesOperationsOnlyForDataEventsAndSplitsLargeEventsOnRequest() {
     MongoSourceSettings settings = new MongoSourceSettings(null, List.of("a.x", "b.y"),
-        Set.of(Operation.DELETE), FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofSeconds(1), true, PreImageMode.OFF);
+        new LinkedHashSet<>(List.of("delete", "createIndexes")), 0, Duration.ofSeconds(1), true, PreImageMode.OFF);
 
     List<BsonDocument> pipeline = ChangeStreamPipeline.build(settings);
 
     assertEquals(List.of(BsonDocument.parse("""
         {"$match": {"$or": [
-          {"ns.db": "a", "ns.coll": {"$in": ["x"]}, "operationType": {"$nin": ["delete"]}},
+          {"ns.db": "a", "ns.coll": {"$in": ["x"]}, "operationType": {"$nin": ["delete", "createIndexes"]}},
           {"operationType": "rename", "to.db": "a", "to.coll": {"$in": ["x"]}},
           {"operationType": "dropDatabase", "ns.db": "a"},
-          {"ns.db": "b", "ns.coll": {"$in": ["y"]}, "operationType": {"$nin": ["delete"]}},
+          {"ns.db": "b", "ns.coll": {"$in": ["y"]}, "operationType": {"$nin": ["delete", "createIndexes"]}},
           {"operationType": "rename", "to.db": "b", "to.coll": {"$in": ["y"]}},
           {"operationType": "dropDatabase", "ns.db": "b"},
           {"operationType": "invalidate"}]}}"""),
@@ -56,10 +56,10 @@ class ChangeStreamPipelineTest {
             () -> MongoSourceSettings.of("shop", List.of("crm.users"))).getMessage());
     assertEquals("maxAwaitTime must be a positive duration, got PT0S",
         assertThrows(IllegalArgumentException.class, () -> new MongoSourceSettings("shop", List.of("shop.a"),
-            Set.of(), FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ZERO, false, PreImageMode.OFF)).getMessage());
+            Set.of(), 0, Duration.ZERO, false, PreImageMode.OFF)).getMessage());
     assertEquals("cursorBatchSize must be at least 0, got -1",
         assertThrows(IllegalArgumentException.class, () -> new MongoSourceSettings("shop", List.of("shop.a"),
-            Set.of(), FullDocumentMode.UPDATE_LOOKUP, -1, Duration.ofSeconds(1), false, PreImageMode.OFF))
+            Set.of(), -1, Duration.ofSeconds(1), false, PreImageMode.OFF))
             .getMessage());
   }
 }

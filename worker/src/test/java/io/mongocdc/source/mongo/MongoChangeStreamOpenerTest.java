@@ -36,15 +36,14 @@ class MongoChangeStreamOpenerTest {
 
   @Test
   void resumesAfterATokenWithTheMirrorsOptions() {
-    MongoSourceSettings settings = new MongoSourceSettings("shop", List.of("shop.orders"), Set.of(),
-        FullDocumentMode.WHEN_AVAILABLE, 500, Duration.ofMillis(250), false, PreImageMode.OFF);
+    MongoSourceSettings settings = new MongoSourceSettings("shop", List.of("shop.orders"), Set.of(), 500, Duration.ofMillis(250), false, PreImageMode.OFF);
     List<String> calls = new ArrayList<>();
 
     new MongoChangeStreamOpener(p -> recording(calls), settings)
         .configure(recording(calls), StreamPosition.after(TOKEN));
 
     assertEquals(List.of(
-        "fullDocument[" + FullDocument.WHEN_AVAILABLE + "]",
+        "fullDocument[" + FullDocument.UPDATE_LOOKUP + "]",
         "maxAwaitTime[250, " + TimeUnit.MILLISECONDS + "]",
         "batchSize[500]",
         "startAfter[" + TOKEN.toDocument() + "]"), calls);
@@ -52,8 +51,7 @@ class MongoChangeStreamOpenerTest {
 
   @Test
   void preImagesAreAskedForOnlyWhenOn() {
-    MongoSourceSettings settings = new MongoSourceSettings("shop", List.of("shop.orders"), Set.of(),
-        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(250), false, PreImageMode.REQUIRED);
+    MongoSourceSettings settings = new MongoSourceSettings("shop", List.of("shop.orders"), Set.of(), 0, Duration.ofMillis(250), false, PreImageMode.REQUIRED);
     List<String> calls = new ArrayList<>();
 
     new MongoChangeStreamOpener(p -> recording(calls), settings)

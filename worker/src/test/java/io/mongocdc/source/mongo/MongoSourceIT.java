@@ -124,8 +124,7 @@ class MongoSourceIT {
   }
 
   private MongoSourceSettings settings() {
-    return new MongoSourceSettings(dbName, List.of(dbName + ".orders"), java.util.Set.of(),
-        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(200), false, PreImageMode.OFF);
+    return new MongoSourceSettings(dbName, List.of(dbName + ".orders"), java.util.Set.of(), 0, Duration.ofMillis(200), false, PreImageMode.OFF);
   }
 
   private PullRecords pullRecords(ControlEventPolicy policy) {
@@ -281,8 +280,7 @@ class MongoSourceIT {
     String version = client.getDatabase("admin").runCommand(new BsonDocument("buildInfo", new org.bson.BsonInt32(1)),
         BsonDocument.class).getString("version").getValue();
     Assumptions.assumeTrue(Integer.parseInt(version.split("\\.")[0]) >= 6, "pre-images need MongoDB 6.0+");
-    MongoSourceSettings required = new MongoSourceSettings(dbName, List.of(dbName + ".orders"), java.util.Set.of(),
-        FullDocumentMode.UPDATE_LOOKUP, 0, Duration.ofMillis(200), false, PreImageMode.REQUIRED);
+    MongoSourceSettings required = new MongoSourceSettings(dbName, List.of(dbName + ".orders"), java.util.Set.of(), 0, Duration.ofMillis(200), false, PreImageMode.REQUIRED);
     SourceValidationReport refused = new SourceValidator(client).validate(required);
     assertEquals(1, refused.problems().size(), refused.problems().toString());
     assertTrue(refused.problems().get(0).contains("collMod: \"orders\", changeStreamPreAndPostImages: {enabled: true}"),

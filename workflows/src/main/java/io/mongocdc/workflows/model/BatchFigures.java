@@ -37,6 +37,9 @@ import java.util.TreeMap;
  *     before them
  * @param freshness how fresh the batch's changes were when they became visible; null when it
  *     delivered nothing, and in histories of workers before it existed
+ * @param eventsSkipped events passed over, per operation type ({@code unknownEventPolicy} SKIP, or
+ *     an excluded type the decoder met), over all attempts, sorted by type; empty when none, and in
+ *     histories of workers before it existed
  */
 public record BatchFigures(
     long eventsRead,
@@ -54,9 +57,11 @@ public record BatchFigures(
     long historyRowsAppended,
     long historyRowsPruned,
     Map<String, Map<String, Long>> columnDrift,
-    BatchFreshness freshness) {
+    BatchFreshness freshness,
+    Map<String, Long> eventsSkipped) {
 
   public BatchFigures {
+    eventsSkipped = DeterministicMaps.summed(eventsSkipped, null);
     recordsByTable = recordsByTable == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(recordsByTable));
     tables = tables == null ? null : Collections.unmodifiableMap(new TreeMap<>(tables));
     // Kept in the order given: it is shown to operators as a sequence of stages.
@@ -99,6 +104,7 @@ public record BatchFigures(
     private long historyRowsPruned;
     private Map<String, Map<String, Long>> columnDrift;
     private BatchFreshness freshness;
+    private Map<String, Long> eventsSkipped;
 
     private Builder() {}
 
@@ -182,10 +188,15 @@ public record BatchFigures(
       return this;
     }
 
+    public Builder eventsSkipped(Map<String, Long> value) {
+      eventsSkipped = value;
+      return this;
+    }
+
     public BatchFigures build() {
       return new BatchFigures(eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsByTable,
           durationMillis, endReason, attempts, stageMillis, tables, firstPosition, recordsQuarantined,
-          historyRowsAppended, historyRowsPruned, columnDrift, freshness);
+          historyRowsAppended, historyRowsPruned, columnDrift, freshness, eventsSkipped);
     }
   }
 }

@@ -35,7 +35,8 @@ public record MirrorSettings(
     Integer verifyDocumentsPerSecond,
     ChangeHistorySettings history,
     TypedColumnSettings columns,
-    Integer maxVisibilityDelay) {
+    Integer maxVisibilityDelay,
+    UnknownEventPolicy unknownEventPolicy) {
 
   private static final SettingType.Whole SECONDS = new SettingType.Whole(1, 3_600);
 
@@ -70,10 +71,9 @@ public record MirrorSettings(
       new SettingType.Whole(1, 100_000), 256, "Events per chunk handed to a decode worker.",
       MirrorSettings::chunkSize, (s, v) -> s.toBuilder().chunkSize(v).build());
   public static final MirrorSetting<List<String>> EXCLUDED_OPERATIONS = MirrorSetting.stored("excludedOperations",
-      "--exclude-operations", "OPS",
-      new SettingType.Strings(List.of("insert", "update", "replace", "delete"),
-          "excluding every operation type would replicate nothing"),
-      List.of(), "Operation types not applied (insert, update, replace, delete); an empty value clears the list.",
+      "--exclude-operations", "OPS", new SettingType.Strings(OperationTypes::checkExcluded),
+      List.of(), "Operation types not applied: insert, update, replace, delete, or any other type a server sends "
+          + "(createIndexes, ...), passed over; an empty value clears the list.",
       MirrorSettings::excludedOperations, (s, v) -> s.toBuilder().excludedOperations(v).build());
   public static final MirrorSetting<ControlEventPolicy> CONTROL_EVENT_POLICY = MirrorSetting.stored(
       "controlEventPolicy", "--control-event-policy", "POLICY", new SettingType.Choice<>(ControlEventPolicy.class),
@@ -84,6 +84,11 @@ public record MirrorSettings(
       PoisonEventPolicy.FAIL, "FAIL (an event the destination cannot hold or the decoder cannot read fails the mirror, "
           + "naming it) or QUARANTINE (keep it in the catalog's quarantined_events and go on).",
       MirrorSettings::poisonEventPolicy, (s, v) -> s.toBuilder().poisonEventPolicy(v).build());
+  public static final MirrorSetting<UnknownEventPolicy> UNKNOWN_EVENT_POLICY = MirrorSetting.stored(
+      "unknownEventPolicy", "--unknown-event-policy", "POLICY", new SettingType.Choice<>(UnknownEventPolicy.class),
+      UnknownEventPolicy.FAIL, "FAIL (an event of a type the mirror does not know is one it cannot read: see "
+          + "poisonEventPolicy) or SKIP (pass over it, logged once and counted per type).",
+      MirrorSettings::unknownEventPolicy, (s, v) -> s.toBuilder().unknownEventPolicy(v).build());
   public static final MirrorSetting<Integer> CONTINUE_AS_NEW_EVERY_BATCHES = MirrorSetting.stored(
       "continueAsNewEveryBatches", "--continue-as-new-every", "BATCHES", new SettingType.Whole(1, 100_000), 500,
       "Continue the workflow as new after this many batches.",
@@ -140,7 +145,7 @@ public record MirrorSettings(
       s -> s.history().retentionDays(),
       (s, v) -> s.toBuilder().history(s.history().withRetentionDays(v)).build());
   public static final MirrorSetting<List<String>> ADD_COLLECTIONS = MirrorSetting.structured("addCollections",
-      List.of("--add-collection"), "NAME", new SettingType.Strings(List.of(), null), "–",
+      List.of("--add-collection"), "NAME", new SettingType.Strings(SettingType.Strings.Rule.ANY), "–",
       "Start replicating this collection too (repeat it; edit only).");
   public static final MirrorSetting<Map<String, List<TypedColumn>>> COLUMNS = MirrorSetting.structured("columns",
       List.of("--columns", "--columns-file"), "COLLECTION:NAME=TYPE:PATH[,...]",
@@ -165,7 +170,7 @@ public record MirrorSettings(
   /** Every setting an edit may change, in the order they are documented and shown. */
   public static final List<MirrorSetting<?>> SETTINGS = List.of(BATCH_SIZE, IDLE_TIMEOUT_SECONDS,
       MAX_BATCH_DURATION_SECONDS, MAX_VISIBILITY_DELAY, DECODE_WORKERS, CHUNK_SIZE, EXCLUDED_OPERATIONS, CONTROL_EVENT_POLICY,
-      POISON_EVENT_POLICY, CONTINUE_AS_NEW_EVERY_BATCHES, SPLIT_LARGE_EVENTS, SNAPSHOT,
+      POISON_EVENT_POLICY, UNKNOWN_EVENT_POLICY, CONTINUE_AS_NEW_EVERY_BATCHES, SPLIT_LARGE_EVENTS, SNAPSHOT,
       SNAPSHOT_DOCUMENTS_PER_PARTITION, SNAPSHOT_PARALLEL_PARTITIONS, SNAPSHOT_FILTERS, AUTO_RESYNC,
       VERIFY_DOCUMENTS_PER_SECOND, FULL_DOCUMENT_BEFORE_CHANGE, HISTORY, HISTORY_RETENTION_DAYS, ADD_COLLECTIONS,
       COLUMNS, REMOVE_COLUMNS, DROP_COLUMN_DATA, INDEXES);
@@ -180,6 +185,7 @@ public record MirrorSettings(
     history = history == null ? ChangeHistorySettings.defaults() : history;
     columns = columns == null ? TypedColumnSettings.defaults() : columns;
     maxVisibilityDelay = maxVisibilityDelay == null ? MAX_VISIBILITY_DELAY.defaultValue() : maxVisibilityDelay;
+    unknownEventPolicy = unknownEventPolicy == null ? UNKNOWN_EVENT_POLICY.defaultValue() : unknownEventPolicy;
   }
 
   /** Every setting at its default. */
@@ -282,6 +288,7 @@ public record MirrorSettings(
     private ChangeHistorySettings history;
     private TypedColumnSettings columns;
     private Integer maxVisibilityDelay;
+    private UnknownEventPolicy unknownEventPolicy;
 
     private Builder() {}
 
@@ -302,6 +309,7 @@ public record MirrorSettings(
       history = s.history;
       columns = s.columns;
       maxVisibilityDelay = s.maxVisibilityDelay;
+      unknownEventPolicy = s.unknownEventPolicy;
     }
 
     public Builder batchSize(int value) {
@@ -384,10 +392,16 @@ public record MirrorSettings(
       return this;
     }
 
+    public Builder unknownEventPolicy(UnknownEventPolicy value) {
+      unknownEventPolicy = value;
+      return this;
+    }
+
     public MirrorSettings build() {
       return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
           excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
-          poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, columns, maxVisibilityDelay);
+          poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, columns, maxVisibilityDelay,
+          unknownEventPolicy);
     }
   }
 }

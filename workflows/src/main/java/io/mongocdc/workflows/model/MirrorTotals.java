@@ -11,22 +11,25 @@ import java.util.Map;
  * @param historyRowsPruned history rows removed by retention (0 before change history existed)
  * @param columnDrift typed column values that did not convert, by table and column, in the rows
  *     batches and snapshot partitions wrote (empty before typed columns existed)
+ * @param eventsSkipped events passed over, per operation type (empty before {@code
+ *     unknownEventPolicy} existed)
  */
 public record MirrorTotals(
     long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
     long recordsQuarantined, long historyRowsAppended, long historyRowsPruned,
-    Map<String, Map<String, Long>> columnDrift) {
+    Map<String, Map<String, Long>> columnDrift, Map<String, Long> eventsSkipped) {
 
-  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0, 0, 0, null);
+  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0, 0, 0, null, null);
 
   public MirrorTotals {
     columnDrift = ColumnDrift.copyOf(columnDrift);
+    eventsSkipped = DeterministicMaps.summed(eventsSkipped, null);
   }
 
   /** These totals with a snapshot partition's drift added. */
   public MirrorTotals plusDrift(Map<String, Map<String, Long>> drift) {
     return new MirrorTotals(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined,
-        historyRowsAppended, historyRowsPruned, ColumnDrift.plus(columnDrift, drift));
+        historyRowsAppended, historyRowsPruned, ColumnDrift.plus(columnDrift, drift), eventsSkipped);
   }
 
   public MirrorTotals plus(BatchFigures batch) {
@@ -39,6 +42,7 @@ public record MirrorTotals(
         recordsQuarantined + batch.recordsQuarantined(),
         historyRowsAppended + batch.historyRowsAppended(),
         historyRowsPruned + batch.historyRowsPruned(),
-        ColumnDrift.plus(columnDrift, batch.columnDrift()));
+        ColumnDrift.plus(columnDrift, batch.columnDrift()),
+        DeterministicMaps.summed(eventsSkipped, batch.eventsSkipped()));
   }
 }

@@ -185,11 +185,18 @@ public sealed interface SettingType<T>
     }
   }
 
-  /**
-   * A list of strings; when {@code allowed} is not empty each must be one of them, and not all of
-   * them at once ({@code nothingLeft} says why not).
-   */
-  record Strings(List<String> allowedWords, String nothingLeft) implements SettingType<List<String>> {
+  /** A list of strings, each list checked by {@code rule}. */
+  record Strings(Rule rule) implements SettingType<List<String>> {
+
+    /** What a list of strings must satisfy. */
+    @FunctionalInterface
+    public interface Rule {
+      Rule ANY = (name, values, problems) -> {};
+
+      /** Adds each reason {@code values} cannot work, naming the setting {@code name}. */
+      void check(String name, List<String> values, List<String> problems);
+    }
+
     @Override
     public List<String> read(String name, Object json, List<String> problems) {
       if (json == null) {
@@ -204,17 +211,7 @@ public sealed interface SettingType<T>
 
     @Override
     public void check(String name, List<String> value, List<String> problems) {
-      if (allowedWords.isEmpty()) {
-        return;
-      }
-      for (String each : value) {
-        if (!allowedWords.contains(each)) {
-          problems.add(name + ": '" + each + "' is not one of " + String.join(", ", allowedWords));
-        }
-      }
-      if (Set.copyOf(value).containsAll(allowedWords)) {
-        problems.add(name + ": " + nothingLeft);
-      }
+      rule.check(name, value, problems);
     }
   }
 

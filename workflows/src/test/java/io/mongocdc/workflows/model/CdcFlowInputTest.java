@@ -60,7 +60,7 @@ class CdcFlowInputTest {
     assertEquals("config.settings has an unknown field \"batchSise\" (known fields: batchSize, idleTimeoutSeconds, "
             + "maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations, controlEventPolicy, "
             + "continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, autoResync, "
-            + "verifyDocumentsPerSecond, history, columns, maxVisibilityDelay)",
+            + "verifyDocumentsPerSecond, history, columns, maxVisibilityDelay, unknownEventPolicy)",
         problem(settings -> settings.put("batchSise", settings.remove("batchSize"))));
   }
 

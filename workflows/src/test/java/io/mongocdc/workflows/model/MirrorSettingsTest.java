@@ -18,19 +18,21 @@ class MirrorSettingsTest {
   @Test
   void valuesOutOfRangeAreNamedWithTheirLimits() {
     MirrorSettings bad = MirrorSettings.defaults().toBuilder().batchSize(0).idleTimeoutSeconds(0)
-        .maxBatchDurationSeconds(3601).decodeWorkers(257).chunkSize(0).excludedOperations(List.of("upsert"))
+        .maxBatchDurationSeconds(3601).decodeWorkers(257).chunkSize(0).excludedOperations(List.of("up-sert"))
         .controlEventPolicy(null).continueAsNewEveryBatches(0).build();
     List<String> problems = bad.problems();
     assertEquals(8, problems.size(), problems.toString());
     assertTrue(problems.contains("batchSize must be between 1 and 10000000, got 0"));
     assertTrue(problems.contains("maxBatchDurationSeconds must be between 1 and 3600, got 3601"));
-    assertTrue(problems.contains("excludedOperations: 'upsert' is not one of insert, update, replace, delete"));
+    assertTrue(problems.contains("excludedOperations: 'up-sert' is not an operation type (letters and digits, such as"
+        + " insert or createIndexes)"), problems.toString());
     assertTrue(problems.contains("controlEventPolicy must be PAUSE or IGNORE, got nothing"));
     // The policies are enums: a value that names none is refused where the JSON is read.
     List<String> policies = assertThrows(InvalidEditException.class, () -> EditRequest.fromJson(
-        Map.of("controlEventPolicy", "SKIP", "poisonEventPolicy", "RETRY"))).problems();
+        Map.of("controlEventPolicy", "SKIP", "poisonEventPolicy", "RETRY", "unknownEventPolicy", "IGNORE"))).problems();
     assertTrue(policies.contains("controlEventPolicy must be PAUSE or IGNORE, got 'SKIP'"), policies.toString());
     assertTrue(policies.contains("poisonEventPolicy must be FAIL or QUARANTINE, got 'RETRY'"), policies.toString());
+    assertTrue(policies.contains("unknownEventPolicy must be FAIL or SKIP, got 'IGNORE'"), policies.toString());
   }
 
   @Test
@@ -74,7 +76,31 @@ class MirrorSettingsTest {
   void excludingEveryOperationIsRefused() {
     MirrorSettings settings = MirrorSettings.defaults().apply(
         EditRequest.none().with(MirrorSettings.EXCLUDED_OPERATIONS, List.of("insert", "update", "replace", "delete")));
-    assertEquals(List.of("excludedOperations: excluding every operation type would replicate nothing"), settings.problems());
+    assertEquals(List.of("excludedOperations: excluding every data operation type (insert, update, replace, delete)"
+        + " would replicate nothing"), settings.problems());
+  }
+
+  @Test
+  void anyOperationTypeMayBeExcludedButControlEventsKeepTheirPolicy() {
+    MirrorSettings unknownTypes = MirrorSettings.defaults().with(MirrorSettings.EXCLUDED_OPERATIONS,
+        List.of("createIndexes", "futureOp", "delete"));
+    assertEquals(List.of(), unknownTypes.problems());
+
+    MirrorSettings control = MirrorSettings.defaults().with(MirrorSettings.EXCLUDED_OPERATIONS,
+        List.of("drop", "invalidate"));
+    assertEquals(List.of(
+        "excludedOperations: 'drop' is a control event, which controlEventPolicy governs; it cannot be excluded",
+        "excludedOperations: 'invalidate' is a control event, which controlEventPolicy governs; it cannot be excluded"),
+        control.problems());
+  }
+
+  @Test
+  void unknownEventsFailByDefaultAndAnEditSkipsThem() {
+    assertEquals(UnknownEventPolicy.FAIL, MirrorSettings.defaults().unknownEventPolicy());
+    assertEquals(UnknownEventPolicy.SKIP, MirrorSettings.defaults().apply(
+        EditRequest.fromJson(Map.of("unknownEventPolicy", "SKIP"))).unknownEventPolicy());
+    // Settings written before the setting existed read as the default.
+    assertEquals(UnknownEventPolicy.FAIL, MirrorSettings.builder().build().unknownEventPolicy());
   }
 
   @Test
