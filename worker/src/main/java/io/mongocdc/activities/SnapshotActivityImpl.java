@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.slf4j.Logger;
@@ -82,12 +83,16 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
     return FailureClassifier.classified(ActivityNames.PLAN_SNAPSHOT, () -> plan(request));
   }
 
-  /** The stored plan for the request's start, or a new plan, stored before it is returned. */
+  /**
+   * The stored plan for the request's start, or a new plan, stored before it is returned (it
+   * replaces the stored one). A fresh request always plans anew: a collection copied again may
+   * start where its finished copy started.
+   */
   private SnapshotPlan plan(SnapshotPlanRequest request) {
     MirrorConfig mirror = request.mirror();
     String collection = request.collection();
     StreamPosition start = Checkpoints.toPosition(request.position());
-    var stored = catalog.plan(mirror.name(), collection, start);
+    Optional<SnapshotPlan> stored = request.fresh() ? Optional.empty() : catalog.plan(mirror.name(), collection, start);
     if (stored.isPresent()) {
       return stored.get();
     }

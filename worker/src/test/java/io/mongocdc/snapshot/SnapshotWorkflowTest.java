@@ -2,6 +2,7 @@ package io.mongocdc.snapshot;
 
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -35,6 +36,8 @@ import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.failure.ApplicationFailure;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -245,6 +248,101 @@ class SnapshotWorkflowTest {
     assertEquals(List.of("orders", "items"), added.config().collections());
     world.assertDestinationEqualsSource(mirror, "orders");
     world.assertDestinationEqualsSource(mirror, "items");
+  }
+
+  /**
+   * Issue 33, item 2: one collection copied again by an edit, the workflow not restarted. A row
+   * lost by hand comes back, a row the source never had goes, changes made while the copy runs
+   * arrive, and the other collection's changes follow from the checkpoint without a gap. The copy
+   * starts where the mirror's first snapshot started when no batch has moved the checkpoint since,
+   * so it must be planned afresh rather than answered from the stored, finished plan.
+   */
+  @Test
+  void aCollectionCopiedAgainByAnEditRestoresWhatWasLostDropsWhatTheSourceLacksAndTheOtherFollows()
+      throws Exception {
+    World world = new World(new Random(11));
+    world.prefill("orders", 30);
+    world.prefill("items", 30);
+    world.changeMixed(List.of("orders", "items"), 40);
+    world.stream.reveal(20);
+    MirrorConfig mirror = world.mirror(List.of("orders", "items"), new SnapshotSettings(true, 20, 2, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 19));
+    world.applyToSource(0, 20);
+    String orders = world.table(mirror, "orders");
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement()) {
+      // One row's _id changed by hand: the real one is gone, a ghost the source never had is there.
+      assertEquals(1, st.executeUpdate("update " + orders + " set \"_id\" = 'ghost' where \"_id\" = (select min(\"_id\")"
+          + " from " + orders + " where not \"_deleted\")"));
+    }
+
+    Gate copying = new Gate();
+    world.snapshot.gateAt("orders", null, 1, copying);
+    workflow.edit(Map.of("resyncCollections", List.of("orders")));
+    awaitGate(copying);
+    // Changes made while orders is copied again: the batches after the copy bring them.
+    world.stream.reveal(40);
+    world.applyToSource(20, 40);
+    copying.release();
+    awaitStatus(workflow, s -> world.delivered(s, 39) && s.snapshots().stream().allMatch(SnapshotProgress::done));
+    MirrorStatus after = workflow.status();
+    workflow.terminate(new StopRequest(false));
+    captureWhenClosed(mirror, "resync-one-collection");
+
+    assertEquals(List.of("items", "orders"), after.snapshots().stream().map(SnapshotProgress::collection).toList(),
+        "orders has a new snapshot, items keeps its own");
+    world.assertDestinationEqualsSource(mirror, "orders");
+    world.assertDestinationEqualsSource(mirror, "items");
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select \"_deleted\" from " + orders + " where \"_id\" = 'ghost'")) {
+      assertTrue(rs.next());
+      assertTrue(rs.getBoolean(1), "the row the source never had is swept (deleted as a delete event deletes)");
+    }
+  }
+
+  /**
+   * With no change since the mirror's snapshot the checkpoint is still where that snapshot started:
+   * the copy again must be planned afresh, not answered by the stored, finished plan of that start.
+   */
+  @Test
+  void aCollectionCopiedAgainFromWhereItsFirstCopyStartedIsReadAgain() throws Exception {
+    World world = new World(new Random(13));
+    world.prefill("orders", 30);
+    world.change("orders", 0);
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 2, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> s.state() == MirrorPhase.RUNNING && s.snapshots().get(0).done());
+    String orders = world.table(mirror, "orders");
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement()) {
+      assertEquals(1, st.executeUpdate("delete from " + orders + " where \"_id\" = (select min(\"_id\") from " + orders
+          + ")"));
+    }
+
+    workflow.edit(Map.of("resyncCollections", List.of("orders")));
+    awaitStatus(workflow, s -> s.pendingEdits().isEmpty() && s.snapshots().get(0).done()
+        && s.state() == MirrorPhase.RUNNING);
+    workflow.terminate(new StopRequest(false));
+
+    world.assertDestinationEqualsSource(mirror, "orders");
+  }
+
+  @Test
+  void aCollectionTheMirrorDoesNotReplicateCannotBeCopiedAgain() throws Exception {
+    World world = new World(new Random(12));
+    world.prefill("orders", 5);
+    world.change("orders", 4);
+    world.stream.reveal(4);
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 100, 1, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 3));
+
+    WorkflowUpdateException refused = assertThrows(WorkflowUpdateException.class,
+        () -> workflow.edit(Map.of("resyncCollections", List.of("items"))));
+    workflow.terminate(new StopRequest(false));
+
+    String message = refused.getCause() instanceof ApplicationFailure application
+        ? application.getOriginalMessage() : String.valueOf(refused.getCause());
+    assertTrue(message.contains("resyncCollections: 'items' is not a collection of this mirror (orders)"), message);
   }
 
   @Test

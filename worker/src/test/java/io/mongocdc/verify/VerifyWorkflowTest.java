@@ -40,6 +40,7 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotSettings;
@@ -253,6 +254,40 @@ class VerifyWorkflowTest {
     resynced.terminate(new StopRequest(false));
     world.assertDestinationEqualsSource(mirror);
     assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
+  }
+
+  /**
+   * Issue 33, item 2, through the CLI: {@code mirror resync --collection} repairs one table a
+   * person changed behind the mirror's back, by an edit of the running workflow, and the changes
+   * made meanwhile still arrive.
+   */
+  @Test
+  void resyncOfOneCollectionRepairsWhatWasChangedByHandWithoutRestartingTheMirror() throws Exception {
+    World world = new World(new Random(21));
+    world.prefill(60);
+    world.change(40);
+    MirrorConfig mirror = world.mirror(false);
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
+    List<BsonValue> untouched = world.untouchedFrom(20);
+    world.tamperUpdate(mirror, untouched.subList(0, 3));
+    world.tamperDelete(mirror, untouched.subList(3, 5));
+    world.tamperInsert(mirror, 2);
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = cli(world).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute("mirror", "resync", mirror.name(), "--collection", ORDERS);
+    assertEquals(0, exit, err.toString());
+    assertTrue(out.toString().contains("copying orders again from the committed checkpoint"), out.toString());
+
+    world.stream.reveal(40);
+    world.applyToSource(20, 40);
+    // RUNNING once the copy is done and swept: batches run only then.
+    MirrorStatus done = awaitStatus(flow, s -> world.delivered(s, 39) && s.pendingEdits().isEmpty()
+        && s.snapshots().stream().allMatch(SnapshotProgress::done) && s.state() == MirrorPhase.RUNNING);
+    flow.terminate(new StopRequest(false));
+    assertEquals(1, done.snapshots().size(), "orders copied again, its first snapshot replaced");
+    world.assertDestinationEqualsSource(mirror);
   }
 
   @Test

@@ -288,6 +288,16 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   /** @return whether edits arrived during the round's alignment and are still pending */
   private boolean applyPendingEditsRound() {
+    List<String> resynced = state.collectionsToResync();
+    if (!resynced.isEmpty() && carried.config.collections().isEmpty()) {
+      List<String> existing = activities.listSourceCollections(carried.config);
+      List<String> missing = resynced.stream().filter(c -> !existing.contains(c)).toList();
+      if (!missing.isEmpty()) {
+        state.rejectResyncOf(missing, Workflow.currentTimeMillis());
+        log.warn("mirror {}: collections {} not copied again: the source has no such collection",
+            carried.config.name(), missing);
+      }
+    }
     List<String> added = state.collectionsToAdd();
     if (!added.isEmpty() && collectionsAccepted(added)) {
       activities.createDestinationTables(state.nextConfig());
@@ -344,8 +354,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       if (progress.done()) {
         continue;
       }
-      SnapshotPlan plan = activities.planSnapshot(
-          new SnapshotPlanRequest(carried.config, progress.collection(), progress.position()));
+      SnapshotPlan plan = activities.planSnapshot(new SnapshotPlanRequest(carried.config, progress.collection(),
+          progress.position(), carried.freshSnapshotPlans.contains(progress.collection())));
       state.snapshotPlanned(plan);
       for (int partition : plan.pendingPartitions()) {
         queue.add(new SnapshotPartitionRequest(carried.config, progress.collection(), partition, progress.position()));

@@ -110,6 +110,7 @@ final class FlowState {
     }
     EditRequest edit = EditRequest.fromJson(body);
     List<String> problems = new ArrayList<>(addedCollectionProblems(edit));
+    problems.addAll(resyncProblems(edit));
     problems.addAll(nextConfig().settings().columns().editProblems(edit));
     MirrorConfig next = withEdit(edit);
     next.problems().stream()
@@ -143,6 +144,34 @@ final class FlowState {
         problems.add("addCollections: collection names must not be blank");
       } else if (!seen.add(collection)) {
         problems.add("addCollections: '" + collection + "' is already replicated or being added");
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * A collection copied again must be one the mirror replicates (for a mirror of every collection,
+   * the workflow asks the source when the edit applies) and not one being copied already.
+   */
+  private List<String> resyncProblems(EditRequest edit) {
+    if (edit.resyncCollections() == null) {
+      return List.of();
+    }
+    List<String> problems = new ArrayList<>();
+    if (edit.resyncCollections().isEmpty()) {
+      problems.add("resyncCollections: name at least one collection");
+    }
+    Set<String> copying = new LinkedHashSet<>(collectionsToAdd());
+    copying.addAll(collectionsToResync());
+    carried.snapshots.stream().filter(s -> !s.done()).map(SnapshotProgress::collection).forEach(copying::add);
+    for (String collection : edit.resyncCollections()) {
+      if (collection == null || collection.isBlank()) {
+        problems.add("resyncCollections: collection names must not be blank");
+      } else if (!carried.config.collections().isEmpty() && !carried.config.collections().contains(collection)) {
+        problems.add("resyncCollections: '" + collection + "' is not a collection of this mirror ("
+            + String.join(", ", carried.config.collections()) + ")");
+      } else if (copying.contains(collection)) {
+        problems.add("resyncCollections: '" + collection + "' is being copied already");
       }
     }
     return problems;
@@ -187,13 +216,42 @@ final class FlowState {
       List<EditRequest> later = List.copyOf(carried.pendingEdits.subList(count, carried.pendingEdits.size()));
       carried.pendingEdits.subList(count, carried.pendingEdits.size()).clear();
       List<String> added = collectionsToAdd();
+      List<String> resynced = collectionsToResync();
       carried.config = nextConfig();
       carried.pendingEdits.clear();
       carried.pendingEdits.addAll(later);
       if (carried.config.settings().snapshot().enabled()) {
         startSnapshots(added);
       }
+      resyncCollections(resynced);
     }
+  }
+
+  /** The collections pending edits copy again, in the order they were asked for. */
+  List<String> collectionsToResync() {
+    Set<String> resynced = new LinkedHashSet<>();
+    for (EditRequest edit : carried.pendingEdits) {
+      if (edit.resyncCollections() != null) {
+        resynced.addAll(edit.resyncCollections());
+      }
+    }
+    return List.copyOf(resynced);
+  }
+
+  /**
+   * {@code collections} are copied again from the current checkpoint before the next batch (their
+   * earlier snapshots replaced, their plans made afresh), then their rows the copy did not see are
+   * swept, as a resync does; the other collections' changes wait in the stream meanwhile and follow
+   * without a gap.
+   */
+  private void resyncCollections(List<String> collections) {
+    if (collections.isEmpty()) {
+      return;
+    }
+    carried.snapshots.removeIf(s -> collections.contains(s.collection()));
+    startSnapshots(collections);
+    collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
+    collections.stream().filter(c -> !carried.sweepPending.contains(c)).forEach(carried.sweepPending::add);
   }
 
   int pendingEditCount() {
@@ -216,6 +274,29 @@ final class FlowState {
     carried.pendingEdits.clear();
     carried.pendingEdits.addAll(kept);
     reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
+  }
+
+  /**
+   * Collections a pending {@code resyncCollections} names that the source does not have (a
+   * mirror of every collection): the edits lose them, and the refusal is kept with the rejected
+   * edits.
+   */
+  void rejectResyncOf(List<String> missing, long nowMillis) {
+    List<EditRequest> kept = new ArrayList<>();
+    for (EditRequest edit : carried.pendingEdits) {
+      EditRequest next = edit;
+      if (edit.resyncCollections() != null) {
+        List<String> left = edit.resyncCollections().stream().filter(c -> !missing.contains(c)).toList();
+        next = edit.with(MirrorSettings.RESYNC_COLLECTIONS, left.isEmpty() ? null : left);
+      }
+      if (!next.changesNothing()) {
+        kept.add(next);
+      }
+    }
+    carried.pendingEdits.clear();
+    carried.pendingEdits.addAll(kept);
+    reject(nowMillis, JsonText.of(Map.of("resyncCollections", missing)),
+        "the source database " + carried.config.sourceDatabase() + " has no collection " + String.join(", ", missing));
   }
 
   /**
@@ -247,6 +328,7 @@ final class FlowState {
   }
 
   void snapshotPlanned(SnapshotPlan plan) {
+    carried.freshSnapshotPlans.remove(plan.collection());
     replaceSnapshot(plan.collection(), progress -> progress.planned(plan));
   }
 

@@ -71,6 +71,13 @@ public final class CarriedState {
    */
   @JsonSetter(nulls = Nulls.SKIP)
   public List<String> sweepPending = new ArrayList<>();
+  /**
+   * Collections copied again by {@code resyncCollections} whose snapshot is not planned yet: their
+   * plan is made afresh, never the stored one of the same start (empty, and absent in older
+   * histories, otherwise).
+   */
+  @JsonSetter(nulls = Nulls.SKIP)
+  public List<String> freshSnapshotPlans = new ArrayList<>();
   /** {@code autoResync} found the history lost: the next step resynchronises (absent in older histories: no). */
   public boolean resyncNeeded;
   /** When {@code autoResync} last resynchronised; null if never. */

@@ -23,6 +23,8 @@ import java.util.Objects;
  * <p>Every field but {@code addCollections} changes {@link MirrorSettings}; {@code
  * addCollections} extends the mirror's collections: each added collection is snapshotted (when
  * snapshots are on) and then replicated from the checkpoint the snapshot started at, with no gap.
+ * {@code resyncCollections} copies replicated collections again from the checkpoint, then deletes
+ * their rows the copy did not see.
  * {@code snapshotFilters} merges into the filters in effect; a filter of {@code "{}"} removes one.
  * {@code history} merges likewise: {@code {"orders": true}} turns a collection's history table on,
  * {@code false} off (the table and its rows stay).
@@ -73,6 +75,10 @@ public final class EditRequest {
 
   public List<String> addCollections() {
     return get(MirrorSettings.ADD_COLLECTIONS);
+  }
+
+  public List<String> resyncCollections() {
+    return get(MirrorSettings.RESYNC_COLLECTIONS);
   }
 
   public Map<String, String> snapshotFilters() {

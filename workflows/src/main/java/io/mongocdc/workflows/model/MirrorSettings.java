@@ -147,6 +147,10 @@ public record MirrorSettings(
   public static final MirrorSetting<List<String>> ADD_COLLECTIONS = MirrorSetting.structured("addCollections",
       List.of("--add-collection"), "NAME", new SettingType.Strings(SettingType.Strings.Rule.ANY), "–",
       "Start replicating this collection too (repeat it; edit only).");
+  public static final MirrorSetting<List<String>> RESYNC_COLLECTIONS = MirrorSetting.structured("resyncCollections",
+      List.of("--resync-collection"), "NAME", new SettingType.Strings(SettingType.Strings.Rule.ANY), "–",
+      "Copy this replicated collection again from the checkpoint, then delete its rows the copy did not see "
+          + "(repeat it; edit only).");
   public static final MirrorSetting<Map<String, List<TypedColumn>>> COLUMNS = MirrorSetting.structured("columns",
       List.of("--columns", "--columns-file"), "COLLECTION:NAME=TYPE:PATH[,...]",
       new SettingType.ByCollection<>("a list of {name, type, path}",
@@ -173,7 +177,7 @@ public record MirrorSettings(
       POISON_EVENT_POLICY, UNKNOWN_EVENT_POLICY, CONTINUE_AS_NEW_EVERY_BATCHES, SPLIT_LARGE_EVENTS, SNAPSHOT,
       SNAPSHOT_DOCUMENTS_PER_PARTITION, SNAPSHOT_PARALLEL_PARTITIONS, SNAPSHOT_FILTERS, AUTO_RESYNC,
       VERIFY_DOCUMENTS_PER_SECOND, FULL_DOCUMENT_BEFORE_CHANGE, HISTORY, HISTORY_RETENTION_DAYS, ADD_COLLECTIONS,
-      COLUMNS, REMOVE_COLUMNS, DROP_COLUMN_DATA, INDEXES);
+      RESYNC_COLLECTIONS, COLUMNS, REMOVE_COLUMNS, DROP_COLUMN_DATA, INDEXES);
 
   public MirrorSettings {
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
