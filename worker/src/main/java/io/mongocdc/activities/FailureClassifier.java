@@ -124,7 +124,8 @@ public final class FailureClassifier {
       case FailureTypes.AUTHENTICATION_FAILED -> "authentication failed: " + message
           + "; fix the peer's credentials in the worker's configuration, restart the worker, then resume the mirror";
       case FailureTypes.UNDECODABLE_EVENT -> "an event cannot be decoded: " + message
-          + "; the checkpoint stops before it; fix the renderer or exclude its operation type, then resume";
+          + "; the checkpoint stops before it; exclude its operation type, or set poisonEventPolicy to QUARANTINE to"
+          + " keep it in the catalog and go on, then resume";
       case FailureTypes.POISON_EVENT -> message + "; the checkpoint stops before it; set poisonEventPolicy to "
           + "QUARANTINE to keep such events in the catalog's quarantined_events and go on, then resume";
       case FailureTypes.DESTINATION_REJECTED -> "the destination refused the write, and would on every retry: "

@@ -60,12 +60,6 @@ final class ChunkDecoder {
   }
 
   /**
-   * What a decoded event takes on the heap, at most: two bytes per character of its document and
-   * key (a Java string holding any non-Latin-1 character stores two per character), plus {@link
-   * #RECORD_OVERHEAD_BYTES}. Decoded JSON can be several times the raw BSON (a control character
-   * is one byte in BSON and six in JSON), which is why raw bytes alone do not bound memory.
-   */
-  /**
    * The most heap a chunk's decoded events can take, known before decoding: {@link
    * #MOST_CHARS_PER_RAW_BYTE} characters of key and document per byte of raw event, two bytes
    * each, plus {@link #RECORD_OVERHEAD_BYTES} per event. Always at least {@link #heapBytesOf}
@@ -79,6 +73,12 @@ final class ChunkDecoder {
     return bytes;
   }
 
+  /**
+   * What a decoded event takes on the heap, at most: two bytes per character of its document and
+   * key (a Java string holding any non-Latin-1 character stores two per character), plus {@link
+   * #RECORD_OVERHEAD_BYTES}. Decoded JSON can be several times the raw BSON (a control character
+   * is one byte in BSON and six in JSON), which is why raw bytes alone do not bound memory.
+   */
   static long heapBytesOf(DecodedEvent event) {
     if (event instanceof ChangeRecord record) {
       long chars = record.key().length() + (record.document() == null ? 0 : record.document().length());

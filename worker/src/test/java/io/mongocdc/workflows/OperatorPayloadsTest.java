@@ -52,7 +52,8 @@ class OperatorPayloadsTest {
     List<String> kinds = commands.stream().map(c -> c.subcommand() + " " + c.options().getOrDefault("--name",
         c.options().getOrDefault("--type", ""))).toList();
     assertEquals(List.of("start CdcFlow", "query status", "signal pause", "signal pause", "signal resume",
-        "update execute edit", "signal edit", "signal edit", "signal terminate", "terminate "), kinds,
+        "update execute edit", "signal edit", "signal edit", "update execute edit", "signal terminate", "terminate "),
+        kinds,
         "the commands documented, in order");
 
     WorkflowStub stub = null;
@@ -86,7 +87,16 @@ class OperatorPayloadsTest {
             assertEquals(1, pulls.nextCall().batchId(), "resumed: the cancelled batch is pulled again");
           }
         }
-        case "update execute" -> editResult = stub.update(command.option("--name"), JsonNode.class, body);
+        case "update execute" -> {
+          JsonNode result = stub.update(command.option("--name"), JsonNode.class, body);
+          if (body.has("resyncCollections")) {
+            assertTrue(typed().status().pendingEdits().stream()
+                .anyMatch(edit -> List.of("orders").equals(edit.resyncCollections())),
+                "the collection to copy again is pending with the other edits");
+          } else {
+            editResult = result;
+          }
+        }
         case "terminate" -> {
           // The terminate signal before it has completed the workflow; the command's form is checked above.
         }

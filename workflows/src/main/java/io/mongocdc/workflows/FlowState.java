@@ -242,7 +242,8 @@ final class FlowState {
    * {@code collections} are copied again from the current checkpoint before the next batch (their
    * earlier snapshots replaced, their plans made afresh), then their rows the copy did not see are
    * swept, as a resync does; the other collections' changes wait in the stream meanwhile and follow
-   * without a gap.
+   * without a gap. A collection with a snapshot filter is not swept: the copy does not see the
+   * documents the filter leaves out, whose rows the change stream wrote and must keep.
    */
   private void resyncCollections(List<String> collections) {
     if (collections.isEmpty()) {
@@ -251,7 +252,9 @@ final class FlowState {
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
     collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
-    collections.stream().filter(c -> !carried.sweepPending.contains(c)).forEach(carried.sweepPending::add);
+    collections.stream()
+        .filter(c -> !carried.config.settings().snapshot().filters().containsKey(c) && !carried.sweepPending.contains(c))
+        .forEach(carried.sweepPending::add);
   }
 
   int pendingEditCount() {

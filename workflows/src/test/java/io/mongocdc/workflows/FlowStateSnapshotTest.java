@@ -57,6 +57,31 @@ class FlowStateSnapshotTest {
   }
 
   @Test
+  void collectionsCopiedAgainArePlannedAfreshAndSweptUnlessAFilterLeavesDocumentsOut() {
+    MirrorSettings filtered = MirrorSettings.defaults().apply(
+        EditRequest.fromJson(Map.of("snapshotFilters", Map.of("items", "{\"status\": \"active\"}"))));
+    FlowState state = state(List.of("orders", "items"), filtered);
+    state.startSnapshots(List.of("orders", "items"));
+    state.snapshotPlanned(new SnapshotPlan("orders", 1, List.of(), 40));
+    state.snapshotPlanned(new SnapshotPlan("items", 1, List.of(), 7));
+    state.carried.checkpoint = LATER;
+
+    state.checkEdit(Map.of("resyncCollections", List.of("orders", "items")));
+    state.carried.pendingEdits.add(EditRequest.fromJson(Map.of("resyncCollections", List.of("orders", "items"))));
+    state.applyPendingEdits();
+
+    assertEquals(List.of(SnapshotProgress.pending("orders", LATER), SnapshotProgress.pending("items", LATER)),
+        state.status(0).snapshots(), "both copied again from the checkpoint now");
+    assertEquals(List.of("orders", "items"), state.carried.freshSnapshotPlans);
+    assertEquals(List.of("orders"), state.carried.sweepPending, "items has a filter: its other rows stay");
+    InvalidEditException again = assertThrows(InvalidEditException.class,
+        () -> state.checkEdit(Map.of("resyncCollections", List.of("orders"))));
+    assertEquals(List.of("resyncCollections: 'orders' is being copied already"), again.problems());
+    state.snapshotPlanned(new SnapshotPlan("orders", 1, List.of(0), 40));
+    assertEquals(List.of("items"), state.carried.freshSnapshotPlans, "planned once afresh, not again");
+  }
+
+  @Test
   void addedCollectionsAreSnapshottedFromTheCommittedCheckpoint() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
     state.carried.checkpoint = LATER;
