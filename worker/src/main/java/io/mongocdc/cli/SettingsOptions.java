@@ -31,6 +31,10 @@ public final class SettingsOptions {
   private static final Set<MirrorSetting<?>> DEDICATED =
       Set.of(MirrorSettings.HISTORY, MirrorSettings.COLUMNS, MirrorSettings.ADD_COLLECTIONS);
 
+  /** Settings that act on a running mirror's tables or data: nothing to do for a new one. */
+  private static final List<MirrorSetting<?>> EDIT_ONLY = List.of(MirrorSettings.RESYNC_COLLECTIONS,
+      MirrorSettings.REMOVE_COLUMNS, MirrorSettings.DROP_COLUMN_DATA);
+
   /** The value of each option given, as picocli converted it. */
   private final Map<MirrorSetting<?>, Object> given = new LinkedHashMap<>();
 
@@ -71,8 +75,17 @@ public final class SettingsOptions {
     return json;
   }
 
-  /** The defaults with the options given applied. */
+  /**
+   * The defaults with the options given applied, for a new mirror: an option that only an edit of
+   * a running mirror can act on is refused rather than ignored.
+   */
   MirrorSettings applyTo(MirrorSettings defaults) {
+    for (MirrorSetting<?> editOnly : EDIT_ONLY) {
+      if (given.get(editOnly) != null) {
+        throw new CliException(editOnly.option() + " changes a running mirror: use it with mongo-cdc mirror edit",
+            ExitCodes.INVALID);
+      }
+    }
     Map<String, Object> json = asJson(null);
     return json.isEmpty() ? defaults : defaults.apply(EditRequest.fromJson(json));
   }

@@ -1,6 +1,7 @@
 package io.mongocdc.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.workflows.model.ControlEventPolicy;
@@ -58,7 +59,12 @@ class SettingsOptionsTest {
     assertEquals(expected, probe.settings.asJson(null));
     assertEquals(List.copyOf(expected.keySet()), List.copyOf(probe.settings.asJson(null).keySet()));
 
-    MirrorSettings applied = probe.settings.applyTo(MirrorSettings.defaults());
+    CliException editOnly = assertThrows(CliException.class, () -> probe.settings.applyTo(MirrorSettings.defaults()));
+    assertEquals("--remove-column changes a running mirror: use it with mongo-cdc mirror edit", editOnly.getMessage());
+
+    Probe creating = new Probe();
+    new CommandLine(creating).parseArgs("--batch-size", "5000", "--control-event-policy", "IGNORE", "--no-snapshot");
+    MirrorSettings applied = creating.settings.applyTo(MirrorSettings.defaults());
     assertEquals(5000, applied.batchSize());
     assertEquals(ControlEventPolicy.IGNORE, applied.controlEventPolicy());
     assertEquals(false, applied.snapshot().enabled());

@@ -176,6 +176,9 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       state.startSnapshots(collections);
       if (resync) {
         carried.sweepPending.addAll(collectionsToSweep(collections));
+        // A source whose "now" has not moved since the last copy (a generator that has written
+        // nothing since) gives the same start, whose finished plan would answer the copy unread.
+        carried.freshSnapshotPlans.addAll(collections);
       }
     }
     if (!carried.config.settings().columns().indexes().isEmpty() && typedColumnsVersion()) {

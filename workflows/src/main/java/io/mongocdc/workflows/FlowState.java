@@ -310,6 +310,7 @@ final class FlowState {
   void resyncFromCheckpoint(List<String> collections, List<String> sweep) {
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
+    collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
     carried.sweepPending.clear();
     carried.sweepPending.addAll(sweep);
   }
