@@ -2,7 +2,6 @@ package io.mongocdc.snapshot;
 
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -36,8 +35,6 @@ import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
-import io.temporal.client.WorkflowUpdateException;
-import io.temporal.failure.ApplicationFailure;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -324,25 +321,6 @@ class SnapshotWorkflowTest {
     workflow.terminate(new StopRequest(false));
 
     world.assertDestinationEqualsSource(mirror, "orders");
-  }
-
-  @Test
-  void aCollectionTheMirrorDoesNotReplicateCannotBeCopiedAgain() throws Exception {
-    World world = new World(new Random(12));
-    world.prefill("orders", 5);
-    world.change("orders", 4);
-    world.stream.reveal(4);
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 100, 1, null));
-    CdcFlowWorkflow workflow = start(world, mirror);
-    awaitStatus(workflow, s -> world.delivered(s, 3));
-
-    WorkflowUpdateException refused = assertThrows(WorkflowUpdateException.class,
-        () -> workflow.edit(Map.of("resyncCollections", List.of("items"))));
-    workflow.terminate(new StopRequest(false));
-
-    String message = refused.getCause() instanceof ApplicationFailure application
-        ? application.getOriginalMessage() : String.valueOf(refused.getCause());
-    assertTrue(message.contains("resyncCollections: 'items' is not a collection of this mirror (orders)"), message);
   }
 
   @Test

@@ -77,6 +77,10 @@ class FlowStateSnapshotTest {
     InvalidEditException again = assertThrows(InvalidEditException.class,
         () -> state.checkEdit(Map.of("resyncCollections", List.of("orders"))));
     assertEquals(List.of("resyncCollections: 'orders' is being copied already"), again.problems());
+    InvalidEditException other = assertThrows(InvalidEditException.class,
+        () -> state.checkEdit(Map.of("resyncCollections", List.of("refunds"))));
+    assertEquals(List.of("resyncCollections: 'refunds' is not a collection of this mirror (orders, items)"),
+        other.problems());
     state.snapshotPlanned(new SnapshotPlan("orders", 1, List.of(0), 40));
     assertEquals(List.of("items"), state.carried.freshSnapshotPlans, "planned once afresh, not again");
   }
