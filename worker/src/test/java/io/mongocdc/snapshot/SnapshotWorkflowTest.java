@@ -323,6 +323,45 @@ class SnapshotWorkflowTest {
     world.assertDestinationEqualsSource(mirror, "orders");
   }
 
+  /**
+   * Issue 36, finding 10: history turned on for a collection of a running mirror starts with a
+   * snapshot row for every current document, so every current row has a history row at its
+   * position and "the state at time T" answers from then on. (It used to start empty: rows not
+   * changed since had no history row at their position.)
+   */
+  @Test
+  void historyTurnedOnStartsWithARowForEveryCurrentDocument() throws Exception {
+    World world = new World(new Random(14));
+    world.prefill("orders", 40);
+    world.change("orders", 30);
+    world.stream.reveal(10);
+    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 2, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 9));
+    world.applyToSource(0, 10);
+
+    workflow.edit(Map.of("history", Map.of("orders", true)));
+    awaitStatus(workflow, s -> s.pendingEdits().isEmpty() && s.snapshots().get(0).done()
+        && s.state() == MirrorPhase.RUNNING);
+    world.stream.reveal(30);
+    world.applyToSource(10, 30);
+    awaitStatus(workflow, s -> world.delivered(s, 29));
+    workflow.terminate(new StopRequest(false));
+    captureWhenClosed(mirror, "history-turned-on-copies");
+
+    world.assertDestinationEqualsSource(mirror, "orders");
+    String orders = world.table(mirror, "orders");
+    String history = TableNaming.qualified(mirror.destinationSchema(),
+        TableNaming.historyTableName(TableNaming.tableName(new Namespace(DATABASE, "orders"))));
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select count(*), count(h.\"_id\") from " + orders + " s left join " + history
+            + " h on h.\"_id\" = s.\"_id\" and h.\"_position\" = s.\"_position\" where not s.\"_deleted\"")) {
+      assertTrue(rs.next());
+      assertTrue(rs.getInt(1) > 0);
+      assertEquals(rs.getInt(1), rs.getInt(2), "every current row has a history row at its position");
+    }
+  }
+
   @Test
   void anAddedCollectionTheSourceDoesNotHaveIsRejectedAndTheMirrorGoesOn() throws Exception {
     World world = new World(new Random(9));

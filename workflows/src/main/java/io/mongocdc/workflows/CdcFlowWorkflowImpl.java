@@ -70,6 +70,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   static final String CATALOG_STATE_CHANGE = "catalog-state";
   /** The change id of a resync also sweeping the recorded tables of collections the source no longer has. */
   static final String RESYNC_SWEEPS_RECORDED_TABLES_CHANGE = "resync-sweeps-recorded-tables";
+  /**
+   * The change id of copying a collection again when an edit turns its history on, so its history
+   * holds a row at every current row's position. Recorded only when an edit turns history on.
+   */
+  static final String HISTORY_ON_COPIES_CHANGE = "history-on-copies";
   /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
   static final int SNAPSHOT_PARTITIONS_PER_RUN = 500;
 
@@ -291,6 +296,31 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   /** @return whether edits arrived during the round's alignment and are still pending */
   private boolean applyPendingEditsRound() {
+    List<String> historyBefore = List.copyOf(carried.config.settings().history().collections());
+    boolean more = applyPendingEditsRoundOnce();
+    copyCollectionsWhoseHistoryTurnedOn(historyBefore);
+    return more;
+  }
+
+  /**
+   * A collection whose history an applied edit turned on is copied again (and swept), as
+   * resyncCollections does: every current row gets a history row at the copy's position, so the
+   * history answers "the state at time T" for any T from then on, across the gap while it was off.
+   */
+  private void copyCollectionsWhoseHistoryTurnedOn(List<String> before) {
+    if (!carried.setUp) {
+      return;
+    }
+    List<String> turnedOn = carried.config.settings().history().collections().stream()
+        .filter(c -> !before.contains(c) && !state.beingCopied(c)).toList();
+    if (!turnedOn.isEmpty() && Workflow.getVersion(HISTORY_ON_COPIES_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
+      state.copyAgain(turnedOn);
+      log.info("mirror {}: history turned on for {}: copying them again from {} so their history starts with"
+          + " every current document", carried.config.name(), turnedOn, carried.checkpoint.describe());
+    }
+  }
+
+  private boolean applyPendingEditsRoundOnce() {
     List<String> resynced = state.collectionsToResync();
     if (!resynced.isEmpty() && carried.config.collections().isEmpty()) {
       List<String> existing = activities.listSourceCollections(carried.config);

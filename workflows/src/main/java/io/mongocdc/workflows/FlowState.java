@@ -223,7 +223,7 @@ final class FlowState {
       if (carried.config.settings().snapshot().enabled()) {
         startSnapshots(added);
       }
-      resyncCollections(resynced);
+      copyAgain(resynced);
     }
   }
 
@@ -245,7 +245,7 @@ final class FlowState {
    * without a gap. A collection with a snapshot filter is not swept: the copy does not see the
    * documents the filter leaves out, whose rows the change stream wrote and must keep.
    */
-  private void resyncCollections(List<String> collections) {
+  void copyAgain(List<String> collections) {
     if (collections.isEmpty()) {
       return;
     }
@@ -255,6 +255,11 @@ final class FlowState {
     collections.stream()
         .filter(c -> !carried.config.settings().snapshot().filters().containsKey(c) && !carried.sweepPending.contains(c))
         .forEach(carried.sweepPending::add);
+  }
+
+  /** Whether {@code collection} has a snapshot still to copy. */
+  boolean beingCopied(String collection) {
+    return carried.snapshots.stream().anyMatch(s -> !s.done() && s.collection().equals(collection));
   }
 
   int pendingEditCount() {
