@@ -26,6 +26,7 @@ import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.PullRecordsRequest;
+import io.mongocdc.workflows.model.SkippedEvents;
 import io.mongocdc.workflows.model.TableFigures;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -179,7 +180,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         .recordsQuarantined(before.quarantined() + progress.recordsQuarantined())
         .historyRowsAppended(before.historyRows() + sink.committedHistoryRows())
         .visibleThroughMillis(progress.freshness() == null ? null : progress.freshness().visibleThrough().toEpochMilli())
-        .eventsSkipped(summed(before.skipped(), progress.eventsSkipped()))
+        .eventsSkipped(SkippedEvents.plus(before.skipped(), progress.eventsSkipped()))
         .build();
   }
 
@@ -194,15 +195,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
     static EarlierAttempts of(PullHeartbeat heartbeat) {
       return new EarlierAttempts(heartbeat.recordsDelivered(), heartbeat.tables(), heartbeat.firstPosition(),
-          heartbeat.recordsQuarantined(), heartbeat.historyRowsAppended(),
-          heartbeat.eventsSkipped() == null ? Map.of() : heartbeat.eventsSkipped());
+          heartbeat.recordsQuarantined(), heartbeat.historyRowsAppended(), heartbeat.eventsSkipped());
     }
-  }
-
-  private static Map<String, Long> summed(Map<String, Long> a, Map<String, Long> b) {
-    Map<String, Long> sum = new TreeMap<>(a);
-    b.forEach((type, count) -> sum.merge(type, count, Long::sum));
-    return sum;
   }
 
   /**
@@ -255,7 +249,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         .firstPosition(firstPosition(before.firstPosition(), result.firstPosition()))
         .recordsQuarantined(before.quarantined() + result.recordsQuarantined())
         .historyRowsAppended(before.historyRows() + sink.committedHistoryRows())
-        .eventsSkipped(summed(before.skipped(), result.eventsSkipped()))
+        .eventsSkipped(SkippedEvents.plus(before.skipped(), result.eventsSkipped()))
         .historyRowsPruned(historyPruned)
         .columnDrift(sink.committedDrift())
         .freshness(freshnessOf(result.freshness()))

@@ -3,12 +3,11 @@ package io.mongocdc.catalog;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.model.Stage;
 import io.mongocdc.workflows.model.BatchFreshness;
+import io.mongocdc.workflows.model.SkippedEvents;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * One batch of a mirror, as recorded in the catalog's batch history.
@@ -55,7 +54,7 @@ public record BatchReport(
     Map<String, Long> eventsSkipped) {
 
   public BatchReport {
-    eventsSkipped = eventsSkipped == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(eventsSkipped));
+    eventsSkipped = SkippedEvents.copyOf(eventsSkipped);
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(startedAt, "startedAt");
     tables = tables == null ? List.of() : List.copyOf(tables);

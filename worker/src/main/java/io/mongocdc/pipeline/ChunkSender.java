@@ -8,13 +8,13 @@ import io.mongocdc.decode.UndecodableEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.ControlEventPolicy;
+import io.mongocdc.workflows.model.SkippedEvents;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -362,10 +362,9 @@ final class ChunkSender implements Runnable {
     if (skippedSinceCommit.isEmpty()) {
       return delivered.skipped();
     }
-    Map<String, Long> all = new TreeMap<>(delivered.skipped());
-    skippedSinceCommit.forEach((type, count) -> all.merge(type, count, Long::sum));
+    Map<String, Long> all = SkippedEvents.plus(delivered.skipped(), skippedSinceCommit);
     skippedSinceCommit.clear();
-    return Collections.unmodifiableMap(all);
+    return all;
   }
 
   private void count(List<ChangeRecord> records) {

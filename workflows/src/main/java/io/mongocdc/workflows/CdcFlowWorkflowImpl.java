@@ -311,8 +311,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     if (!carried.setUp) {
       return;
     }
-    List<String> turnedOn = carried.config.settings().history().collections().stream()
-        .filter(c -> !before.contains(c) && !state.beingCopied(c)).toList();
+    List<String> turnedOn = state.historyTurnedOnSince(before);
     if (!turnedOn.isEmpty() && Workflow.getVersion(HISTORY_ON_COPIES_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
       state.copyAgain(turnedOn);
       log.info("mirror {}: history turned on for {}: copying them again from {} so their history starts with"

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The mutable state of one workflow run: what continue-as-new carries ({@link CarriedState}) plus
@@ -70,13 +71,23 @@ final class FlowState {
 
   /** The collections pending edits add, in the order they were asked for. */
   List<String> collectionsToAdd() {
-    Set<String> added = new LinkedHashSet<>();
+    return collectionsOfPendingEdits(EditRequest::addCollections);
+  }
+
+  /** The collections pending edits copy again, in the order they were asked for. */
+  List<String> collectionsToResync() {
+    return collectionsOfPendingEdits(EditRequest::resyncCollections);
+  }
+
+  /** One collection-list field over the pending edits, each collection once, in the order asked. */
+  private List<String> collectionsOfPendingEdits(Function<EditRequest, List<String>> field) {
+    Set<String> collections = new LinkedHashSet<>();
     for (EditRequest edit : carried.pendingEdits) {
-      if (edit.addCollections() != null) {
-        added.addAll(edit.addCollections());
+      if (field.apply(edit) != null) {
+        collections.addAll(field.apply(edit));
       }
     }
-    return List.copyOf(added);
+    return List.copyOf(collections);
   }
 
   /** The mirror as the next step will run it: every pending edit applied. */
@@ -163,14 +174,13 @@ final class FlowState {
     }
     Set<String> copying = new LinkedHashSet<>(collectionsToAdd());
     copying.addAll(collectionsToResync());
-    carried.snapshots.stream().filter(s -> !s.done()).map(SnapshotProgress::collection).forEach(copying::add);
     for (String collection : edit.resyncCollections()) {
       if (collection == null || collection.isBlank()) {
         problems.add("resyncCollections: collection names must not be blank");
       } else if (!carried.config.collections().isEmpty() && !carried.config.collections().contains(collection)) {
         problems.add("resyncCollections: '" + collection + "' is not a collection of this mirror ("
             + String.join(", ", carried.config.collections()) + ")");
-      } else if (copying.contains(collection)) {
+      } else if (copying.contains(collection) || beingCopied(collection)) {
         problems.add("resyncCollections: '" + collection + "' is being copied already");
       }
     }
@@ -227,17 +237,6 @@ final class FlowState {
     }
   }
 
-  /** The collections pending edits copy again, in the order they were asked for. */
-  List<String> collectionsToResync() {
-    Set<String> resynced = new LinkedHashSet<>();
-    for (EditRequest edit : carried.pendingEdits) {
-      if (edit.resyncCollections() != null) {
-        resynced.addAll(edit.resyncCollections());
-      }
-    }
-    return List.copyOf(resynced);
-  }
-
   /**
    * {@code collections} are copied again from the current checkpoint before the next batch (their
    * earlier snapshots replaced, their plans made afresh), then their rows the copy did not see are
@@ -255,6 +254,15 @@ final class FlowState {
     collections.stream()
         .filter(c -> !carried.config.settings().snapshot().filters().containsKey(c) && !carried.sweepPending.contains(c))
         .forEach(carried.sweepPending::add);
+  }
+
+  /**
+   * The collections whose history is on now and was not in {@code before} (the history
+   * collections when the edits applied began), but for those being copied already.
+   */
+  List<String> historyTurnedOnSince(List<String> before) {
+    return carried.config.settings().history().collections().stream()
+        .filter(c -> !before.contains(c) && !beingCopied(c)).toList();
   }
 
   /** Whether {@code collection} has a snapshot still to copy. */

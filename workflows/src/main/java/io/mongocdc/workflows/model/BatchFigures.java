@@ -61,7 +61,7 @@ public record BatchFigures(
     Map<String, Long> eventsSkipped) {
 
   public BatchFigures {
-    eventsSkipped = DeterministicMaps.summed(eventsSkipped, null);
+    eventsSkipped = SkippedEvents.copyOf(eventsSkipped);
     recordsByTable = recordsByTable == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(recordsByTable));
     tables = tables == null ? null : Collections.unmodifiableMap(new TreeMap<>(tables));
     // Kept in the order given: it is shown to operators as a sequence of stages.

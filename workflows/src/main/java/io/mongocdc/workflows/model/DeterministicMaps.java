@@ -31,16 +31,4 @@ final class DeterministicMaps {
     map.forEach((key, value) -> copy.put(Objects.requireNonNull(key), Objects.requireNonNull(value)));
     return Collections.unmodifiableMap(copy);
   }
-
-  /** Counts by key: both maps' counts added, iterated in key order; a null map counts as empty. */
-  static Map<String, Long> summed(Map<String, Long> a, Map<String, Long> b) {
-    Map<String, Long> sum = new TreeMap<>();
-    if (a != null) {
-      a.forEach((key, count) -> sum.merge(Objects.requireNonNull(key), Objects.requireNonNull(count), Long::sum));
-    }
-    if (b != null) {
-      b.forEach((key, count) -> sum.merge(Objects.requireNonNull(key), Objects.requireNonNull(count), Long::sum));
-    }
-    return Collections.unmodifiableMap(sum);
-  }
 }

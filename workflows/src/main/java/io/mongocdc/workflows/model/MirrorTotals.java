@@ -23,7 +23,7 @@ public record MirrorTotals(
 
   public MirrorTotals {
     columnDrift = ColumnDrift.copyOf(columnDrift);
-    eventsSkipped = DeterministicMaps.summed(eventsSkipped, null);
+    eventsSkipped = SkippedEvents.copyOf(eventsSkipped);
   }
 
   /** These totals with a snapshot partition's drift added. */
@@ -43,6 +43,6 @@ public record MirrorTotals(
         historyRowsAppended + batch.historyRowsAppended(),
         historyRowsPruned + batch.historyRowsPruned(),
         ColumnDrift.plus(columnDrift, batch.columnDrift()),
-        DeterministicMaps.summed(eventsSkipped, batch.eventsSkipped()));
+        SkippedEvents.plus(eventsSkipped, batch.eventsSkipped()));
   }
 }
