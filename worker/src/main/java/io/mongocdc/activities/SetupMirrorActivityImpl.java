@@ -1,13 +1,19 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.StartPointRequest;
+import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 import java.util.Objects;
 
@@ -56,6 +62,22 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
   public long committedBatchId(MirrorConfig mirror) {
     return FailureClassifier.classified(ActivityNames.COMMITTED_BATCH_ID,
         () -> catalog.committedBatchId(mirror.name()));
+  }
+
+  @Override
+  public Checkpoint checkStartPoint(StartPointRequest request) {
+    StreamPosition start = FailureClassifier.classified(ActivityNames.CHECK_START_POINT,
+        () -> Checkpoints.toPosition(request.start()));
+    try {
+      source.requireHistoryHolds(request.mirror(), start);
+    } catch (InvalidMirrorConfigurationException refused) {
+      // The refusal ends the workflow: its reason alone, without the classifier's "then resume" advice.
+      throw ApplicationFailure.newNonRetryableFailure(Redaction.redact(refused.getMessage()),
+          FailureTypes.INVALID_CONFIGURATION);
+    } catch (RuntimeException e) {
+      throw FailureClassifier.classify(ActivityNames.CHECK_START_POINT, e);
+    }
+    return Checkpoints.of(start);
   }
 
   @Override

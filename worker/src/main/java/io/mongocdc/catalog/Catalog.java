@@ -7,6 +7,7 @@ import static io.mongocdc.catalog.jooq.Tables.PEERS;
 import static io.mongocdc.catalog.jooq.Tables.TABLE_COUNTERS;
 
 import io.mongocdc.catalog.jooq.tables.records.MirrorsRecord;
+import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorPhase;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -128,12 +129,13 @@ public final class Catalog {
    * A state the mirror's workflow entered, applied only if it is newer than the recorded one:
    * later by the workflow's clock, or as late and later in the workflow's count of changes.
    * {@code error} (with its time) is kept as the last error; the failure type and attempt count
-   * describe the current state and are cleared by one without them.
+   * describe the current state and are cleared by one without them. {@code startedFrom}, where
+   * the mirror's stream started, is written when given and kept when null.
    *
    * @return true if the row now shows this state
    */
   public boolean recordMirrorState(String name, MirrorPhase status, String reason, String error, String failureType,
-      Integer failedAttempts, Instant at, long sequence, String configJson) {
+      Integer failedAttempts, Instant at, long sequence, String configJson, Checkpoint startedFrom) {
     OffsetDateTime when = OffsetDateTime.ofInstant(at, ZoneOffset.UTC);
     JSONB config = JSONB.valueOf(configJson);
     var update = dsl.update(MIRRORS)
@@ -149,6 +151,12 @@ public final class Catalog {
         .set(MIRRORS.UPDATED_AT, DSL.currentOffsetDateTime());
     if (error != null) {
       update = update.set(MIRRORS.LAST_ERROR, error).set(MIRRORS.LAST_ERROR_AT, when);
+    }
+    if (startedFrom != null) {
+      long seconds = startedFrom.clusterTimeSeconds();
+      update = update.set(MIRRORS.START_RESUME_TOKEN, startedFrom.resumeToken())
+          .set(MIRRORS.START_CLUSTER_TIME, seconds << 32 | (startedFrom.clusterTimeIncrement() & 0xFFFFFFFFL))
+          .set(MIRRORS.START_CLUSTER_TIME_AT, OffsetDateTime.ofInstant(Instant.ofEpochSecond(seconds), ZoneOffset.UTC));
     }
     return update
         .where(MIRRORS.NAME.eq(name))

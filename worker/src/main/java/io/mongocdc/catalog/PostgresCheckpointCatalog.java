@@ -111,7 +111,7 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
     return catalog.recordMirrorState(change.mirror(), change.phase(),
         change.reason(), change.lastError(), failing ? change.failureType() : null,
         failing ? change.failedAttempts() : null, Instant.ofEpochMilli(change.atMillis()), change.sequence(),
-        configJson(change.config()));
+        configJson(change.config()), change.startedFrom());
   }
 
   @Override

@@ -58,7 +58,7 @@ final class Failures {
     return new CliException(subject + messageOf(failure), ExitCodes.FAILED);
   }
 
-  private static String messageOf(Throwable failure) {
+  static String messageOf(Throwable failure) {
     if (failure == null) {
       return "unknown failure";
     }

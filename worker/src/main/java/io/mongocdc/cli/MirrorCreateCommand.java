@@ -2,11 +2,13 @@ package io.mongocdc.cli;
 
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.CdcFlowInput;
+import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,13 +35,23 @@ final class MirrorCreateCommand extends MirrorSubcommand {
 
   @Mixin SettingsOptions settings;
 
+  @Mixin StartPointOptions start;
+
+  @Option(names = "--start-check-timeout", defaultValue = "120", paramLabel = "SECONDS",
+      description = "With --start-at or --start-after: how long to wait for the worker to check the start point "
+          + "against the source's history (default: ${DEFAULT-VALUE}).")
+  int startCheckTimeoutSeconds;
+
   MirrorCreateCommand(CliContext context) {
     super(context);
   }
 
   @Override
   void run(WorkflowClient client, PrintWriter out) {
-    MirrorSettings chosen = settings.applyTo(MirrorSettings.defaults());
+    Checkpoint startPoint = start.startPoint();
+    // A mirror that starts at a chosen point copies nothing unless asked: its rows come from the stream.
+    MirrorSettings chosen = settings.applyTo(startPoint == null ? MirrorSettings.defaults()
+        : MirrorSettings.defaults().with(MirrorSettings.SNAPSHOT, false));
     MirrorConfig config = new MirrorConfig(mirror.name, sourcePeer, destinationPeer, database, collections, schema, chosen)
         .requireValid();
     CdcFlowWorkflow workflow = client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
@@ -47,7 +59,11 @@ final class MirrorCreateCommand extends MirrorSubcommand {
         .setTaskQueue(mirror.temporal.taskQueue())
         .build());
     // One workflow per mirror: starting a running mirror again fails (WorkflowExecutionAlreadyStarted).
-    String runId = WorkflowClient.start(workflow::run, CdcFlowInput.newMirror(config)).getRunId();
+    String runId = WorkflowClient.start(workflow::run, CdcFlowInput.newMirror(config, startPoint)).getRunId();
     out.printf("created mirror %s (workflow %s, run %s)%n", mirror.name, mirror.workflowId(), runId);
+    if (startPoint != null) {
+      out.flush();
+      new StartPointWait(client, mirror, runId, Duration.ofSeconds(startCheckTimeoutSeconds)).await(out);
+    }
   }
 }

@@ -28,6 +28,9 @@ final class StatusText {
         s.config().collections().isEmpty() ? "all" : String.join(", ", s.config().collections()));
     line(out, "  destination: peer %s, schema %s", s.config().destinationPeer(), s.config().destinationSchema());
     line(out, "  batches: %d committed%s", s.committedBatchId(), s.batchInFlight() == 0 ? "" : ", batch " + s.batchInFlight() + " in flight");
+    if (s.startedFrom() != null) {
+      line(out, "  started: %s", StartPointWait.describe(s.startedFrom()));
+    }
     if (s.committedCheckpoint() != null) {
       line(out, "  checkpoint: %s", s.committedCheckpoint().describe());
       line(out, "  checkpoint age: %s", s.checkpointAgeSeconds() == null ? "none yet (the starting point, not committed)"

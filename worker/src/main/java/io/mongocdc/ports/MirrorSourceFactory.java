@@ -45,6 +45,18 @@ public interface MirrorSourceFactory {
   StreamPosition currentPosition(MirrorConfig mirror);
 
   /**
+   * Checks that the source's history holds {@code start}, a new mirror's chosen start point: not
+   * later than the source's time now, not before the oldest event its history holds, and (for a
+   * token) an event the history still has. This default opens the stream there and lets the
+   * source refuse it.
+   *
+   * @throws InvalidMirrorConfigurationException naming the oldest point held, when known
+   */
+  default void requireHistoryHolds(MirrorConfig mirror, StreamPosition start) {
+    StartPointCheck.require(start, currentPosition(mirror), null, openerFor(mirror));
+  }
+
+  /**
    * The source's position now, for verify: a read made after this call sees at least every
    * change up to it, and the mirror has applied them once its checkpoint is at or past it. The
    * same as {@link #currentPosition} for a real source; a generator whose new mirrors start

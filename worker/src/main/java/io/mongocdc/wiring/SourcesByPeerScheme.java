@@ -60,6 +60,11 @@ public final class SourcesByPeerScheme implements MirrorSourceFactory, AutoClose
   }
 
   @Override
+  public void requireHistoryHolds(MirrorConfig mirror, StreamPosition start) {
+    sourceOf(mirror).requireHistoryHolds(mirror, start);
+  }
+
+  @Override
   public StreamPosition currentPosition(MirrorConfig mirror) {
     return sourceOf(mirror).currentPosition(mirror);
   }

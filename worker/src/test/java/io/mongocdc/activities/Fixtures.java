@@ -48,7 +48,13 @@ public final class Fixtures {
    */
   public static WorkerPorts inMemoryPorts(
       InMemoryDestination destination, InMemoryCatalog catalog, ChangeStreamOpener stream) {
-    return new WorkerPorts(new ScriptedSource(stream, BEFORE_EVENTS, peers()), destination, catalog,
+    return inMemoryPorts(destination, catalog, stream, BEFORE_EVENTS);
+  }
+
+  /** {@link #inMemoryPorts(InMemoryDestination, InMemoryCatalog, ChangeStreamOpener)} with the source's time now. */
+  public static WorkerPorts inMemoryPorts(
+      InMemoryDestination destination, InMemoryCatalog catalog, ChangeStreamOpener stream, StreamPosition now) {
+    return new WorkerPorts(new ScriptedSource(stream, now, peers()), destination, catalog,
         new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE);
   }
 

@@ -9,6 +9,7 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -50,7 +51,7 @@ class PostgresCheckpointCatalogTest {
 
   private static MirrorStateChange state(String mirror, MirrorPhase phase, long atMillis, long sequence) {
     return new MirrorStateChange(mirror, phase, phase == MirrorPhase.PAUSED ? "paused by the operator" : null,
-        null, null, 0, atMillis, sequence, mirror(mirror));
+        null, null, 0, atMillis, sequence, mirror(mirror), null);
   }
 
   private static Object column(String sql) {
@@ -73,6 +74,21 @@ class PostgresCheckpointCatalogTest {
     assertEquals(2, port.committedBatchId("m1"), "the batch that committed the stored checkpoint");
     assertEquals(0, port.committedBatchId("nobody"));
     assertEquals("running", catalog.mirror("m1").orElseThrow().getStatus());
+  }
+
+  @Test
+  void theStartOfTheMirrorsStreamIsRecordedAndAStateWithoutOneKeepsIt() {
+    port.register(mirror("st"));
+    String token = "8265F3A1800000000A2B042C0100296E5A1004AB";
+    port.recordState(new MirrorStateChange("st", MirrorPhase.RUNNING, null, null, null, 0, 1_000, 1, mirror("st"),
+        Checkpoint.afterToken(token, 1_796_083_200L, 10)));
+    port.recordState(state("st", MirrorPhase.PAUSED, 2_000, 2));
+
+    var row = catalog.mirror("st").orElseThrow();
+    assertEquals(token, row.getStartResumeToken());
+    assertEquals(1_796_083_200L << 32 | 10, row.getStartClusterTime());
+    assertEquals(java.time.Instant.parse("2026-12-01T00:00:00Z"), row.getStartClusterTimeAt().toInstant());
+    assertEquals("paused", row.getStatus());
   }
 
   @Test
@@ -109,7 +125,7 @@ class PostgresCheckpointCatalogTest {
   void aFailingStateKeepsTheErrorItsTypeAndAttemptsAndRunningClearsAllButTheError() {
     port.register(mirror("s2"));
     port.recordState(new MirrorStateChange("s2", MirrorPhase.BACKING_OFF, null, "PullRecords: [TRANSIENT] boom",
-        "TRANSIENT", 3, 5_000, 1, mirror("s2")));
+        "TRANSIENT", 3, 5_000, 1, mirror("s2"), null));
     var failing = catalog.mirror("s2").orElseThrow();
     assertEquals("backing_off", failing.getStatus());
     assertEquals("PullRecords: [TRANSIENT] boom", failing.getLastError());
@@ -133,7 +149,7 @@ class PostgresCheckpointCatalogTest {
     MirrorConfig edited = mirror("s3").withSettings(mirror("s3").settings().apply(
         io.mongocdc.workflows.model.EditRequest.fromJson(Map.of("batchSize", 1234))));
 
-    port.recordState(new MirrorStateChange("s3", MirrorPhase.RUNNING, null, null, null, 0, 8_000, 2, edited));
+    port.recordState(new MirrorStateChange("s3", MirrorPhase.RUNNING, null, null, null, 0, 8_000, 2, edited, null));
 
     var row = catalog.mirror("s3").orElseThrow();
     assertTrue(row.getConfig().data().contains("\"batchSize\":1234") || row.getConfig().data().contains("\"batchSize\": 1234"),

@@ -121,6 +121,66 @@ class MongoCdcCliTest {
     }
   }
 
+  private Run createStartingAt(String... startOptions) {
+    List<String> args = new java.util.ArrayList<>(List.of("mirror", "create", "orders", "--source-peer", "orders-mongo",
+        "--destination-peer", "warehouse-pg", "--database", "shop", "--collection", "orders"));
+    args.addAll(List.of(startOptions));
+    return run(args.toArray(String[]::new));
+  }
+
+  @Test
+  void createAtATimeWaitsForTheCheckSaysWhereItStartsAndLeavesTheSnapshotOff() throws Exception {
+    // The source's time now is Fixtures.BEFORE_EVENTS, 1699999999.1.
+    Run created = createStartingAt("--start-at", "2023-11-14T22:13:10Z");
+    assertEquals(0, created.exitCode(), created.err());
+    assertTrue(created.out().contains("mirror orders starts at 2023-11-14T22:13:10Z (cluster time 1699999990.0)"),
+        created.out());
+    pulls.nextCall();
+
+    Run status = run("mirror", "status", "orders");
+    assertTrue(status.out().contains("started: at 2023-11-14T22:13:10Z (cluster time 1699999990.0)"), status.out());
+    JsonNode json = new ObjectMapper().readTree(run("mirror", "status", "orders", "--json").out());
+    assertFalse(json.get("config").get("settings").get("snapshot").get("enabled").asBoolean(), json.toString());
+    assertEquals(1699999990L, json.get("startedFrom").get("clusterTimeSeconds").asLong());
+  }
+
+  @Test
+  void createAfterTheResumeTokenOfADebeziumOffsetStartsAfterIt() throws Exception {
+    String token = Fixtures.AFTER_START.tokenOrNull().data();
+    Run created = createStartingAt("--start-after", "{\"sec\": 1699999999, \"ord\": 1, \"resume_token\": \"" + token
+        + "\"}", "--snapshot");
+    assertEquals(0, created.exitCode(), created.err());
+    assertTrue(created.out().contains("mirror orders starts after token " + token), created.out());
+    pulls.nextCall();
+
+    JsonNode json = new ObjectMapper().readTree(run("mirror", "status", "orders", "--json").out());
+    assertTrue(json.get("config").get("settings").get("snapshot").get("enabled").asBoolean(), "--snapshot wins");
+    assertEquals(token, json.get("startedFrom").get("resumeToken").asText());
+  }
+
+  @Test
+  void aStartPointTheSourceHasNotReachedIsRefusedAndNothingIsCreated() {
+    Run refused = createStartingAt("--start-at", "2030-01-01T00:00:00Z");
+    assertEquals(ExitCodes.INVALID, refused.exitCode(), refused.err());
+    assertTrue(refused.err().contains("mirror 'orders': not created, nothing was: start point refused: the start point "
+        + "2030-01-01T00:00:00Z (cluster time 1893456000.0) is later than the source's time now"), refused.err());
+    assertEquals(List.of(), destination.createdTables());
+
+    Run again = createStartingAt("--start-at", "1699999999.0");
+    assertEquals(0, again.exitCode(), "the refused mirror's workflow ended: the name is free; " + again.err());
+  }
+
+  @Test
+  void aStartPointThatIsNotOneIsRefusedBeforeAnythingStarts() {
+    assertOneLineError(createStartingAt("--start-at", "yesterday"), ExitCodes.INVALID,
+        "--start-at takes an ISO-8601 time with its offset, such as 2026-12-01T00:00:00Z, or a cluster time");
+    assertOneLineError(createStartingAt("--start-after", "not-hex"), ExitCodes.INVALID,
+        "--start-after takes a change stream resume token, got 'not-hex'");
+    assertOneLineError(createStartingAt("--start-at", "1699999999.0", "--start-after", "8200"), ExitCodes.INVALID,
+        "give --start-at or --start-after, not both");
+    assertEquals(ExitCodes.NOT_FOUND, run("mirror", "status", "orders").exitCode(), "no workflow was started");
+  }
+
   @Test
   void creatingAMirrorTwiceFails() throws Exception {
     create();

@@ -148,11 +148,17 @@ public final class WorkerEnvironment implements AutoCloseable {
 
   /** Starts the mirror; the stub returned addresses its latest run, across continue-as-new. */
   public CdcFlowWorkflow start(MirrorConfig mirror) {
+    return start(CdcFlowInput.newMirror(mirror));
+  }
+
+  /** Starts the mirror from {@code input}; as {@link #start(MirrorConfig)}. */
+  public CdcFlowWorkflow start(CdcFlowInput input) {
+    MirrorConfig mirror = input.config();
     CdcFlowWorkflow starter = client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
         .setWorkflowId(MirrorIds.workflowId(mirror.name()))
         .setTaskQueue(TASK_QUEUE)
         .build());
-    firstRunId = WorkflowClient.start(starter::run, CdcFlowInput.newMirror(mirror)).getRunId();
+    firstRunId = WorkflowClient.start(starter::run, input).getRunId();
     return client.newWorkflowStub(CdcFlowWorkflow.class, MirrorIds.workflowId(mirror.name()));
   }
 

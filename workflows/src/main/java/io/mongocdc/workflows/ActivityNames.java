@@ -11,6 +11,7 @@ public final class ActivityNames {
   public static final String CREATE_DESTINATION_TABLES = "CreateDestinationTables";
   public static final String REGISTER_MIRROR = "RegisterMirror";
   public static final String TAKE_STARTING_POINT = "TakeStartingPoint";
+  public static final String CHECK_START_POINT = "CheckStartPoint";
   public static final String COMMITTED_BATCH_ID = "CommittedBatchId";
   public static final String PULL_RECORDS = "PullRecords";
   public static final String COMMIT_CHECKPOINT = "CommitCheckpoint";

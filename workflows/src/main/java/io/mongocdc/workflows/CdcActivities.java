@@ -11,6 +11,7 @@ import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
+import io.mongocdc.workflows.model.StartPointRequest;
 import io.mongocdc.workflows.model.SweepRequest;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
 import io.mongocdc.workflows.model.TypedColumnsRequest;
@@ -47,6 +48,10 @@ final class CdcActivities {
 
   Checkpoint takeStartingPoint(MirrorConfig mirror) {
     return setup().takeStartingPoint(mirror);
+  }
+
+  Checkpoint checkStartPoint(StartPointRequest request) {
+    return setup().checkStartPoint(request);
   }
 
   BatchOutcome pullRecords(PullRecordsRequest request) {

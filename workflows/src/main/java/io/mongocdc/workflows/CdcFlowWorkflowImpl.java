@@ -18,6 +18,7 @@ import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
 import io.mongocdc.workflows.model.SnapshotProgress;
+import io.mongocdc.workflows.model.StartPointRequest;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.SweepRequest;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
@@ -112,6 +113,9 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     this.state = new FlowState(carried);
     this.carried = carried;
     this.resync = flow.isResync();
+    if (flow.chosenStart() != null) {
+      carried.chosenStart = flow.chosenStart();
+    }
   }
 
   private static CdcFlowInput readInput(Object input) {
@@ -157,6 +161,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private void setUp() {
     activities.validateMirror(carried.config);
+    Checkpoint chosen = carried.chosenStart == null ? null : checkedStartPoint();
     List<String> tables = activities.createDestinationTables(carried.config);
     Checkpoint stored = activities.registerMirror(carried.config);
     if (stored != null && Workflow.getVersion(STORED_BATCH_IDS_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
@@ -169,7 +174,14 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       // The stored checkpoint's history is gone: start again from now, over the existing rows.
       stored = null;
     }
-    carried.checkpoint = stored != null ? stored : activities.takeStartingPoint(carried.config);
+    if (chosen != null) {
+      if (stored != null) {
+        log.info("mirror {}: starting {} as its creator chose, not {} as the catalog held",
+            carried.config.name(), chosen.describe(), stored.describe());
+      }
+      stored = null;
+    }
+    carried.checkpoint = stored != null ? stored : chosen != null ? chosen : activities.takeStartingPoint(carried.config);
     // Only a mirror without a committed checkpoint is new; one with a checkpoint has its rows.
     // A resync copies whatever the snapshot setting says: its rows would otherwise miss the gap.
     if (stored == null
@@ -189,8 +201,27 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     if (!carried.config.settings().columns().indexes().isEmpty() && typedColumnsVersion()) {
       carried.typedColumnIndexesPending = true;
     }
+    carried.startedFrom = stored == null ? carried.checkpoint : null;
+    carried.chosenStart = null;
     carried.setUp = true;
     log.info("mirror {} set up: tables {}, starting {}", carried.config.name(), tables, carried.checkpoint.describe());
+  }
+
+  /**
+   * The chosen start point, checked before anything is created. A point the source's history does
+   * not hold never will again (history only moves on), so the workflow ends there, failed, and the
+   * mirror can be created again at another point; other failures are retried as setup's are.
+   */
+  private Checkpoint checkedStartPoint() {
+    try {
+      return activities.checkStartPoint(new StartPointRequest(carried.config, carried.chosenStart));
+    } catch (ActivityFailure e) {
+      if (!Failures.isInvalidConfiguration(e)) {
+        throw e;
+      }
+      throw ApplicationFailure.newNonRetryableFailure("start point refused: " + Failures.message(e),
+          FailureTypes.INVALID_CONFIGURATION);
+    }
   }
 
   /** Applies pending edits, then copies snapshot partitions if any are left, else runs a batch. */

@@ -58,6 +58,12 @@ final class Failures {
     return activity + message;
   }
 
+  /** The application failure's own message, else {@link #describe}. */
+  static String message(Throwable failure) {
+    ApplicationFailure application = applicationCause(failure);
+    return application != null ? application.getOriginalMessage() : describe(failure);
+  }
+
   private static ApplicationFailure applicationCause(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof ApplicationFailure application) {

@@ -412,7 +412,7 @@ final class FlowState {
     String reason = phase == MirrorPhase.PAUSED || phase == MirrorPhase.FAILED ? carried.pausedReason : null;
     return new MirrorStateChange(carried.config.name(), phase, reason, failing ? carried.lastError : null,
         failing ? carried.lastFailureType : null, failing ? carried.failedAttempts : 0, nowMillis,
-        carried.stateChanges + 1, carried.config);
+        carried.stateChanges + 1, carried.config, carried.startedFrom);
   }
 
   MirrorStatus status(long nowMillis) {
@@ -427,6 +427,7 @@ final class FlowState {
         carried.run, batchesThisRun,
         oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
         oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(carried.snapshots),
-        freshness == null ? null : Math.max(0, nowMillis - freshness.visibleThroughMillis()), freshness);
+        freshness == null ? null : Math.max(0, nowMillis - freshness.visibleThroughMillis()), freshness,
+        carried.startedFrom);
   }
 }

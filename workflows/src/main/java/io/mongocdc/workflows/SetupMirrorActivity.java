@@ -2,6 +2,7 @@ package io.mongocdc.workflows;
 
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.StartPointRequest;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 import java.util.List;
@@ -29,4 +30,14 @@ public interface SetupMirrorActivity {
   /** The source's current operation time: where a new mirror starts. */
   @ActivityMethod(name = ActivityNames.TAKE_STARTING_POINT)
   Checkpoint takeStartingPoint(MirrorConfig mirror);
+
+  /**
+   * Checks a new mirror's chosen start point against the source's history: refused (as an
+   * invalid configuration, naming the oldest point the history holds) when the history no longer
+   * holds it or it is later than the source's time now.
+   *
+   * @return the start as the mirror's first checkpoint, a token's cluster time read from it
+   */
+  @ActivityMethod(name = ActivityNames.CHECK_START_POINT)
+  Checkpoint checkStartPoint(StartPointRequest request);
 }

@@ -89,6 +89,14 @@ final class EventWindow {
     return low;
   }
 
+  /**
+   * The cluster time of the oldest event held once the window has dropped one, or 0 while it holds
+   * every event made.
+   */
+  long oldestClusterTimeAfterDrops() {
+    return lastDropped == null ? 0 : clusterTimes[slot(start)];
+  }
+
   /** The cluster time of the last event added; only after one was. */
   long lastClusterTime() {
     return clusterTimes[slot(end - 1)];

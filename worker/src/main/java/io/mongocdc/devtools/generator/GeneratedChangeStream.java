@@ -147,6 +147,15 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   }
 
   /** True once {@link LoadProfile#totalEvents()} events were made, or generation was stopped. */
+  /**
+   * The cluster time of the oldest event this stream can still be opened at, or null while it holds
+   * every event it made (its window dropped none).
+   */
+  public synchronized BsonTimestamp oldestHeld() {
+    long oldest = window.oldestClusterTimeAfterDrops();
+    return oldest == 0 ? null : new BsonTimestamp(oldest);
+  }
+
   public synchronized boolean exhausted() {
     return endReached() && pendingTransaction.isEmpty();
   }

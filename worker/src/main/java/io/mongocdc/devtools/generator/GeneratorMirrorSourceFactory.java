@@ -3,6 +3,7 @@ package io.mongocdc.devtools.generator;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.ports.StartPointCheck;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
@@ -12,6 +13,7 @@ import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.MirrorConfig;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,6 +94,17 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
     return BEFORE_THE_FIRST_EVENT;
   }
 
+  /**
+   * Judged by the oldest event the generator holds and the wall clock, without opening the stream:
+   * opening it at a point it has not reached would make the events up to there at once.
+   */
+  @Override
+  public void requireHistoryHolds(MirrorConfig mirror, StreamPosition start) {
+    generators.requireUsable(mirror);
+    StreamPosition now = StreamPosition.atOperationTime(new BsonTimestamp((int) Instant.now().getEpochSecond(), 0));
+    StartPointCheck.require(start, now, generators.oldestHeld(mirror), null);
+  }
+
   /** As far as the generator has got, where it can tell: its last event (verify judges reads against it). */
   @Override
   public StreamPosition readPosition(MirrorConfig mirror) {
@@ -112,6 +125,9 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
 
     /** The last event made so far, or null if none or not known. */
     ResumeToken lastEventToken(MirrorConfig mirror);
+
+    /** The cluster time of the oldest event a stream can be opened at, or null for every event made. */
+    BsonTimestamp oldestHeld(MirrorConfig mirror);
   }
 
   /** The generator running in this process; its collections are read as they are now. */
@@ -135,6 +151,11 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
     @Override
     public ResumeToken lastEventToken(MirrorConfig mirror) {
       return stream.lastEventToken();
+    }
+
+    @Override
+    public BsonTimestamp oldestHeld(MirrorConfig mirror) {
+      return stream.oldestHeld();
     }
   }
 
@@ -194,6 +215,12 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
     @Override
     public ResumeToken lastEventToken(MirrorConfig mirror) {
       return null;
+    }
+
+    /** The stream's beginning: it is made again from there whenever a cursor needs it, so nothing after is lost. */
+    @Override
+    public BsonTimestamp oldestHeld(MirrorConfig mirror) {
+      return new BsonTimestamp((int) uri(mirror).start().getEpochSecond(), 0);
     }
 
     private GeneratorUri uri(MirrorConfig mirror) {

@@ -6,6 +6,7 @@ import com.mongodb.client.MongoClients;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.ports.StartPointCheck;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
@@ -82,6 +83,23 @@ public final class MongoMirrorSourceFactory implements MirrorSourceFactory, Auto
           ? reply.getTimestamp("operationTime")
           : reply.getDocument("$clusterTime").getTimestamp("clusterTime");
       return StreamPosition.atOperationTime(operationTime);
+    } catch (MongoException e) {
+      throw ChangeStreamErrors.classify(e);
+    }
+  }
+
+  /** Judged by the oplog's oldest entry where the source lets it be read, then by the server itself. */
+  @Override
+  public void requireHistoryHolds(MirrorConfig mirror, StreamPosition start) {
+    OplogWindow window;
+    try {
+      window = SourceValidator.readOplogWindow(client(mirror));
+    } catch (MongoException e) {
+      window = null; // no privilege on local.oplog.rs, or a mongos: the change stream still says
+    }
+    try {
+      StartPointCheck.require(start, currentPosition(mirror), window == null ? null : window.oldest(),
+          openerFor(mirror));
     } catch (MongoException e) {
       throw ChangeStreamErrors.classify(e);
     }

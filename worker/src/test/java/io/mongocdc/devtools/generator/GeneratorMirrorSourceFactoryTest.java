@@ -64,6 +64,50 @@ class GeneratorMirrorSourceFactoryTest {
   }
 
   @Test
+  void aGeneratorPeerHoldsItsStreamFromItsStartUpToNowAndAMirrorStartedInsideReadsFromThere() throws Exception {
+    // The URI's stream begins at its default start, 2025-01-01T00:00:00Z; event n is n ms later.
+    long start = java.time.Instant.parse("2025-01-01T00:00:00Z").getEpochSecond();
+    StreamPosition twoSecondsIn = StreamPosition.atOperationTime(new BsonTimestamp((int) start + 2, 0));
+    source.requireHistoryHolds(mirror("m"), twoSecondsIn);
+    try (ChangeStreamCursor cursor = source.openerFor(mirror("m")).open(twoSecondsIn)) {
+      BsonTimestamp first = cursor.tryNext().getTimestamp("clusterTime");
+      assertEquals(start + 2, first.getTime(), "the first event read is of the start point's second");
+    }
+
+    String before = assertThrows(InvalidMirrorConfigurationException.class, () -> source.requireHistoryHolds(
+        mirror("m"), StreamPosition.atOperationTime(new BsonTimestamp((int) start - 60, 0)))).getMessage();
+    assertTrue(before.contains("the oldest point it holds is 2025-01-01T00:00:00Z (cluster time " + start + ".0)"),
+        before);
+    String future = assertThrows(InvalidMirrorConfigurationException.class, () -> source.requireHistoryHolds(
+        mirror("m"), StreamPosition.atOperationTime(new BsonTimestamp((int) (System.currentTimeMillis() / 1000) + 3_600,
+            0)))).getMessage();
+    assertTrue(future.contains("later than the source's time now"), future);
+  }
+
+  @Test
+  void aRunningGeneratorHoldsWhatItsWindowKeepsAndNamesItsOldestEvent() throws Exception {
+    LoadProfile demo = LoadProfile.demo(5, 0, 300);
+    LoadProfile smallWindow = new LoadProfile(demo.seed(), demo.collections(), demo.keySpace(), 0, 300, 100,
+        demo.mix(), 0, 0);
+    GeneratedChangeStream stream = GeneratedChangeStream.replayable(smallWindow, 1_000_000L, Duration.ZERO);
+    GeneratorMirrorSourceFactory running = GeneratorMirrorSourceFactory.running(stream, 5);
+    MirrorConfig mirror = mirror("dev");
+    StreamPosition beginning = StreamPosition.atOperationTime(new BsonTimestamp(1_000, 0));
+    running.requireHistoryHolds(mirror, beginning);
+
+    List<RawBsonDocument> all = drain(stream, beginning);
+    assertEquals(300, all.size());
+    BsonTimestamp oldest = all.get(200).getTimestamp("clusterTime");
+    assertEquals(oldest, stream.oldestHeld(), "the window keeps the last 100 events");
+    running.requireHistoryHolds(mirror, StreamPosition.after(ResumeToken.ofEvent(all.get(250))));
+    String refused = assertThrows(InvalidMirrorConfigurationException.class,
+        () -> running.requireHistoryHolds(mirror, StreamPosition.after(ResumeToken.ofEvent(all.get(10))))).getMessage();
+    assertTrue(refused.contains("no longer holds the start point the resume token's event at")
+        && refused.contains("the oldest point it holds is " + io.mongocdc.ports.StartPointCheck.describe(oldest)),
+        refused);
+  }
+
+  @Test
   void eachBatchReopensWhereTheLastEndedAndAnOlderPositionIsMadeAgain() throws Exception {
     List<RawBsonDocument> all = drain(GeneratorUri.parse(URI).newStream(Duration.ofMillis(1)), BEGINNING);
     assertEquals(6_000, all.size());

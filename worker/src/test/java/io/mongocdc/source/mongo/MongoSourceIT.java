@@ -240,6 +240,66 @@ class MongoSourceIT {
             + Duration.ofNanos(endedAt - allCommittedAt[0]) + " before the batch ended");
   }
 
+  private MongoMirrorSourceFactory sourceFactory() {
+    return new MongoMirrorSourceFactory(new io.mongocdc.ports.ConfiguredPeerRegistry(Map.of("src", URI), Map.of()));
+  }
+
+  private io.mongocdc.workflows.model.MirrorConfig mirrorOfOrders() {
+    return new io.mongocdc.workflows.model.MirrorConfig("it", "src", "pg", dbName, List.of("orders"), "public",
+        io.mongocdc.workflows.model.MirrorSettings.defaults());
+  }
+
+  @Test
+  void aMirrorStartedAtAnOperationTimeTheOplogHoldsReadsFromThere() throws Exception {
+    orders.insertMany(List.of(new Document("_id", 1), new Document("_id", 2)));
+    StreamPosition startAt = now();
+    orders.insertMany(List.of(new Document("_id", 3), new Document("_id", 4)));
+    CollectingSink sink = new CollectingSink();
+
+    try (MongoMirrorSourceFactory source = sourceFactory()) {
+      source.requireHistoryHolds(mirrorOfOrders(), startAt);
+    }
+    pullRecords(ControlEventPolicy.PAUSE).pull(startAt, sink, ProgressListener.none());
+
+    assertEquals(List.of("3", "4"), sink.records.stream().map(ChangeRecord::key).toList());
+  }
+
+  @Test
+  void aMirrorStartedAfterATokenAnotherToolStoredReadsTheEventsAfterIt() throws Exception {
+    ResumeToken stored;
+    // Another tool's collection-level change stream, as Debezium or the Kafka connector opens one.
+    try (var otherTool = orders.watch().cursor()) {
+      orders.insertMany(List.of(new Document("_id", 1), new Document("_id", 2), new Document("_id", 3)));
+      var first = otherTool.next();
+      stored = ResumeToken.fromDocument(first.getResumeToken());
+    }
+    StreamPosition startAfter = StreamPosition.after(stored);
+    CollectingSink sink = new CollectingSink();
+
+    try (MongoMirrorSourceFactory source = sourceFactory()) {
+      source.requireHistoryHolds(mirrorOfOrders(), startAfter);
+    }
+    pullRecords(ControlEventPolicy.PAUSE).pull(startAfter, sink, ProgressListener.none());
+
+    assertEquals(List.of("2", "3"), sink.records.stream().map(ChangeRecord::key).toList());
+  }
+
+  @Test
+  void aStartPointBeforeTheOplogOrAfterNowIsRefusedNamingTheOldestPointHeld() {
+    try (MongoMirrorSourceFactory source = sourceFactory()) {
+      String before = assertThrows(io.mongocdc.ports.InvalidMirrorConfigurationException.class,
+          () -> source.requireHistoryHolds(mirrorOfOrders(), StreamPosition.atOperationTime(new BsonTimestamp(1, 0))))
+          .getMessage();
+      assertTrue(before.contains("no longer holds the start point 1970-01-01T00:00:01Z")
+          && (before.contains("the oldest point it holds is ") || before.contains("could not be read")), before);
+      long nowSeconds = now().clusterTime().getTime();
+      String future = assertThrows(io.mongocdc.ports.InvalidMirrorConfigurationException.class,
+          () -> source.requireHistoryHolds(mirrorOfOrders(),
+              StreamPosition.atOperationTime(new BsonTimestamp((int) nowSeconds + 3_600, 0)))).getMessage();
+      assertTrue(future.contains("later than the source's time now"), future);
+    }
+  }
+
   @Test
   void anIdleStreamAdvancesToAPostBatchToken() throws Exception {
     StreamPosition start = now();

@@ -25,6 +25,18 @@ public final class CarriedState {
   public boolean setUp;
   /** The committed checkpoint. */
   public Checkpoint checkpoint;
+  /**
+   * Where the mirror's stream started when it was set up: the start point its creator chose, or
+   * the source's time then; null for a mirror set up again over a stored checkpoint (and in
+   * histories from before start points).
+   */
+  public Checkpoint startedFrom;
+  /**
+   * The start point the mirror's creator chose ({@link CdcFlowInput#startAt}), carried until setup
+   * has used it, so a setup that continues as new before it succeeds still starts there; null
+   * when none was chosen.
+   */
+  public Checkpoint chosenStart;
   /** The last committed batch. */
   public long lastBatchId;
   /** When it was committed. */

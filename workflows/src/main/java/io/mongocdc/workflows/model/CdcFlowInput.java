@@ -10,24 +10,39 @@ package io.mongocdc.workflows.model;
  *     take a new starting point even though the catalog holds a checkpoint, copy every
  *     collection again into its existing tables, and delete the rows the copy did not see before
  *     streaming from there; null (older inputs) means no
+ * @param startAt for a new mirror, the point its stream starts from instead of the source's time
+ *     now: an operation time ({@code clusterTimeSeconds}, {@code clusterTimeIncrement}), inclusive,
+ *     or after a resume token ({@code resumeToken}, whose cluster time the worker reads from it).
+ *     The worker refuses it before anything is created unless the source's history holds it. It
+ *     wins over a checkpoint the catalog holds for the mirror. Null: the source's time now
  */
-public record CdcFlowInput(MirrorConfig config, CarriedState carried, Boolean resync) {
+public record CdcFlowInput(MirrorConfig config, CarriedState carried, Boolean resync, Checkpoint startAt) {
 
   public CdcFlowInput {
     resync = Boolean.TRUE.equals(resync);
   }
 
   public static CdcFlowInput newMirror(MirrorConfig config) {
-    return new CdcFlowInput(config, null, false);
+    return new CdcFlowInput(config, null, false, null);
+  }
+
+  /** A new mirror whose stream starts at {@code startAt} (see the parameter above). */
+  public static CdcFlowInput newMirror(MirrorConfig config, Checkpoint startAt) {
+    return new CdcFlowInput(config, null, false, startAt);
   }
 
   /** A mirror started again from a new starting point after its history was lost. */
   public static CdcFlowInput resynced(MirrorConfig config) {
-    return new CdcFlowInput(config, null, true);
+    return new CdcFlowInput(config, null, true, null);
   }
 
   public static CdcFlowInput continued(CarriedState carried) {
-    return new CdcFlowInput(null, carried, false);
+    return new CdcFlowInput(null, carried, false, null);
+  }
+
+  /** The chosen start point of a new mirror, or null. */
+  public Checkpoint chosenStart() {
+    return carried == null ? startAt : null;
   }
 
   public boolean isResync() {

@@ -16,6 +16,8 @@ package io.mongocdc.workflows.model;
  * @param atMillis the workflow's time of the change
  * @param sequence the workflow's count of changes (1, 2, ...)
  * @param config the mirror with the settings in effect
+ * @param startedFrom where the mirror's stream started (see {@link CarriedState#startedFrom}); null
+ *     when not known, which leaves the catalog's record of it as it is
  */
 public record MirrorStateChange(
     String mirror,
@@ -26,4 +28,5 @@ public record MirrorStateChange(
     int failedAttempts,
     long atMillis,
     long sequence,
-    MirrorConfig config) {}
+    MirrorConfig config,
+    Checkpoint startedFrom) {}

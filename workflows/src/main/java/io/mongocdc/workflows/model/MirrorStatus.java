@@ -40,6 +40,10 @@ import java.util.List;
  * @param lastBatchFreshness how fresh the last committed batch's changes were when they became
  *     visible (p50, p99, max); null before a batch delivered changes (in workers before it was
  *     carried over continue-as-new: in this workflow run)
+ * @param startedFrom where the mirror's stream started when it was set up: the start point its
+ *     creator chose ({@code --start-at}, {@code --start-after}) or the source's time then; null
+ *     before setup, for a mirror set up over a checkpoint the catalog held, and in workers from
+ *     before start points
  */
 public record MirrorStatus(
     String mirror,
@@ -63,4 +67,5 @@ public record MirrorStatus(
     String oplogWarning,
     List<SnapshotProgress> snapshots,
     Long visibleLagMillis,
-    BatchFreshness lastBatchFreshness) {}
+    BatchFreshness lastBatchFreshness,
+    Checkpoint startedFrom) {}
