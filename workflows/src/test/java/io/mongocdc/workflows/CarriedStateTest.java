@@ -144,11 +144,14 @@ class CarriedStateTest {
     CarriedState carried = CarriedState.initial(MIRROR);
     carried.setUp = true;
     carried.checkpoint = CHECKPOINT;
+    carried.startedFrom = Checkpoint.atOperationTime(1_700_000_000, 0);
+    carried.chosenStart = Checkpoint.afterToken("8264", 0, 0);
     carried.lastBatchId = 7;
     carried.committedAtMillis = 1_700_000_101_000L;
     carried.totals = new MirrorTotals(7, 70, 60, 10, 7000, 1, 2, 3, Map.of("public.orders", Map.of("total", 4L)),
         Map.of("createIndexes", 2L));
     carried.freshSnapshotPlans.add("orders");
+    carried.copiesBesideBatches.add("orders");
     carried.paused = true;
     carried.failed = true;
     carried.pausedReason = "failed: boom";

@@ -66,7 +66,7 @@ class CdcFlowInputTest {
 
   @Test
   void anUnknownTopLevelFieldIsNamed() {
-    assertEquals("the input has an unknown field \"mirror\" (known fields: config, carried, resync)",
+    assertEquals("the input has an unknown field \"mirror\" (known fields: config, carried, resync, startAt)",
         CdcFlowInputTest.problemOf(Map.of("mirror", Map.of())));
   }
 
