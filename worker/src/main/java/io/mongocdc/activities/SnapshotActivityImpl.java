@@ -52,11 +52,6 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   static final int CURSOR_BATCH_SIZE = 1_000;
   /** Well inside the 30 s heartbeat timeout, even when no chunk completes for a while. */
   static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
-  /**
-   * A partition commits at least this often: copied beside the batches, it holds the locks of the
-   * rows it wrote no longer, so a batch writing the same rows waits at most about that long.
-   */
-  static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
 
   private final QuarantineLog quarantine;
   private final MirrorSourceFactory source;
@@ -140,7 +135,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
       SnapshotCopier copier = new SnapshotCopier(renderer, new IdKeyRenderer(), mirror.settings().chunkSize(),
           PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH),
-          MirrorColumns.of(mirror, renderer)).committingEvery(COMMIT_EVERY, System::nanoTime);
+          MirrorColumns.of(mirror, renderer));
       SnapshotCopier.Copied copied;
       Map<String, Map<String, Long>> drift;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);

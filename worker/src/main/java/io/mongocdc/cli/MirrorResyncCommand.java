@@ -20,8 +20,8 @@ import picocli.CommandLine.Option;
         + "deleted while the history was lost) are deleted, then changes stream from the new starting point.",
         "The configuration in effect is kept; the batch numbers go on.",
         "With --collection, only those collections are copied again, by an edit to the running workflow (no restart): "
-            + "from the committed checkpoint, while the batches go on streaming every collection, then their rows the "
-            + "copy did not see are deleted between two batches."})
+            + "from the committed checkpoint, before the next batch, then their rows the copy did not see are deleted; "
+            + "the other collections' changes follow from the checkpoint without a gap."})
 final class MirrorResyncCommand extends MirrorSubcommand {
 
   @Option(names = "--collection", paramLabel = "NAME",
@@ -52,8 +52,8 @@ final class MirrorResyncCommand extends MirrorSubcommand {
 
   private void resyncCollections(WorkflowClient client, PrintWriter out) {
     EditResult result = mirror.workflow(client).edit(Map.of(MirrorSettings.RESYNC_COLLECTIONS.name(), collections));
-    out.printf("mirror %s: copying %s again from the committed checkpoint (as of batch %d), then deleting their rows "
-        + "the copy did not see; batches go on streaming every collection meanwhile; 'mongo-cdc mirror status %s' "
-        + "shows the progress%n", mirror.name, String.join(", ", collections), result.appliesFromBatch(), mirror.name);
+    out.printf("mirror %s: copying %s again from the committed checkpoint before batch %d, then deleting their rows "
+        + "the copy did not see; the other collections follow without a gap; 'mongo-cdc mirror status %s' shows the "
+        + "progress%n", mirror.name, String.join(", ", collections), result.appliesFromBatch(), mirror.name);
   }
 }

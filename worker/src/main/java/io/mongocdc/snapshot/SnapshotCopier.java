@@ -12,24 +12,17 @@ import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.source.ResumeToken;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.LongSupplier;
 import org.bson.RawBsonDocument;
 
 /**
  * Copies one snapshot partition: every document the cursor yields becomes an insert record at
- * the snapshot's position, written to the sink in chunks and committed at the end, and, with
- * {@link #committingEvery}, whenever that long has passed since the last commit. A partition
- * counts as copied only once it all is; a retry copies it again (rows already there at the same
- * position are left alone, newer ones win).
- *
- * <p>A copy made beside the batches commits every second: the row locks its merges take are held
- * that long at most, so a batch writing the same rows waits for them no longer, and the two
- * rarely deadlock (PostgreSQL ends a deadlock by failing one side, which is retried).
+ * the snapshot's position, written to the sink in chunks and committed once at the end, so a
+ * partition is applied whole or not at all and a retry simply copies it again (rows already
+ * there at the same position are left alone).
  *
  * <p>Memory is one chunk of rendered documents. Runs on the caller's thread.
  */
@@ -54,8 +47,6 @@ public final class SnapshotCopier {
   private final PoisonEvents poison;
   private final int chunkSize;
   private final ColumnProjections projections;
-  private final long commitEveryNanos;
-  private final LongSupplier nanoClock;
 
   /**
    * @param poison asked of every document before it is written (see {@code poisonEventPolicy});
@@ -73,26 +64,6 @@ public final class SnapshotCopier {
       throw new IllegalArgumentException("chunkSize must be at least 1, got " + chunkSize);
     }
     this.chunkSize = chunkSize;
-    this.commitEveryNanos = Long.MAX_VALUE;
-    this.nanoClock = () -> 0L;
-  }
-
-  private SnapshotCopier(SnapshotCopier copier, Duration interval, LongSupplier nanoClock) {
-    this.renderer = copier.renderer;
-    this.keys = copier.keys;
-    this.poison = copier.poison;
-    this.chunkSize = copier.chunkSize;
-    this.projections = copier.projections;
-    this.commitEveryNanos = interval.toNanos();
-    this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-  }
-
-  /** This copier, also committing after a chunk once {@code interval} has passed since the last commit. */
-  public SnapshotCopier committingEvery(Duration interval, LongSupplier nanoClock) {
-    if (interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException("the commit interval must be positive, got " + interval);
-    }
-    return new SnapshotCopier(this, interval, nanoClock);
   }
 
   /**
@@ -105,7 +76,6 @@ public final class SnapshotCopier {
     long bytes = 0;
     long quarantined = 0;
     DocumentProjector projector = projections.of(source);
-    long lastCommit = nanoClock.getAsLong();
     try {
       List<ChangeRecord> chunk = new ArrayList<>(chunkSize);
       for (RawBsonDocument document = cursor.next(); document != null; document = cursor.next()) {
@@ -126,10 +96,6 @@ public final class SnapshotCopier {
         if (chunk.size() == chunkSize) {
           sink.write(chunk);
           chunk = new ArrayList<>(chunkSize);
-          if (nanoClock.getAsLong() - lastCommit >= commitEveryNanos) {
-            sink.commit();
-            lastCommit = nanoClock.getAsLong();
-          }
           progress.copied(documents, bytes);
         }
       }

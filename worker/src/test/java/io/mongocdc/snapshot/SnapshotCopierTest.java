@@ -159,26 +159,6 @@ class SnapshotCopierTest {
     };
   }
 
-  @Test
-  void committingEveryIntervalCommitsAfterTheChunkThatReachesItAndOnceAtTheEnd() throws Exception {
-    RecordingSink sink = new RecordingSink();
-    // Each read of the clock is 400 ms after the one before; the copier reads it at the start and after each chunk.
-    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
-    SnapshotCopier everySecond = copier.committingEvery(java.time.Duration.ofSeconds(1),
-        () -> now.getAndAdd(400_000_000L));
-    List<Integer> commitsAtProgress = new ArrayList<>();
-
-    SnapshotCopier.Copied copied = everySecond.copy(cursor(documents(20)), ORDERS, "shop.orders", POSITION, AT, sink,
-        (documents, bytes) -> commitsAtProgress.add(sink.commits));
-
-    assertEquals(20, copied.documents());
-    // Clock reads: start 0; chunk 1 at 0.4 s; 2 at 0.8 s; 3 at 1.2 s: commit (re-read at 1.6 s); 4 at 2.0 s; 5 at 2.4 s;
-    // 6 at 2.8 s: commit (re-read 3.2 s); then the last, partial chunk and the final commit.
-    assertEquals(List.of(0, 0, 1, 1, 1, 2), commitsAtProgress);
-    assertEquals(3, sink.commits);
-    assertEquals(20, sink.records.size());
-  }
-
   private static final class RecordingSink implements RecordSink {
     final List<ChangeRecord> records = new ArrayList<>();
     final List<Integer> chunkSizes = new ArrayList<>();

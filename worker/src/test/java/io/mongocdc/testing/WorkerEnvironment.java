@@ -202,45 +202,6 @@ public final class WorkerEnvironment implements AutoCloseable {
     Histories.capture(client, MirrorIds.workflowId(mirror), runId, name);
   }
 
-  /**
-   * Fails if a run of the mirror that continued as new, from its first on, did so with an activity
-   * it scheduled still outstanding: no copy or batch may outlive its run.
-   *
-   * @return how many runs continued as new
-   */
-  public int assertNoActivityOutlivedARun(String mirror) {
-    int continued = 0;
-    for (String runId = firstRunId; runId != null; ) {
-      java.util.Set<Long> open = new java.util.HashSet<>();
-      String next = null;
-      for (io.temporal.api.history.v1.HistoryEvent event
-          : client.fetchHistory(MirrorIds.workflowId(mirror), runId).getEvents()) {
-        switch (event.getEventType()) {
-          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED -> open.add(event.getEventId());
-          case EVENT_TYPE_ACTIVITY_TASK_COMPLETED ->
-              open.remove(event.getActivityTaskCompletedEventAttributes().getScheduledEventId());
-          case EVENT_TYPE_ACTIVITY_TASK_FAILED -> open.remove(event.getActivityTaskFailedEventAttributes().getScheduledEventId());
-          case EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT ->
-              open.remove(event.getActivityTaskTimedOutEventAttributes().getScheduledEventId());
-          case EVENT_TYPE_ACTIVITY_TASK_CANCELED ->
-              open.remove(event.getActivityTaskCanceledEventAttributes().getScheduledEventId());
-          case EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW ->
-              next = event.getWorkflowExecutionContinuedAsNewEventAttributes().getNewExecutionRunId();
-          default -> { }
-        }
-      }
-      if (next != null) {
-        if (!open.isEmpty()) {
-          fail("run " + runId + " of mirror " + mirror + " continued as new with activities outstanding (scheduled"
-              + " as events " + open + ")");
-        }
-        continued++;
-      }
-      runId = next;
-    }
-    return continued;
-  }
-
   /** Captures the history of the mirror's latest run, once it has closed. */
   public void captureWhenClosed(String mirror, String name) {
     captureHistory(mirror, awaitClosed(mirror).describe().getExecution().getRunId(), name);

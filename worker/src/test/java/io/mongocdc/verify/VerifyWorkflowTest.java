@@ -282,11 +282,9 @@ class VerifyWorkflowTest {
 
     world.stream.reveal(40);
     world.applyToSource(20, 40);
-    MirrorStatus copied = awaitStatus(flow, s -> world.delivered(s, 39) && s.pendingEdits().isEmpty()
-        && s.snapshots().stream().allMatch(SnapshotProgress::done));
-    // Batches run beside the copy: the one in flight when it ended commits, and the sweep runs before the next.
-    long sweptBefore = copied.committedBatchId() + 2;
-    MirrorStatus done = awaitStatus(flow, s -> s.committedBatchId() >= sweptBefore);
+    // RUNNING once the copy is done and swept: batches run only then.
+    MirrorStatus done = awaitStatus(flow, s -> world.delivered(s, 39) && s.pendingEdits().isEmpty()
+        && s.snapshots().stream().allMatch(SnapshotProgress::done) && s.state() == MirrorPhase.RUNNING);
     flow.terminate(new StopRequest(false));
     assertEquals(1, done.snapshots().size(), "orders copied again, its first snapshot replaced");
     world.assertDestinationEqualsSource(mirror);

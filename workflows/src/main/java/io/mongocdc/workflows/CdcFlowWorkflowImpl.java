@@ -26,7 +26,6 @@ import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -77,12 +76,6 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * holds a row at every current row's position. Recorded only when an edit turns history on.
    */
   static final String HISTORY_ON_COPIES_CHANGE = "history-on-copies";
-  /**
-   * The change id of copying the collections an edit of a running mirror asks for (added, copied
-   * again, history turned on) beside the batches instead of before the next one. Recorded only
-   * when such a copy is pending.
-   */
-  static final String COPIES_BESIDE_BATCHES_CHANGE = "copies-beside-batches";
   /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
   static final int SNAPSHOT_PARTITIONS_PER_RUN = 500;
 
@@ -97,15 +90,6 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** The scope of the PullRecords call in flight, so a signal can cancel it. */
   private CancellationScope inFlight;
   private boolean inFlightCancelledByOperator;
-  /** The copy running beside the batches ({@link #startCopier}), or null. */
-  private Promise<Void> copier;
-  /** Its partitions' scope, so a cancelling pause or terminate stops them too. */
-  private CancellationScope copierScope;
-  private boolean copierCancelledByOperator;
-  /** Asks it to start no partition more ({@link #stopCopier}). */
-  private boolean copierStopping;
-  /** How it failed, for the next step to handle as its own failure; null if it did not. */
-  private RuntimeException copyFailure;
   /** Whether this run records its phase changes; decided at its first change. */
   private Boolean recordsStates;
   /** The last change recorded by this run, to write only what changed. */
@@ -169,7 +153,6 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       }
       attempt(carried.setUp ? this::nextStep : this::setUp);
     }
-    stopCopier();
     state.phase = MirrorPhase.TERMINATED;
     recordState();
     log.info("mirror {} terminated after batch {}", carried.config.name(), carried.lastBatchId);
@@ -244,85 +227,27 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** Applies pending edits, then copies snapshot partitions if any are left, else runs a batch. */
   private void nextStep() {
     applyPendingEdits();
-    throwCopyFailure();
-    state.forgetFinishedCopiesBesideBatches();
-    boolean besideBatches = state.pendingCopiesGoBesideBatches() && copiesBesideBatchesVersion();
     if (carried.resyncNeeded) {
-      stopCopier();
       resyncFromNow();
-    } else if (state.snapshotPending() && !besideBatches) {
-      stopCopier();
+    } else if (state.snapshotPending()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
-      copySnapshots(false);
-    } else if (!carried.sweepPending.isEmpty() && !state.snapshotPending()) {
+      copySnapshots();
+    } else if (!carried.sweepPending.isEmpty()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
       sweepUnseenRows();
-    } else if (carried.typedColumnIndexesPending && !besideBatches && typedColumnsVersion()) {
+    } else if (carried.typedColumnIndexesPending && typedColumnsVersion()) {
       int created = activities.createTypedColumnIndexes(carried.config);
       carried.typedColumnIndexesPending = false;
       log.info("mirror {}: {} typed column indexes created", carried.config.name(), created);
     } else if (carried.typedColumnsBackfillFrom != null && backfillTurn && typedColumnsVersion()) {
       fillTypedColumns(null);
     } else {
-      if (besideBatches) {
-        startCopier();
-      }
       state.phase = MirrorPhase.RUNNING;
       recordState();
       runBatch();
       backfillTurn = true;
-    }
-  }
-
-  /** Histories from before it copied the collections an edit asked for while the batches waited. */
-  private boolean copiesBesideBatchesVersion() {
-    return Workflow.getVersion(COPIES_BESIDE_BATCHES_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
-  }
-
-  /**
-   * Starts copying the pending snapshots in a workflow thread of their own, unless one is: the
-   * batches go on meanwhile and stream every collection, the copied ones too. Their events after
-   * the copy's starting point carry later positions than its rows, so neither overwrites a newer
-   * row of the other (a delete leaves a tombstone the copy's row cannot replace).
-   */
-  private void startCopier() {
-    if (copier != null && !copier.isCompleted()) {
-      return;
-    }
-    copierStopping = false;
-    copier = Async.procedure(() -> {
-      try {
-        copySnapshots(true);
-      } catch (RuntimeException e) {
-        if (copierCancelledByOperator && e instanceof CanceledFailure) {
-          log.info("mirror {}: copy cancelled by the operator; its partitions are copied again", carried.config.name());
-        } else {
-          copyFailure = e;
-        }
-      } finally {
-        copierCancelledByOperator = false;
-      }
-    });
-  }
-
-  /** A failure of the copy beside the batches reaches the step's failure handling here. */
-  private void throwCopyFailure() {
-    if (copyFailure != null) {
-      RuntimeException failure = copyFailure;
-      copyFailure = null;
-      throw failure;
-    }
-  }
-
-  /** The copy beside the batches starts no partition more, and the running ones end. */
-  private void stopCopier() {
-    if (copier != null) {
-      copierStopping = true;
-      Workflow.await(copier::isCompleted);
-      copier = null;
-      copierStopping = false;
     }
   }
 
@@ -376,16 +301,14 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   /**
-   * After a resync's copy (before any batch) or a collection's copy again (between batches): every
-   * row the copy saw carries its starting point's position or a newer change's, so a row with an
-   * older position is one the copy did not see (its document was deleted while the history was
-   * lost, or the row was damaged by hand) and is deleted.
+   * After a resync's copy, before any batch: every row the copy saw carries the starting point's
+   * position, every newer change comes later, so a row with an older position is one the copy
+   * did not see (its document was deleted while the history was lost) and is deleted.
    */
   private void sweepUnseenRows() {
     while (!carried.sweepPending.isEmpty()) {
       String collection = carried.sweepPending.get(0);
-      long deleted = activities.sweepUnseenRows(
-          new SweepRequest(carried.config, collection, state.sweepPosition(collection)));
+      long deleted = activities.sweepUnseenRows(new SweepRequest(carried.config, collection, carried.checkpoint));
       log.info("mirror {}: {} rows of {} the resync's copy did not see deleted", carried.config.name(), deleted,
           collection);
       carried.sweepPending.remove(0);
@@ -488,7 +411,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * time. A pause or terminate stops starting new ones; the ones running finish. The first
    * failure is thrown once every running copy has ended, so none outlives the step.
    */
-  private void copySnapshots(boolean besideBatches) {
+  private void copySnapshots() {
     Deque<SnapshotPartitionRequest> queue = new ArrayDeque<>();
     for (SnapshotProgress progress : List.copyOf(carried.snapshots)) {
       if (progress.done()) {
@@ -502,7 +425,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       }
     }
     RuntimeException[] failure = new RuntimeException[1];
-    CancellationScope scope = Workflow.newCancellationScope(() -> {
+    inFlight = Workflow.newCancellationScope(() -> {
       List<Promise<PartitionAttempt>> running = new ArrayList<>();
       int parallel = carried.config.settings().snapshot().parallelPartitions();
       while (!running.isEmpty() || (!queue.isEmpty() && failure[0] == null && !snapshotShouldStop())) {
@@ -526,30 +449,19 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         }
       }
     });
-    if (besideBatches) {
-      copierScope = scope;
-    } else {
-      inFlight = scope;
-    }
     try {
-      scope.run();
+      inFlight.run();
     } finally {
-      if (besideBatches) {
-        copierScope = null;
-      } else {
-        inFlight = null;
-      }
+      inFlight = null;
     }
     if (failure[0] != null) {
       throw failure[0];
     }
-    if (!besideBatches) {
-      inFlightCancelledByOperator = false;
-    }
+    inFlightCancelledByOperator = false;
   }
 
   private boolean snapshotShouldStop() {
-    return carried.paused || state.terminateRequested || copierStopping
+    return carried.paused || state.terminateRequested
         || state.snapshotPartitionsThisRun >= SNAPSHOT_PARTITIONS_PER_RUN
         || Workflow.getInfo().isContinueAsNewSuggested();
   }
@@ -652,8 +564,6 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   private void continueAsNew() {
-    // The copy beside the batches finishes its running partitions; the next run copies the rest.
-    stopCopier();
     // Handlers are synchronous today; waiting keeps an update from being cut off if one awaits later.
     Workflow.await(Workflow::isEveryHandlerFinished);
     log.info("mirror {}: continuing as new after batch {}", carried.config.name(), carried.lastBatchId);
@@ -707,10 +617,6 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     if (cancel && inFlight != null) {
       inFlightCancelledByOperator = true;
       inFlight.cancel("cancelled by the operator");
-    }
-    if (cancel && copierScope != null) {
-      copierCancelledByOperator = true;
-      copierScope.cancel("cancelled by the operator");
     }
   }
 

@@ -232,17 +232,17 @@ final class FlowState {
       carried.pendingEdits.addAll(later);
       if (carried.config.settings().snapshot().enabled()) {
         startSnapshots(added);
-        copyBesideBatches(added);
       }
       copyAgain(resynced);
     }
   }
 
   /**
-   * {@code collections} are copied again from the current checkpoint (their earlier snapshots
-   * replaced, their plans made afresh) beside the batches, then their rows the copy did not see
-   * are swept, as a resync does. A collection with a snapshot filter is not swept: the copy does
-   * not see the documents the filter leaves out, whose rows the change stream wrote and must keep.
+   * {@code collections} are copied again from the current checkpoint before the next batch (their
+   * earlier snapshots replaced, their plans made afresh), then their rows the copy did not see are
+   * swept, as a resync does; the other collections' changes wait in the stream meanwhile and follow
+   * without a gap. A collection with a snapshot filter is not swept: the copy does not see the
+   * documents the filter leaves out, whose rows the change stream wrote and must keep.
    */
   void copyAgain(List<String> collections) {
     if (collections.isEmpty()) {
@@ -250,7 +250,6 @@ final class FlowState {
     }
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
-    copyBesideBatches(collections);
     collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
     collections.stream()
         .filter(c -> !carried.config.settings().snapshot().filters().containsKey(c) && !carried.sweepPending.contains(c))
@@ -264,39 +263,6 @@ final class FlowState {
   List<String> historyTurnedOnSince(List<String> before) {
     return carried.config.settings().history().collections().stream()
         .filter(c -> !before.contains(c) && !beingCopied(c)).toList();
-  }
-
-  private void copyBesideBatches(List<String> collections) {
-    collections.stream().filter(c -> !carried.copiesBesideBatches.contains(c)).forEach(carried.copiesBesideBatches::add);
-  }
-
-  /** Whether every copy still to make was asked for by an edit of the running mirror: the batches then go on beside it. */
-  boolean pendingCopiesGoBesideBatches() {
-    return snapshotPending() && carried.snapshots.stream()
-        .filter(s -> !s.done()).allMatch(s -> carried.copiesBesideBatches.contains(s.collection()));
-  }
-
-  /**
-   * The position a sweep of {@code collection} deletes the rows older than: where its copy
-   * started. For a copy made while batches waited that is the checkpoint still; one made beside
-   * the batches started at its own snapshot's position, which the checkpoint has passed since.
-   */
-  Checkpoint sweepPosition(String collection) {
-    if (carried.copiesBesideBatches.contains(collection)) {
-      for (SnapshotProgress snapshot : carried.snapshots) {
-        if (snapshot.collection().equals(collection)) {
-          return snapshot.position();
-        }
-      }
-    }
-    return carried.checkpoint;
-  }
-
-  /** Once every copy and sweep is done, no collection is being copied beside the batches. */
-  void forgetFinishedCopiesBesideBatches() {
-    if (!snapshotPending() && carried.sweepPending.isEmpty()) {
-      carried.copiesBesideBatches.clear();
-    }
   }
 
   /** Whether {@code collection} has a snapshot still to copy. */
@@ -356,7 +322,6 @@ final class FlowState {
    */
   void resyncFromCheckpoint(List<String> collections, List<String> sweep) {
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
-    carried.copiesBesideBatches.removeAll(collections);
     startSnapshots(collections);
     collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
     carried.sweepPending.clear();

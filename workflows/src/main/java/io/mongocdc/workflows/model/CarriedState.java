@@ -90,13 +90,6 @@ public final class CarriedState {
    */
   @JsonSetter(nulls = Nulls.SKIP)
   public List<String> freshSnapshotPlans = new ArrayList<>();
-  /**
-   * Collections whose copy an edit asked for while the mirror ran (added, copied again, history
-   * turned on): their copy runs beside the batches, which go on streaming every collection. A
-   * setup's or a resync's copy is not listed: batches wait for it.
-   */
-  @JsonSetter(nulls = Nulls.SKIP)
-  public List<String> copiesBesideBatches = new ArrayList<>();
   /** {@code autoResync} found the history lost: the next step resynchronises (absent in older histories: no). */
   public boolean resyncNeeded;
   /** When {@code autoResync} last resynchronised; null if never. */
