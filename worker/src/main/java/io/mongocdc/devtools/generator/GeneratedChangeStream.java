@@ -146,7 +146,6 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     return window.lastToken();
   }
 
-  /** True once {@link LoadProfile#totalEvents()} events were made, or generation was stopped. */
   /**
    * The cluster time of the oldest event this stream can still be opened at, or null while it holds
    * every event it made (its window dropped none).
@@ -156,6 +155,7 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     return oldest == 0 ? null : new BsonTimestamp(oldest);
   }
 
+  /** True once {@link LoadProfile#totalEvents()} events were made, or generation was stopped. */
   public synchronized boolean exhausted() {
     return endReached() && pendingTransaction.isEmpty();
   }
