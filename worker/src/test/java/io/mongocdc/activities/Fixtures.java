@@ -63,6 +63,12 @@ public final class Fixtures {
     return inMemoryPorts(new InMemoryDestination(), new InMemoryCatalog(), stream);
   }
 
+  /** Pull tuning for end-to-end workflow tests: progress every 20 ms, a 10 s shutdown. */
+  public static PullTuning quickPulls() {
+    return PullTuning.defaults().withProgressInterval(java.time.Duration.ofMillis(20))
+        .withShutdownTimeout(java.time.Duration.ofSeconds(10));
+  }
+
   public static MirrorSettings smallSettings() {
     return MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(3).maxBatchDurationSeconds(600).decodeWorkers(2).chunkSize(8).snapshot(SnapshotSettings.off()).build();
   }
@@ -73,6 +79,13 @@ public final class Fixtures {
 
   public static MirrorConfig orders(MirrorSettings settings) {
     return new MirrorConfig("orders", "orders-mongo", "warehouse-pg", "shop", List.of("orders"), "public", settings);
+  }
+
+  /** Inserts of orders {@code {_id: 0}} .. {@code {_id: count - 1}}, one event each, one increment apart. */
+  public static List<RawBsonDocument> orderInserts(int count) {
+    ChangeEvents events = new ChangeEvents();
+    return java.util.stream.IntStream.range(0, count)
+        .mapToObj(id -> events.insert(ORDERS, new BsonDocument("_id", new BsonInt32(id)))).toList();
   }
 
   /**

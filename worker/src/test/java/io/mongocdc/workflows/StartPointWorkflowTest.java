@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
-import io.mongocdc.activities.PullTuning;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
@@ -28,8 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.bson.BsonDocument;
-import org.bson.BsonInt32;
 import org.bson.BsonTimestamp;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.Test;
@@ -48,7 +44,7 @@ class StartPointWorkflowTest {
   private static final int OLDEST_HELD = 5;
 
   private final ManualClock clock = new ManualClock();
-  private final List<RawBsonDocument> events = events();
+  private final List<RawBsonDocument> events = Fixtures.orderInserts(ORDERS);
   private final ScriptedChangeStream stream =
       ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
   private final List<StreamPosition> probed = new ArrayList<>();
@@ -59,17 +55,7 @@ class StartPointWorkflowTest {
   private final WorkerEnvironment flow = servers.start().startWorker(Fixtures.peers(),
       Fixtures.inMemoryPorts(destination, catalog, historySince(OLDEST_HELD),
           StreamPosition.after(stream.tokenOf(ORDERS - 1))),
-      PullTuning.defaults().withProgressInterval(Duration.ofMillis(20)).withShutdownTimeout(Duration.ofSeconds(10)),
-      clock);
-
-  private static List<RawBsonDocument> events() {
-    ChangeEvents changes = new ChangeEvents();
-    List<RawBsonDocument> out = new ArrayList<>();
-    for (int id = 0; id < ORDERS; id++) {
-      out.add(changes.insert(Fixtures.ORDERS, new BsonDocument("_id", new BsonInt32(id))));
-    }
-    return out;
-  }
+      Fixtures.quickPulls(), clock);
 
   /** The stream as a server with an oplog that begins at event {@code oldest} opens it. */
   private ChangeStreamOpener historySince(int oldest) {

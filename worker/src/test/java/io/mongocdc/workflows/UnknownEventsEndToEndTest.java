@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
-import io.mongocdc.activities.PullTuning;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ManualClock;
@@ -48,8 +47,7 @@ class UnknownEventsEndToEndTest {
   final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
   private final WorkerEnvironment flow = servers.start().startWorker(Fixtures.peers(),
       Fixtures.inMemoryPorts(destination, catalog, stream),
-      PullTuning.defaults().withProgressInterval(Duration.ofMillis(20)).withShutdownTimeout(Duration.ofSeconds(10)),
-      clock);
+      Fixtures.quickPulls(), clock);
 
   /** Inserts of orders 0-29, a createIndexes after order 9 and a futureOp after order 19. */
   private static List<RawBsonDocument> events() {
