@@ -2,6 +2,7 @@ package io.mongocdc.verify;
 
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.ports.MirrorSourceFactory;
@@ -254,6 +255,47 @@ class VerifyWorkflowTest {
     resynced.terminate(new StopRequest(false));
     world.assertDestinationEqualsSource(mirror);
     assertTrue(world.liveKeys(mirror).stream().noneMatch(deletedInTheGap::contains));
+  }
+
+  /**
+   * A resync copies a collection with a snapshot filter through the filter: the rows of documents
+   * the filter leaves out came from the change stream, the copy never sees them, and they stay
+   * (a sweep used to delete every one of them).
+   */
+  @Test
+  void aResyncKeepsTheRowsOfDocumentsTheSnapshotFilterLeavesOut() throws Exception {
+    World world = new World(new Random(9));
+    world.prefill(30);
+    world.change(20);
+    MirrorConfig unfiltered = world.mirror();
+    // Matches no document: every row comes from the change stream.
+    MirrorConfig mirror = unfiltered.withSettings(unfiltered.settings().toBuilder()
+        .snapshot(new SnapshotSettings(true, 30, 2, Map.of(ORDERS, "{\"noSuchField\": 1}"))).build());
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
+    Set<String> streamed = world.liveKeys(mirror);
+    assertFalse(streamed.isEmpty(), "the stream wrote rows");
+
+    world.change(10);
+    world.applyToSource(20, 30);
+    world.startAfter(29);
+    world.loseHistoryBeforeStart();
+    awaitStatus(flow, s -> s.state() == MirrorPhase.FAILED);
+    StringWriter err = new StringWriter();
+    assertEquals(0, cli(world).setErr(new PrintWriter(err)).execute("mirror", "resync", mirror.name()), err.toString());
+    world.change(5);
+    world.stream.reveal(35);
+    world.applyToSource(30, 35);
+    CdcFlowWorkflow resynced = fixture.temporal().client.newWorkflowStub(CdcFlowWorkflow.class,
+        MirrorIds.workflowId(mirror.name()));
+    awaitStatus(resynced, s -> world.delivered(s, 34) && s.snapshots().stream().allMatch(SnapshotProgress::done)
+        && s.state() == MirrorPhase.RUNNING);
+    resynced.terminate(new StopRequest(false));
+    fixture.temporal().captureWhenClosed(mirror.name(), "resync-keeps-filtered-rows");
+
+    Set<String> kept = new HashSet<>(streamed);
+    kept.removeAll(world.deletedBetween(20, 35));
+    Set<String> live = world.liveKeys(mirror);
+    assertTrue(live.containsAll(kept), "rows swept: " + kept.stream().filter(k -> !live.contains(k)).toList());
   }
 
   /**

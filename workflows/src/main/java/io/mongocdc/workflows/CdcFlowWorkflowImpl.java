@@ -72,6 +72,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** The change id of a resync also sweeping the recorded tables of collections the source no longer has. */
   static final String RESYNC_SWEEPS_RECORDED_TABLES_CHANGE = "resync-sweeps-recorded-tables";
   /**
+   * The change id of a resync not sweeping collections that have a snapshot filter (it used to
+   * delete the rows of the documents the filter leaves out). Recorded only for such a resync.
+   */
+  static final String RESYNC_KEEPS_FILTERED_ROWS_CHANGE = "resync-keeps-filtered-rows";
+  /**
    * The change id of copying a collection again when an edit turns its history on, so its history
    * holds a row at every current row's position. Recorded only when an edit turns history on.
    */
@@ -291,12 +296,18 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * and its table's rows are all of documents deleted meanwhile.
    */
   private List<String> collectionsToSweep(List<String> copied) {
-    if (!carried.config.collections().isEmpty() || Workflow.getVersion(RESYNC_SWEEPS_RECORDED_TABLES_CHANGE,
-        Workflow.DEFAULT_VERSION, 1) == Workflow.DEFAULT_VERSION) {
-      return copied;
-    }
     List<String> sweep = new ArrayList<>(copied);
-    activities.listRecordedCollections(carried.config).stream().filter(c -> !copied.contains(c)).forEach(sweep::add);
+    if (carried.config.collections().isEmpty() && Workflow.getVersion(RESYNC_SWEEPS_RECORDED_TABLES_CHANGE,
+        Workflow.DEFAULT_VERSION, 1) == 1) {
+      activities.listRecordedCollections(carried.config).stream().filter(c -> !copied.contains(c)).forEach(sweep::add);
+    }
+    // A collection with a snapshot filter is copied through it: the rows of the documents it leaves
+    // out came from the change stream, the copy never sees them, and a sweep would delete them.
+    Map<String, String> filters = carried.config.settings().snapshot().filters();
+    if (sweep.stream().anyMatch(filters::containsKey) && Workflow.getVersion(RESYNC_KEEPS_FILTERED_ROWS_CHANGE,
+        Workflow.DEFAULT_VERSION, 1) == 1) {
+      sweep.removeIf(filters::containsKey);
+    }
     return sweep;
   }
 
