@@ -200,7 +200,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         carried.sweepPending.addAll(collectionsToSweep(collections));
         // A source whose "now" has not moved since the last copy (a generator that has written
         // nothing since) gives the same start, whose finished plan would answer the copy unread.
-        carried.freshSnapshotPlans.addAll(collections);
+        state.planAfresh(collections);
       }
     }
     if (!carried.config.settings().columns().indexes().isEmpty() && typedColumnsVersion()) {
@@ -293,7 +293,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /**
    * What a resync sweeps: the collections it copies and, for a mirror of every collection, the
    * collections it has tables of: one dropped while the history was lost is no longer listed,
-   * and its table's rows are all of documents deleted meanwhile.
+   * and its table's rows are all of documents deleted meanwhile. Not a collection with a
+   * snapshot filter (see {@link FlowState#withoutSnapshotFilter}).
    */
   private List<String> collectionsToSweep(List<String> copied) {
     List<String> sweep = new ArrayList<>(copied);
@@ -301,12 +302,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         Workflow.DEFAULT_VERSION, 1) == 1) {
       activities.listRecordedCollections(carried.config).stream().filter(c -> !copied.contains(c)).forEach(sweep::add);
     }
-    // A collection with a snapshot filter is copied through it: the rows of the documents it leaves
-    // out came from the change stream, the copy never sees them, and a sweep would delete them.
-    Map<String, String> filters = carried.config.settings().snapshot().filters();
-    if (sweep.stream().anyMatch(filters::containsKey) && Workflow.getVersion(RESYNC_KEEPS_FILTERED_ROWS_CHANGE,
+    List<String> unfiltered = state.withoutSnapshotFilter(sweep);
+    if (unfiltered.size() < sweep.size() && Workflow.getVersion(RESYNC_KEEPS_FILTERED_ROWS_CHANGE,
         Workflow.DEFAULT_VERSION, 1) == 1) {
-      sweep.removeIf(filters::containsKey);
+      return unfiltered;
     }
     return sweep;
   }

@@ -83,8 +83,9 @@ final class FlowState {
   private List<String> collectionsOfPendingEdits(Function<EditRequest, List<String>> field) {
     Set<String> collections = new LinkedHashSet<>();
     for (EditRequest edit : carried.pendingEdits) {
-      if (field.apply(edit) != null) {
-        collections.addAll(field.apply(edit));
+      List<String> named = field.apply(edit);
+      if (named != null) {
+        collections.addAll(named);
       }
     }
     return List.copyOf(collections);
@@ -250,10 +251,27 @@ final class FlowState {
     }
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
-    collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
-    collections.stream()
-        .filter(c -> !carried.config.settings().snapshot().filters().containsKey(c) && !carried.sweepPending.contains(c))
+    planAfresh(collections);
+    withoutSnapshotFilter(collections).stream().filter(c -> !carried.sweepPending.contains(c))
         .forEach(carried.sweepPending::add);
+  }
+
+  /**
+   * The next plans of {@code collections} are made afresh: a start that has not moved since their
+   * last copy would otherwise find that copy's finished plan and read nothing.
+   */
+  void planAfresh(List<String> collections) {
+    collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
+  }
+
+  /**
+   * Of {@code collections}, those without a snapshot filter: the ones a sweep may follow a copy of.
+   * A filtered copy does not see the documents the filter leaves out, whose rows the change stream
+   * wrote and must keep.
+   */
+  List<String> withoutSnapshotFilter(List<String> collections) {
+    Map<String, String> filters = carried.config.settings().snapshot().filters();
+    return collections.stream().filter(c -> !filters.containsKey(c)).toList();
   }
 
   /**
@@ -323,7 +341,7 @@ final class FlowState {
   void resyncFromCheckpoint(List<String> collections, List<String> sweep) {
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
-    collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
+    planAfresh(collections);
     carried.sweepPending.clear();
     carried.sweepPending.addAll(sweep);
   }
