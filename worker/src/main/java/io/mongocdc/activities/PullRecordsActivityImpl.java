@@ -60,6 +60,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final FailedAttemptLog failedAttempts;
   private final QuarantineLog quarantine;
   private final VisibilityLog visibility;
+  private final MirrorRedactions redactions;
   /** One for every pull this worker runs: its mirrors share one heap. */
   private final DecodedBytesBudget decodedBytes;
   /** Shared by every pull of this worker: its mirrors share its cores. */
@@ -74,7 +75,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine,
-      VisibilityLog visibility) {
+      VisibilityLog visibility, MirrorRedactions redactions) {
+    this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.visibility = Objects.requireNonNull(visibility, "visibility");
     this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
     this.failedAttempts = Objects.requireNonNull(failedAttempts, "failedAttempts");
@@ -115,8 +117,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
     try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
-      PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination),
-          tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
+      PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination)
+          .redacting(redactions.of(mirror)::changeEvent), tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
           PoisonEventPolicy.of(mirror, destination, quarantine, batchId)).withDecodeThreads(decodeThreads)
           .withFreshnessListener(mirrorMetrics::onVisible);
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);

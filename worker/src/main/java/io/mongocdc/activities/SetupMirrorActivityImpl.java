@@ -21,12 +21,14 @@ import java.util.Objects;
 public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   private final PeerRegistry peers;
+  private final MirrorRedactions redactions;
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
   private final CheckpointCatalog catalog;
 
-  public SetupMirrorActivityImpl(
-      PeerRegistry peers, MirrorSourceFactory source, MirrorDestination destination, CheckpointCatalog catalog) {
+  public SetupMirrorActivityImpl(PeerRegistry peers, MirrorSourceFactory source, MirrorDestination destination,
+      CheckpointCatalog catalog, MirrorRedactions redactions) {
+    this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.peers = Objects.requireNonNull(peers, "peers");
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
@@ -48,8 +50,11 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   @Override
   public List<String> createDestinationTables(MirrorConfig mirror) {
-    return FailureClassifier.classified(ActivityNames.CREATE_DESTINATION_TABLES,
-        () -> destination.createTables(mirror));
+    return FailureClassifier.classified(ActivityNames.CREATE_DESTINATION_TABLES, () -> {
+      // A mirror whose rules this worker cannot apply gets no table.
+      redactions.of(mirror);
+      return destination.createTables(mirror);
+    });
   }
 
   @Override

@@ -13,6 +13,7 @@ import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
+import io.mongocdc.privacy.MirrorRedaction;
 import io.mongocdc.snapshot.SnapshotCopier;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.snapshot.SnapshotSource;
@@ -54,6 +55,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
 
   private final QuarantineLog quarantine;
+  private final MirrorRedactions redactions;
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
   private final SnapshotCatalog catalog;
@@ -61,7 +63,8 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
 
   /** @param quarantine where documents the destination cannot hold go under {@code poisonEventPolicy} QUARANTINE */
   public SnapshotActivityImpl(MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog,
-      PipelineMetrics metrics, QuarantineLog quarantine) {
+      PipelineMetrics metrics, QuarantineLog quarantine, MirrorRedactions redactions) {
+    this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
@@ -133,13 +136,15 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
       String table = destination.tableResolver(mirror).tableFor(namespace);
       TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
+      MirrorRedaction redaction = redactions.of(mirror);
       SnapshotCopier copier = new SnapshotCopier(renderer, new IdKeyRenderer(), mirror.settings().chunkSize(),
           PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH),
           MirrorColumns.of(mirror, renderer));
       SnapshotCopier.Copied copied;
       Map<String, Map<String, Long>> drift;
       try (SnapshotSource snapshot = source.snapshotSource(mirror);
-          DocumentCursor cursor = snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE);
+          DocumentCursor cursor = RedactingCursor.of(snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE),
+              redaction.of(collection));
           RecordSink sink = destination.openSink(mirror, 0);
           PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat,
               new SnapshotHeartbeat(collection, partition, 0), HEARTBEAT_EVERY,

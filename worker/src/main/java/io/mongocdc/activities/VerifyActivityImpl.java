@@ -1,6 +1,7 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.privacy.MirrorRedaction;
 import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
@@ -85,6 +86,7 @@ public final class VerifyActivityImpl implements VerifyActivity {
   private final CheckpointCatalog checkpoints;
   private final VerifyCatalog catalog;
   private final Duration settleAtMost;
+  private final MirrorRedactions redactions;
   private final IdKeyRenderer keys = new IdKeyRenderer();
   private final TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
 
@@ -93,7 +95,8 @@ public final class VerifyActivityImpl implements VerifyActivity {
    *     unsettled ({@link #SETTLE_AT_MOST} in production)
    */
   public VerifyActivityImpl(MirrorSourceFactory source, MirrorDestination destination, CheckpointCatalog checkpoints,
-      VerifyCatalog catalog, Duration settleAtMost) {
+      VerifyCatalog catalog, Duration settleAtMost, MirrorRedactions redactions) {
+    this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.source = Objects.requireNonNull(source, "source");
     this.destination = Objects.requireNonNull(destination, "destination");
     this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
@@ -186,7 +189,8 @@ public final class VerifyActivityImpl implements VerifyActivity {
 
     RangeDigest fromSource = new RangeDigest();
     try (SnapshotSource snapshot = source.snapshotSource(mirror);
-        DocumentCursor cursor = snapshot.open(collection, range, new BsonDocument(), CURSOR_BATCH_SIZE)) {
+        DocumentCursor cursor = RedactingCursor.of(snapshot.open(collection, range, new BsonDocument(),
+            CURSOR_BATCH_SIZE), redactions.of(mirror).of(collection))) {
       for (RawBsonDocument document = cursor.next(); document != null; document = cursor.next()) {
         fromSource.add(keys.renderIdOf(document), document.get("_id"), canonicalJson(document), null);
         pacer.read(1);
@@ -267,9 +271,10 @@ public final class VerifyActivityImpl implements VerifyActivity {
       ReadPacer pacer) throws InterruptedException {
     List<BsonValue> ids = candidates.stream().map(Divergence::id).filter(Objects::nonNull).toList();
     Map<String, String> found = new HashMap<>();
+    MirrorRedaction redaction = redactions.of(mirror);
     try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
       for (RawBsonDocument document : snapshot.findByIds(collection, ids)) {
-        found.put(keys.renderIdOf(document), canonicalJson(document));
+        found.put(keys.renderIdOf(document), canonicalJson(redaction.document(collection, document)));
       }
     }
     pacer.read(ids.size());
@@ -303,10 +308,11 @@ public final class VerifyActivityImpl implements VerifyActivity {
     ResumeToken position = ReadBound.repairPosition(readAt);
     var commitTime = SnapshotPosition.commitTimeOf(readAt);
     Map<String, RawBsonDocument> now = new LinkedHashMap<>();
+    MirrorRedaction redaction = redactions.of(mirror);
     try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
       for (RawBsonDocument document : snapshot.findByIds(namespace.collection(),
           confirmed.stream().map(Divergence::id).filter(Objects::nonNull).toList())) {
-        now.put(keys.renderIdOf(document), document);
+        now.put(keys.renderIdOf(document), redaction.document(namespace.collection(), document));
       }
     }
     pacer.read(confirmed.size());

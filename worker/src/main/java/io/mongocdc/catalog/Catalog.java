@@ -197,6 +197,28 @@ public final class Catalog {
   }
 
   /**
+   * The fingerprint of the field hash key mirror {@code name} hashes with: {@code fingerprint} if it
+   * had none (this worker is the first to hash for it), else the one recorded first.
+   */
+  public String recordFieldHashKeyFingerprint(String name, String fingerprint) {
+    return dsl.update(MIRRORS)
+        .set(MIRRORS.FIELD_HASH_KEY_FINGERPRINT, DSL.coalesce(MIRRORS.FIELD_HASH_KEY_FINGERPRINT, DSL.val(fingerprint)))
+        .where(MIRRORS.NAME.eq(name))
+        .returning(MIRRORS.FIELD_HASH_KEY_FINGERPRINT)
+        .fetchOptional(MIRRORS.FIELD_HASH_KEY_FINGERPRINT)
+        .orElse(fingerprint);
+  }
+
+  /** Where the rewrite of rows before an added field rule is ({@code null}: none running) and the rows it rewrote. */
+  public void recordFieldRuleRewrite(String name, String state, long rows) {
+    dsl.update(MIRRORS)
+        .set(MIRRORS.FIELD_RULE_REWRITE, state)
+        .set(MIRRORS.FIELD_RULE_REWRITE_ROWS, rows)
+        .where(MIRRORS.NAME.eq(name))
+        .execute();
+  }
+
+  /**
    * Sets the status of a mirror no workflow has recorded a state for ({@code status_changed_at}
    * null): one whose workflow run started before workflows recorded their states.
    */

@@ -159,6 +159,21 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public String recordFieldHashKeyFingerprint(String mirror, String fingerprint) {
+    return catalog.recordFieldHashKeyFingerprint(mirror, fingerprint);
+  }
+
+  @Override
+  public int rewriteQuarantined(String mirror, java.util.function.UnaryOperator<PoisonEvent> rewrite) {
+    return catalog.quarantine().rewrite(mirror, rewrite);
+  }
+
+  @Override
+  public void recordFieldRuleRewrite(String mirror, String state, long rows) {
+    catalog.recordFieldRuleRewrite(mirror, state, rows);
+  }
+
+  @Override
   public void forget(String mirror) {
     catalog.forgetMirror(mirror);
   }

@@ -16,6 +16,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Objects;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -66,6 +67,32 @@ public final class QuarantineStore {
         .and(QUARANTINED_EVENTS.REPLAYED_AT.isNull())
         .orderBy(QUARANTINED_EVENTS.POSITION)
         .fetch(QuarantineStore::event);
+  }
+
+  /**
+   * Rewrites every event the mirror quarantined, replayed or not, as {@code rewrite} says (its
+   * kept BSON and document only), in one transaction. @return the events whose kept parts changed
+   */
+  public int rewrite(String mirror, UnaryOperator<PoisonEvent> rewrite) {
+    int[] changed = {0};
+    dsl.transaction(configuration -> {
+      DSLContext tx = configuration.dsl();
+      for (QuarantinedEventsRecord row : tx.selectFrom(QUARANTINED_EVENTS)
+          .where(QUARANTINED_EVENTS.MIRROR_NAME.eq(mirror)).orderBy(QUARANTINED_EVENTS.ID).forUpdate().fetch()) {
+        PoisonEvent before = event(row).event();
+        PoisonEvent after = rewrite.apply(before);
+        if (!java.util.Arrays.equals(before.rawEvent(), after.rawEvent())
+            || !java.util.Objects.equals(before.document(), after.document())) {
+          tx.update(QUARANTINED_EVENTS)
+              .set(QUARANTINED_EVENTS.RAW_EVENT, after.rawEvent())
+              .set(QUARANTINED_EVENTS.DOCUMENT, text(after.document()))
+              .where(QUARANTINED_EVENTS.ID.eq(row.getId()))
+              .execute();
+          changed[0]++;
+        }
+      }
+    });
+    return changed[0];
   }
 
   /** How many of the mirror's events are not applied yet. */

@@ -1,6 +1,9 @@
 package io.mongocdc.cli;
 
 import io.mongocdc.devtools.DevClusterHost;
+import io.mongocdc.privacy.HashKey;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import io.mongocdc.devtools.DevReport;
 import io.mongocdc.devtools.DevRun;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -153,6 +156,8 @@ final class DevCommand implements Callable<Integer> {
     }
     MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? PoisonEventPolicy.QUARANTINE : PoisonEventPolicy.FAIL));
     PrintWriter out = spec.commandLine().getOut();
+    // A key always, so hash rules added by an edit work as well as those given here.
+    HashKey fieldHashKey = workers == 0 ? null : devHashKey(out);
     Run run = workers == 0
         ? stop -> {
           DevClusterHost.ClusterReport result = new DevClusterHost(new DevClusterHost.Options(temporalPort, mirrors,
@@ -162,7 +167,7 @@ final class DevCommand implements Callable<Integer> {
         : stop -> {
           DevReport result = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections,
               events, rate, seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents,
-              verifying, tamper, repair), out)
+              verifying, tamper, repair, fieldHashKey), out)
               .run(stop);
           return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
         };
@@ -201,6 +206,29 @@ final class DevCommand implements Callable<Integer> {
   }
 
   /** How to start this program's worker: {@code java -jar <this jar>} when run from it. */
+  /**
+   * The key of the run's hash rules: the one in the environment if set, so hashes can be compared
+   * with another run's, else one made for this run alone. Only its fingerprint is printed.
+   */
+  private HashKey devHashKey(PrintWriter out) {
+    String given = context.environment().get(HashKey.ENVIRONMENT_VARIABLE);
+    if (given != null && !given.isBlank()) {
+      try {
+        HashKey key = HashKey.of(given, HashKey.ENVIRONMENT_VARIABLE);
+        out.printf("field hash key: from %s (fingerprint %s)%n", HashKey.ENVIRONMENT_VARIABLE, key.fingerprint());
+        return key;
+      } catch (IllegalArgumentException e) {
+        throw new CliException(e.getMessage(), ExitCodes.INVALID);
+      }
+    }
+    byte[] random = new byte[32];
+    new SecureRandom().nextBytes(random);
+    HashKey key = HashKey.of(HexFormat.of().formatHex(random), "dev's key");
+    out.printf("field hash key: made for this run (fingerprint %s); set %s to hash with a key of your own%n",
+        key.fingerprint(), HashKey.ENVIRONMENT_VARIABLE);
+    return key;
+  }
+
   private static String workerCommand() {
     try {
       Path location = Path.of(DevCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());

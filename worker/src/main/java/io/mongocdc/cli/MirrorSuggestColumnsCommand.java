@@ -1,5 +1,12 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.privacy.FieldRedactor;
+import io.mongocdc.privacy.HashKey;
+import io.mongocdc.workflows.model.FieldRules;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.ports.MirrorSourceFactory;
@@ -32,6 +39,8 @@ import picocli.CommandLine.Option;
             + "changes the mirror."})
 final class MirrorSuggestColumnsCommand extends MirrorSubcommand {
 
+  private static final BsonDocumentCodec CODEC = new BsonDocumentCodec();
+
   /** How long the source may spend on the sample before the server gives it up ({@code maxTimeMS}). */
   static final Duration MAX_TIME = Duration.ofSeconds(30);
 
@@ -61,6 +70,21 @@ final class MirrorSuggestColumnsCommand extends MirrorSubcommand {
     super(context);
   }
 
+  /**
+   * The collection's field rules, so the sample sees what the destination holds: no excluded
+   * path, and a hashed one as the string it is there. Only kinds of values are shown, never a
+   * value, so a key made here for the call does as well as the workers'.
+   */
+  private FieldRedactor sampleRules(MirrorConfig config) {
+    FieldRules rules = config.settings().fieldRules().of(collection);
+    if (rules.isEmpty()) {
+      return null;
+    }
+    byte[] random = new byte[32];
+    new SecureRandom().nextBytes(random);
+    return FieldRedactor.of(rules, HashKey.of(HexFormat.of().formatHex(random), "a key for the sample"));
+  }
+
   @Override
   void run(WorkflowClient client, PrintWriter out) throws Exception {
     SampleLimits limits = new SampleLimits(sampleSize, maxDepth);
@@ -75,7 +99,9 @@ final class MirrorSuggestColumnsCommand extends MirrorSubcommand {
     MirrorSourceFactory sources = context.ports().sources(peers.registry(context.environment()));
     try (SnapshotSource source = sources.snapshotSource(config)) {
       estimated = source.estimatedCount(collection);
-      source.sampleDocuments(collection, limits.sampleSize(), MAX_TIME, sample::add);
+      FieldRedactor rules = sampleRules(config);
+      source.sampleDocuments(collection, limits.sampleSize(), MAX_TIME, rules == null ? sample::add
+          : document -> sample.add(rules.document(new RawBsonDocument(document, CODEC)).decode(CODEC)));
     } catch (UnknownPeerException unknown) {
       // Unlike the other commands, this one reads the source from here, not on a worker.
       throw new CliException("suggest-columns reads the mirror's source from this machine, which does not know its"

@@ -28,12 +28,12 @@ import picocli.CommandLine.Option;
 public final class SettingsOptions {
 
   /** Made by their own options, below, or by the command that takes them. */
-  private static final Set<MirrorSetting<?>> DEDICATED =
-      Set.of(MirrorSettings.HISTORY, MirrorSettings.COLUMNS, MirrorSettings.ADD_COLLECTIONS);
+  private static final Set<MirrorSetting<?>> DEDICATED = Set.of(MirrorSettings.HISTORY, MirrorSettings.COLUMNS,
+      MirrorSettings.ADD_COLLECTIONS, MirrorSettings.FIELD_RULES);
 
   /** Settings that act on a running mirror's tables or data: nothing to do for a new one. */
   private static final List<MirrorSetting<?>> EDIT_ONLY = List.of(MirrorSettings.RESYNC_COLLECTIONS,
-      MirrorSettings.REMOVE_COLUMNS, MirrorSettings.DROP_COLUMN_DATA);
+      MirrorSettings.REMOVE_COLUMNS, MirrorSettings.DROP_COLUMN_DATA, MirrorSettings.REMOVE_FIELD_RULES);
 
   /** The value of each option given, as picocli converted it. */
   private final Map<MirrorSetting<?>, Object> given = new LinkedHashMap<>();
@@ -57,6 +57,16 @@ public final class SettingsOptions {
           + "\"path\": \"status\"}]}.")
   Path columnsFile;
 
+  @Option(names = "--exclude-fields", paramLabel = "COLLECTION:PATH[,PATH...]",
+      description = "Remove these fields of COLLECTION's documents before anything is written: dotted paths, through "
+          + "arrays, * for any one field name (customer.*.email); repeatable. Not _id.")
+  List<String> excludeFields;
+
+  @Option(names = "--hash-fields", paramLabel = "COLLECTION:PATH[,PATH...]",
+      description = "Replace the values of these fields of COLLECTION by their keyed HMAC-SHA-256 (64 hex characters; "
+          + "equal values hash equally); the key is MONGO_CDC_FIELD_HASH_KEY on every worker; repeatable. Not _id.")
+  List<String> hashFields;
+
   /**
    * The options given as an edit's JSON, which also adds {@code addCollections} (null for none);
    * empty when nothing is given. Values are not checked: the mirror checks them.
@@ -67,6 +77,7 @@ public final class SettingsOptions {
       Object value = setting == MirrorSettings.ADD_COLLECTIONS ? addCollections
           : setting == MirrorSettings.HISTORY ? historySwitches()
           : setting == MirrorSettings.COLUMNS ? columnsJson()
+          : setting == MirrorSettings.FIELD_RULES ? fieldRulesJson()
           : jsonOf(setting, given.get(setting));
       if (value != null) {
         json.put(setting.name(), value);
@@ -102,6 +113,9 @@ public final class SettingsOptions {
     if (setting == MirrorSettings.REMOVE_COLUMNS || setting == MirrorSettings.INDEXES) {
       return ColumnsOption.byCollection(setting.option(), strings(value));
     }
+    if (setting == MirrorSettings.REMOVE_FIELD_RULES) {
+      return FieldRulesOption.paths(setting.option(), strings(value));
+    }
     return value;
   }
 
@@ -122,6 +136,27 @@ public final class SettingsOptions {
       noHistory.forEach(collection -> switches.put(collection, false));
     }
     return switches;
+  }
+
+  /** {@code --exclude-fields} and {@code --hash-fields} as the JSON of {@code fieldRules}; null when neither is given. */
+  private Object fieldRulesJson() {
+    if (excludeFields == null && hashFields == null) {
+      return null;
+    }
+    Map<String, List<String>> excluded = FieldRulesOption.paths("--exclude-fields", excludeFields);
+    Map<String, List<String>> hashed = FieldRulesOption.paths("--hash-fields", hashFields);
+    Map<String, Object> json = new LinkedHashMap<>();
+    for (Map<String, List<String>> paths : java.util.Arrays.asList(excluded, hashed)) {
+      if (paths != null) {
+        String rule = paths == excluded ? "exclude" : "hash";
+        paths.forEach((collection, list) -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> rules = (Map<String, Object>) json.computeIfAbsent(collection, c -> new LinkedHashMap<>());
+          rules.put(rule, list);
+        });
+      }
+    }
+    return json;
   }
 
   private Object columnsJson() {

@@ -28,6 +28,9 @@ final class StatusText {
         s.config().collections().isEmpty() ? "all" : String.join(", ", s.config().collections()));
     line(out, "  destination: peer %s, schema %s", s.config().destinationPeer(), s.config().destinationSchema());
     line(out, "  batches: %d committed%s", s.committedBatchId(), s.batchInFlight() == 0 ? "" : ", batch " + s.batchInFlight() + " in flight");
+    if (s.fieldRuleRewrite() != null) {
+      line(out, "  field rule rewrite: %s", s.fieldRuleRewrite());
+    }
     if (s.startedFrom() != null) {
       line(out, "  started: %s", StartPointWait.describe(s.startedFrom()));
     }
@@ -92,7 +95,7 @@ final class StatusText {
 
   /**
    * Every setting as {@code name=value}, in the order of {@link MirrorSettings#SETTINGS}; the
-   * structured ones (filters, history, typed columns) only when there are any.
+   * structured ones (filters, history, typed columns, field rules) only when there are any.
    */
   static String settings(MirrorSettings s) {
     StringBuilder text = new StringBuilder();
@@ -112,6 +115,9 @@ final class StatusText {
         }
       } else if (setting == MirrorSettings.COLUMNS) {
         text.append(columns(s.columns()));
+      } else if (setting == MirrorSettings.FIELD_RULES) {
+        s.fieldRules().collections().forEach((collection, rules) -> text.append(" fieldRules=").append(collection)
+            .append("(exclude ").append(rules.exclude()).append(", hash ").append(rules.hash()).append(')'));
       } else if (setting.isStored()) {
         text.append(' ').append(valueOf(setting, s));
       }

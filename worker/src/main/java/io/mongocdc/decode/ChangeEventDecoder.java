@@ -4,6 +4,7 @@ import io.mongocdc.source.ResumeToken;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.bson.RawBsonDocument;
 
 /**
@@ -26,6 +27,7 @@ public final class ChangeEventDecoder {
   private final Predicate<Namespace> keepsHistory;
   private final ColumnProjections projections;
   private final Predicate<String> skipsType;
+  private final UnaryOperator<RawBsonDocument> redaction;
 
   /**
    * @param keepsHistory whether a collection's table keeps a change history, so its records carry
@@ -39,7 +41,8 @@ public final class ChangeEventDecoder {
       DestinationTableResolver tableResolver,
       Predicate<Namespace> keepsHistory,
       ColumnProjections projections) {
-    this(documentRenderer, keyRenderer, tableResolver, keepsHistory, projections, type -> false);
+    this(documentRenderer, keyRenderer, tableResolver, keepsHistory, projections, type -> false,
+        UnaryOperator.identity());
   }
 
   private ChangeEventDecoder(
@@ -48,7 +51,9 @@ public final class ChangeEventDecoder {
       DestinationTableResolver tableResolver,
       Predicate<Namespace> keepsHistory,
       ColumnProjections projections,
-      Predicate<String> skipsType) {
+      Predicate<String> skipsType,
+      UnaryOperator<RawBsonDocument> redaction) {
+    this.redaction = Objects.requireNonNull(redaction, "redaction");
     this.skipsType = Objects.requireNonNull(skipsType, "skipsType");
     this.projections = Objects.requireNonNull(projections, "projections");
     this.documentRenderer = Objects.requireNonNull(documentRenderer, "documentRenderer");
@@ -62,7 +67,27 @@ public final class ChangeEventDecoder {
    * those it does not know (data and control events are always decoded).
    */
   public ChangeEventDecoder skippingTypes(Predicate<String> skipsType) {
-    return new ChangeEventDecoder(documentRenderer, keyRenderer, tableResolver, keepsHistory, projections, skipsType);
+    return new ChangeEventDecoder(documentRenderer, keyRenderer, tableResolver, keepsHistory, projections, skipsType,
+        redaction);
+  }
+
+  /**
+   * This decoder, with the mirror's field rules ({@code redaction}) to apply to each event read
+   * from the stream before anything else sees it ({@link #redact}).
+   */
+  public ChangeEventDecoder redacting(UnaryOperator<RawBsonDocument> redaction) {
+    return new ChangeEventDecoder(documentRenderer, keyRenderer, tableResolver, keepsHistory, projections, skipsType,
+        redaction);
+  }
+
+  /**
+   * The event as the mirror's field rules leave it: what {@link #decode} is given, and what is kept
+   * of an event that cannot be decoded.
+   *
+   * @throws IllegalArgumentException if the rules cannot be applied (malformed BSON)
+   */
+  public RawBsonDocument redact(RawBsonDocument event) {
+    return redaction.apply(event);
   }
 
   /**

@@ -19,6 +19,8 @@ import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.RecordScreen;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
+import io.mongocdc.privacy.MirrorRedaction;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
 import io.mongocdc.workflows.model.TypedColumnsRequest;
@@ -230,6 +232,71 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot fill the typed columns of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
+    }
+  }
+
+  @Override
+  public FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite, ResumeToken upToPosition,
+      MirrorRedaction added, Runnable progress) {
+    DataSource data = dataSource(mirror.destinationPeer());
+    TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
+    ColumnProjections projections = MirrorColumns.of(mirror, renderer);
+    String upTo = upToPosition.data();
+    List<String> collections = List.copyOf(rewrite.rules().collections().keySet());
+    long rows = rewrite.rowsRewritten();
+    long budget = rows + BACKFILL_ROWS_PER_CALL;
+    int from = rewrite.collection() == null ? 0 : Math.max(0, collections.indexOf(rewrite.collection()));
+    try (Connection connection = data.getConnection()) {
+      connection.setAutoCommit(false);
+      for (int c = from; c < collections.size(); c++) {
+        String collection = collections.get(c);
+        boolean resumes = c == from && collection.equals(rewrite.collection());
+        Namespace source = new Namespace(mirror.sourceDatabase(), collection);
+        DestinationTable state = new DestinationTable(source, mirror.destinationSchema(),
+            tableResolver(mirror).tableFor(source));
+        DestinationTable history = new DestinationTable(source, mirror.destinationSchema(),
+            TableNaming.historyTableName(state.name()));
+        var rules = added.of(collection);
+        if (rules == null) {
+          continue;
+        }
+        boolean historyStage = resumes && FieldRuleRewrite.HISTORY.equals(rewrite.stage());
+        if (!historyStage && PostgresDestination.exists(connection, state)) {
+          FieldRuleRewriter rewriter = new FieldRuleRewriter(state, rules, renderer, projections.of(source));
+          String key = resumes && rewrite.afterKey() != null ? rewrite.afterKey() : "";
+          while (key != null) {
+            if (rows >= budget) {
+              return new FieldRuleRewrite(rewrite.rules(), rewrite.upTo(), collection, FieldRuleRewrite.TABLE, null,
+                  key, rows);
+            }
+            FieldRuleRewriter.Next next = rewriter.rewriteTable(connection, key, upTo, BACKFILL_ROWS_PER_TRANSACTION);
+            rows += next == null ? 0 : next.rewritten();
+            key = next == null ? null : next.key();
+            progress.run();
+          }
+        }
+        if (PostgresDestination.exists(connection, history)) {
+          FieldRuleRewriter rewriter = new FieldRuleRewriter(history, rules, renderer, null);
+          String position = historyStage && rewrite.afterPosition() != null ? rewrite.afterPosition() : "";
+          String key = historyStage && rewrite.afterKey() != null ? rewrite.afterKey() : "";
+          while (position != null) {
+            if (rows >= budget) {
+              return new FieldRuleRewrite(rewrite.rules(), rewrite.upTo(), collection, FieldRuleRewrite.HISTORY,
+                  position, key, rows);
+            }
+            FieldRuleRewriter.Next next = rewriter.rewriteHistory(connection, position, key, upTo,
+                BACKFILL_ROWS_PER_TRANSACTION);
+            rows += next == null ? 0 : next.rewritten();
+            position = next == null ? null : next.position();
+            key = next == null ? null : next.key();
+            progress.run();
+          }
+        }
+      }
+      return rewrite.finished(rows);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot rewrite the rows of mirror " + mirror.name() + " under its added field"
+          + " rules (" + rewrite.describe() + "): " + Redaction.redact(e.getMessage()), e);
     }
   }
 

@@ -129,7 +129,7 @@ final class TypedColumnBackfill {
   }
 
   /** One value as a parameter the {@code cast(? as type)} of its column reads back exactly. */
-  private static void bind(Connection connection, PreparedStatement ps, int index, ColumnType type, Object value)
+  static void bind(Connection connection, PreparedStatement ps, int index, ColumnType type, Object value)
       throws SQLException {
     if (value == null) {
       ps.setNull(index, Types.VARCHAR);

@@ -8,6 +8,7 @@ import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.destination.TableNaming;
+import io.mongocdc.privacy.MirrorRedaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -28,9 +29,12 @@ public final class DestinationComparison {
 
   private DestinationComparison() {}
 
-  /** Rows that differ, are missing, or are live in the destination but not in the model. */
-  public static long mismatches(Connection connection, String schema, Map<Namespace, Map<BsonValue, BsonDocument>> expected)
-      throws SQLException {
+  /**
+   * Rows that differ, are missing, or are live in the destination but not in the model, whose
+   * documents are compared as the mirror's field rules ({@code redaction}) leave them.
+   */
+  public static long mismatches(Connection connection, String schema, Map<Namespace, Map<BsonValue, BsonDocument>> expected,
+      MirrorRedaction redaction) throws SQLException {
     IdKeyRenderer keys = new IdKeyRenderer();
     TranscodingJsonRenderer documents = TranscodingJsonRenderer.relaxed();
     try (Statement statement = connection.createStatement()) {
@@ -43,7 +47,8 @@ public final class DestinationComparison {
         for (Map.Entry<BsonValue, BsonDocument> row : collection.getValue().entrySet()) {
           insert.setString(1, table);
           insert.setString(2, keys.render(row.getKey()));
-          insert.setString(3, documents.render(new RawBsonDocument(row.getValue(), new BsonDocumentCodec())));
+          insert.setString(3, documents.render(redaction.document(collection.getKey().collection(),
+              new RawBsonDocument(row.getValue(), new BsonDocumentCodec()))));
           insert.addBatch();
           if (++pending % 1000 == 0) {
             insert.executeBatch();

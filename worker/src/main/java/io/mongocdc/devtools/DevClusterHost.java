@@ -1,5 +1,6 @@
 package io.mongocdc.devtools;
 
+import io.mongocdc.privacy.MirrorRedaction;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.catalog.MirrorProgress;
@@ -256,7 +257,8 @@ public final class DevClusterHost {
         long mismatched = 0;
         if (finalState != null) {
           mismatched = tablesExist(connection, schema)
-              ? DestinationComparison.mismatches(connection, schema, finalState.documents())
+              ? DestinationComparison.mismatches(connection, schema, finalState.documents(),
+                  MirrorRedaction.NONE)
               : finalState.documents().values().stream().mapToLong(Map::size).sum();
           matches = mismatched == 0;
           allMatch &= matches;

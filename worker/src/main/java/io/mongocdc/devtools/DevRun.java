@@ -1,5 +1,7 @@
 package io.mongocdc.devtools;
 
+import io.mongocdc.privacy.HashKey;
+import io.mongocdc.privacy.MirrorRedaction;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mongocdc.ports.ConfiguredPeerRegistry;
@@ -90,7 +92,8 @@ public final class DevRun {
       int poisonEvents,
       boolean verify,
       int tamper,
-      boolean repair) {}
+      boolean repair,
+      HashKey fieldHashKey) {}
 
   private final Options options;
   private final PrintWriter out;
@@ -121,7 +124,7 @@ public final class DevRun {
     try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
         generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
         peers -> generated ? GeneratorMirrorSourceFactory.running(generator, options.seed()) : new MongoMirrorSourceFactory(peers),
-        PullTuning.defaults(), options.destination())) {
+        PullTuning.defaults(), options.destination(), options.fieldHashKey())) {
       MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
           database, collections, SCHEMA, options.settings()).requireValid();
       CdcFlowWorkflow workflow = stack.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
@@ -370,7 +373,8 @@ public final class DevRun {
       if (generated) {
         // The generator's model leaves its poison events out: the destination cannot hold them,
         // so each must be in quarantine instead.
-        mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState())
+        mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState(),
+            MirrorRedaction.of(options.settings().fieldRules(), options.fieldHashKey()))
             + Math.abs(generator.poisonEventsGenerated() - quarantined);
         matches = mismatched == 0;
         sourceEvents = generator.eventsGenerated();

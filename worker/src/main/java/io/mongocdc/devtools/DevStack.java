@@ -1,5 +1,6 @@
 package io.mongocdc.devtools;
 
+import io.mongocdc.privacy.HashKey;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mongocdc.ports.MirrorSourceFactory;
@@ -82,10 +83,11 @@ final class DevStack implements AutoCloseable {
    *
    * @param sourcePeers the source peers the worker knows (name to connection string)
    * @param sources the source port, built over the worker's peer registry
+   * @param fieldHashKey the key of the mirror's hash field rules; null for none
    */
   static DevStack start(int temporalPort, int metricsPort, Map<String, String> sourcePeers,
-      Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning, PostgresSinkOptions destination)
-      throws IOException {
+      Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning, PostgresSinkOptions destination,
+      HashKey fieldHashKey) throws IOException {
     // Without its own shutdown hook: on Ctrl-C the database must outlive the summary, and close() stops it last.
     EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
     try {
@@ -93,18 +95,26 @@ final class DevStack implements AutoCloseable {
       HikariDataSource dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(),
           ProductionPorts.CATALOG_CONNECTIONS);
       CatalogMigrator.migrate(dataSource);
-      PeerRegistry peers = name -> {
-        if (DESTINATION_PEER.equals(name)) {
-          return new Peer(name, jdbcUrl);
+      PeerRegistry peers = new PeerRegistry() {
+        @Override
+        public Peer resolve(String name) {
+          if (DESTINATION_PEER.equals(name)) {
+            return new Peer(name, jdbcUrl);
+          }
+          if (GENERATOR_PEER.equals(name)) {
+            return new Peer(name, "generator:built-in");
+          }
+          String uri = sourcePeers.get(name);
+          if (uri == null) {
+            throw new UnknownPeerException(name, sourcePeers.keySet());
+          }
+          return new Peer(name, uri);
         }
-        if (GENERATOR_PEER.equals(name)) {
-          return new Peer(name, "generator:built-in");
+
+        @Override
+        public HashKey fieldHashKey() {
+          return fieldHashKey;
         }
-        String uri = sourcePeers.get(name);
-        if (uri == null) {
-          throw new UnknownPeerException(name, sourcePeers.keySet());
-        }
-        return new Peer(name, uri);
       };
       WorkerPorts ports = ProductionPorts.over(Catalog.open(dataSource), peers, destination, sources.apply(peers));
 

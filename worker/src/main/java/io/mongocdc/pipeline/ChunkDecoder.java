@@ -30,6 +30,9 @@ final class ChunkDecoder {
    */
   static final int MOST_CHARS_PER_RAW_BYTE = 12;
 
+  /** An empty BSON document: what is kept of an event whose documents could not be redacted. */
+  private static final byte[] EMPTY_DOCUMENT = {5, 0, 0, 0, 0};
+
   private final ChangeEventDecoder decoder;
   private final PipelineCounters counters;
   private final boolean setsAside;
@@ -87,7 +90,19 @@ final class ChunkDecoder {
     return RECORD_OVERHEAD_BYTES;
   }
 
-  private DecodedEvent decode(RawBsonDocument event, ResumeToken position) {
+  private DecodedEvent decode(RawBsonDocument read, ResumeToken position) {
+    RawBsonDocument event;
+    try {
+      event = decoder.redact(read);
+    } catch (IllegalArgumentException e) {
+      // Not one byte of an event the field rules could not be applied to is kept.
+      ChangeEventDecodeException failure = new ChangeEventDecodeException(position,
+          "the mirror's field rules cannot be applied to this event: " + e.getMessage(), e);
+      if (!setsAside) {
+        throw failure;
+      }
+      return new UndecodableEvent(position, EMPTY_DOCUMENT.clone(), failure.getMessage());
+    }
     try {
       return decoder.decode(event, position);
     } catch (ChangeEventDecodeException | DocumentRenderException e) {

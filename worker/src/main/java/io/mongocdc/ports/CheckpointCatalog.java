@@ -64,6 +64,21 @@ public interface CheckpointCatalog {
   /** Counts a replay of a quarantined event that was refused again, and why. */
   void refusedAgain(long id, String reason);
 
+  /**
+   * Records the fingerprint of the field hash key the mirror hashes with, unless it has one
+   * already. @return the fingerprint it holds now: another one means another key
+   */
+  String recordFieldHashKeyFingerprint(String mirror, String fingerprint);
+
+  /**
+   * Rewrites the kept BSON and document of every event the mirror quarantined, replayed or not, as
+   * {@code rewrite} says. @return the events it changed
+   */
+  int rewriteQuarantined(String mirror, java.util.function.UnaryOperator<PoisonEvent> rewrite);
+
+  /** Where the rewrite of rows before an added field rule is (null: none running), and the rows it rewrote. */
+  void recordFieldRuleRewrite(String mirror, String state, long rows);
+
   /** Deletes the mirror's rows (on an operator's explicit request only). */
   void forget(String mirror);
 }

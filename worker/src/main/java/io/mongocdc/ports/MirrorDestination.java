@@ -1,5 +1,7 @@
 package io.mongocdc.ports;
 
+import io.mongocdc.privacy.MirrorRedaction;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.decode.DestinationTableResolver;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ResumeToken;
@@ -116,6 +118,19 @@ public interface MirrorDestination {
    */
   default TypedColumnsAligned alignTypedColumns(TypedColumnsRequest request, Runnable progress) {
     return new TypedColumnsAligned(0, null);
+  }
+
+  /**
+   * Applies {@code added}, the field rules {@code rewrite} adds, to a bounded slice of the rows the
+   * mirror's tables (state, then history, collection by collection) hold whose {@code _position}
+   * is not after {@code upTo} (the position of {@code rewrite.upTo()}), calling {@code progress}
+   * after each transaction.
+   *
+   * @return the rewrite with its new place; {@link FieldRuleRewrite#done} once no row is left
+   */
+  default FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite, ResumeToken upTo,
+      MirrorRedaction added, Runnable progress) {
+    return rewrite.finished(rewrite.rowsRewritten());
   }
 
   /** Creates the mirror's declared typed column indexes concurrently, if missing. @return indexes built */

@@ -1,6 +1,8 @@
 package io.mongocdc.wiring;
 
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
+import io.mongocdc.activities.FieldRuleActivityImpl;
+import io.mongocdc.activities.MirrorRedactions;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.RecordMirrorStateActivityImpl;
@@ -89,16 +91,19 @@ public final class WorkerWiring {
   public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
       LongSupplier nanoClock, PipelineMetrics metrics) {
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class, VerifyMirrorWorkflowImpl.class);
+    MirrorRedactions redactions = new MirrorRedactions(peers.fieldHashKey(), ports.catalog());
     worker.registerActivitiesImplementations(
-        new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog()),
+        new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog(), redactions),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
-            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside, ports.catalog()::recordVisibleThrough),
+            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside, ports.catalog()::recordVisibleThrough,
+            redactions),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,
-            ports.catalog()::setAside),
+            ports.catalog()::setAside, redactions),
         new VerifyActivityImpl(ports.source(), ports.destination(), ports.catalog(), ports.verifications(),
-            VerifyActivityImpl.SETTLE_AT_MOST),
-        new TypedColumnActivityImpl(ports.destination()));
+            VerifyActivityImpl.SETTLE_AT_MOST, redactions),
+        new TypedColumnActivityImpl(ports.destination()),
+        new FieldRuleActivityImpl(ports.destination(), ports.catalog(), redactions));
   }
 }

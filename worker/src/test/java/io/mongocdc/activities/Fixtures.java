@@ -37,9 +37,14 @@ public final class Fixtures {
   private Fixtures() {}
 
   public static PeerRegistry peers() {
+    return peersWithHashKey(null);
+  }
+
+  /** {@link #peers()} on a worker whose environment sets the field hash key to {@code key} (null: none). */
+  public static PeerRegistry peersWithHashKey(String key) {
     return new ConfiguredPeerRegistry(
         Map.of("orders-mongo", SOURCE_URI, "warehouse-pg", "postgresql://cdc:pg-" + SOURCE_PASSWORD + "@pg1/warehouse"),
-        Map.of());
+        key == null ? Map.of() : Map.of(io.mongocdc.privacy.HashKey.ENVIRONMENT_VARIABLE, key));
   }
 
   /**

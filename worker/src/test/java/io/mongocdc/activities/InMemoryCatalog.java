@@ -31,6 +31,8 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   private final List<MirrorStateChange> stateHistory = new ArrayList<>();
   private final List<String> failedAttempts = new ArrayList<>();
   private final List<io.mongocdc.pipeline.PoisonEvent> quarantined = new ArrayList<>();
+  private final Map<String, String> hashKeyFingerprints = new HashMap<>();
+  private final Map<String, String> fieldRuleRewrites = new HashMap<>();
   private RuntimeException failNextCommit;
 
   @Override
@@ -178,6 +180,28 @@ public final class InMemoryCatalog implements CheckpointCatalog {
     checkpoints.remove(mirror);
     committedBatchIds.remove(mirror);
     batches.removeIf(b -> b.mirror().equals(mirror));
+  }
+
+  @Override
+  public synchronized String recordFieldHashKeyFingerprint(String mirror, String fingerprint) {
+    return hashKeyFingerprints.computeIfAbsent(mirror, m -> fingerprint);
+  }
+
+  @Override
+  public synchronized int rewriteQuarantined(String mirror,
+      java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
+    quarantined.replaceAll(rewrite);
+    return quarantined.size();
+  }
+
+  @Override
+  public synchronized void recordFieldRuleRewrite(String mirror, String state, long rows) {
+    fieldRuleRewrites.put(mirror, state + " " + rows);
+  }
+
+  /** The last field rule rewrite state recorded for the mirror, and its rows: {@code "<state> <rows>"}. */
+  public synchronized String fieldRuleRewrite(String mirror) {
+    return fieldRuleRewrites.get(mirror);
   }
 
   public synchronized void failNextCommit(RuntimeException failure) {

@@ -90,6 +90,23 @@ public final class InMemoryDestination implements MirrorDestination {
     return aligning.apply(request);
   }
 
+  private volatile java.util.function.BiFunction<io.mongocdc.workflows.model.FieldRuleRewrite,
+      io.mongocdc.source.ResumeToken, io.mongocdc.workflows.model.FieldRuleRewrite> rewriting =
+      (rewrite, upTo) -> rewrite.finished(rewrite.rowsRewritten());
+
+  /** What a field rule rewrite does, given the rewrite and the position it goes up to; by default nothing. */
+  public void rewriteWith(java.util.function.BiFunction<io.mongocdc.workflows.model.FieldRuleRewrite,
+      io.mongocdc.source.ResumeToken, io.mongocdc.workflows.model.FieldRuleRewrite> rewriting) {
+    this.rewriting = rewriting;
+  }
+
+  @Override
+  public io.mongocdc.workflows.model.FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror,
+      io.mongocdc.workflows.model.FieldRuleRewrite rewrite, io.mongocdc.source.ResumeToken upTo,
+      io.mongocdc.privacy.MirrorRedaction added, Runnable progress) {
+    return rewriting.apply(rewrite, upTo);
+  }
+
   /** How a sink's commit goes: {@code apply} makes its records durable; the step may also block or throw. */
   public interface CommitStep {
     void commit(int sink, Runnable apply) throws Exception;

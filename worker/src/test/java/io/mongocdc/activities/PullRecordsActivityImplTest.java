@@ -78,7 +78,7 @@ class PullRecordsActivityImplTest {
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
             java.time.Clock.systemUTC(), null),
-        FailedAttemptLog.NONE, catalog::setAside, catalog::recordVisibleThrough));
+        FailedAttemptLog.NONE, catalog::setAside, catalog::recordVisibleThrough, new MirrorRedactions(null, catalog)));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(1))

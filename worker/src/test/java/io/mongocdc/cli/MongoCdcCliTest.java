@@ -19,6 +19,7 @@ import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.ScriptedPullRecords;
+import io.mongocdc.workflows.model.FieldRules;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import java.io.PrintWriter;
@@ -41,7 +42,7 @@ class MongoCdcCliTest {
   @RegisterExtension
   final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
   private final WorkerEnvironment flow = servers.start(WorkerEnvironment.builder().interceptors(pulls.interceptor()))
-      .startWorker(Fixtures.peers(), Fixtures.inMemoryPorts(destination, catalog, stream));
+      .startWorker(Fixtures.peersWithHashKey("the field hash key of the CLI tests"), Fixtures.inMemoryPorts(destination, catalog, stream));
   private final InMemoryTableOwnership tables = new InMemoryTableOwnership();
   private final CliContext context = new CliContext(
       temporal -> flow.client,
@@ -274,6 +275,44 @@ class MongoCdcCliTest {
     assertEquals(List.of("orders"), next.settings().history().collections());
     assertEquals("off", next.settings().history().fullDocumentBeforeChange());
     assertEquals(900, next.settings().verifyDocumentsPerSecond());
+  }
+
+  @Test
+  void fieldRulesAreSettingsShownInStatusAndEditableAndBadOnesAreRefusedWithTheReason() throws Exception {
+    Run created = run("mirror", "create", "orders", "--source-peer", "orders-mongo", "--destination-peer",
+        "warehouse-pg", "--database", "shop", "--collection", "orders", "--collection", "users",
+        "--exclude-fields", "users:email", "--exclude-fields", "orders:customer.address",
+        "--hash-fields", "orders:customer.email,customer.*.phone");
+    assertEquals(0, created.exitCode(), created.err());
+    MirrorConfig first = pulls.nextCall().mirror();
+    assertEquals(new FieldRules(List.of("customer.address"), List.of("customer.*.phone", "customer.email")),
+        first.settings().fieldRules().of("orders"));
+    assertEquals(new FieldRules(List.of("email"), List.of()), first.settings().fieldRules().of("users"));
+
+    Run status = run("mirror", "status", "orders");
+    assertTrue(status.out().contains(" fieldRules=orders(exclude [customer.address], hash [customer.*.phone,"
+        + " customer.email]) fieldRules=users(exclude [email], hash [])"), status.out());
+
+    Run edited = run("mirror", "edit", "orders", "--hash-fields", "users:name",
+        "--remove-field-rules", "orders:customer.address");
+    assertEquals(0, edited.exitCode(), edited.err());
+    assertOneLineError(run("mirror", "edit", "orders", "--exclude-fields", "orders:_id"), ExitCodes.INVALID,
+        "_id can be neither excluded nor hashed");
+    assertOneLineError(run("mirror", "edit", "orders", "--exclude-fields", "items:x"), ExitCodes.INVALID,
+        "fieldRules: 'items' is not one of the mirror's collections");
+    assertOneLineError(run("mirror", "edit", "orders", "--remove-field-rules", "orders:nope"), ExitCodes.INVALID,
+        "removeFieldRules.orders: 'nope' has no rule");
+    assertOneLineError(run("mirror", "edit", "orders", "--hash-fields", "orders"), ExitCodes.INVALID,
+        "--hash-fields 'orders' must look like COLLECTION:PATH[,PATH...]");
+    assertOneLineError(run("mirror", "create", "other", "--source-peer", "orders-mongo", "--destination-peer",
+        "warehouse-pg", "--database", "shop", "--remove-field-rules", "orders:x"), ExitCodes.INVALID,
+        "--remove-field-rules changes a running mirror: use it with mongo-cdc mirror edit");
+
+    pulls.then(ScriptedPullRecords.deliver(2));
+    MirrorConfig next = pulls.nextCall().mirror();
+    assertEquals(new FieldRules(List.of(), List.of("customer.*.phone", "customer.email")),
+        next.settings().fieldRules().of("orders"));
+    assertEquals(new FieldRules(List.of("email"), List.of("name")), next.settings().fieldRules().of("users"));
   }
 
   @Test

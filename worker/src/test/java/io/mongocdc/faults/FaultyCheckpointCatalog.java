@@ -146,6 +146,21 @@ final class FaultyCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public String recordFieldHashKeyFingerprint(String m, String fingerprint) {
+    return SuiteCatalog.checkpoints().recordFieldHashKeyFingerprint(m, fingerprint);
+  }
+
+  @Override
+  public int rewriteQuarantined(String m, java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
+    return SuiteCatalog.checkpoints().rewriteQuarantined(m, rewrite);
+  }
+
+  @Override
+  public void recordFieldRuleRewrite(String m, String state, long rows) {
+    SuiteCatalog.checkpoints().recordFieldRuleRewrite(m, state, rows);
+  }
+
+  @Override
   public void forget(String m) {
     SuiteCatalog.checkpoints().forget(m);
   }

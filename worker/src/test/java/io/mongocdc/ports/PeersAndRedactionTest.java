@@ -41,6 +41,23 @@ class PeersAndRedactionTest {
   }
 
   @Test
+  void theFieldHashKeyComesFromThePeersFileOrTheEnvironmentAndAShortOneIsRefusedUnquoted() throws Exception {
+    Path file = directory.resolve("keyed.properties");
+    Files.writeString(file, "orders-mongo.uri=mongodb://db1/\nfieldHashKey=the key in the peers file, 32 b.\n");
+    io.mongocdc.privacy.HashKey inFile = io.mongocdc.privacy.HashKey.of("the key in the peers file, 32 b.", "t");
+    io.mongocdc.privacy.HashKey inEnvironment = io.mongocdc.privacy.HashKey.of("the key in the environment, 32 b", "t");
+
+    assertEquals(inFile.fingerprint(), ConfiguredPeerRegistry.load(file, Map.of()).fieldHashKey().fingerprint());
+    assertEquals(inEnvironment.fingerprint(), ConfiguredPeerRegistry.load(file,
+        Map.of("MONGO_CDC_FIELD_HASH_KEY", "the key in the environment, 32 b")).fieldHashKey().fingerprint());
+    assertEquals(null, ConfiguredPeerRegistry.load(null, Map.of()).fieldHashKey());
+    InvalidMirrorConfigurationException tooShort = assertThrows(InvalidMirrorConfigurationException.class,
+        () -> ConfiguredPeerRegistry.load(null, Map.of("MONGO_CDC_FIELD_HASH_KEY", "canary")));
+    assertTrue(tooShort.getMessage().contains("MONGO_CDC_FIELD_HASH_KEY holds 6 bytes"), tooShort.getMessage());
+    assertFalse(tooShort.getMessage().contains("canary"), tooShort.getMessage());
+  }
+
+  @Test
   void aPeerNeverPrintsItsPassword() {
     Peer peer = new Peer("orders-mongo", Fixtures.SOURCE_URI);
     assertFalse(peer.toString().contains(Fixtures.SOURCE_PASSWORD), peer.toString());

@@ -109,14 +109,20 @@ public final class WorkerEnvironment implements AutoCloseable {
    * Starts a worker polling {@link #TASK_QUEUE}, wired as production wires one, over
    * {@code ports}; its pipeline times batches by {@code nanoClock}.
    */
-  public synchronized WorkerEnvironment startWorker(PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
+  public WorkerEnvironment startWorker(PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
       LongSupplier nanoClock) {
+    return startWorker(peers, ports, tuning, nanoClock, new SimpleMeterRegistry());
+  }
+
+  /** {@link #startWorker(PeerRegistry, WorkerPorts, PullTuning, LongSupplier)} publishing its metrics to {@code meters}. */
+  public synchronized WorkerEnvironment startWorker(PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
+      LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters) {
     if (workers != null) {
       throw new IllegalStateException("a worker runs already: stop it first");
     }
     WorkerFactory factory = WorkerFactory.newInstance(client, factoryOptions);
     WorkerWiring.register(factory.newWorker(TASK_QUEUE, workerOptions()), peers, ports, tuning, nanoClock,
-        new PipelineMetrics(new SimpleMeterRegistry(), Clock.systemUTC(), null));
+        new PipelineMetrics(meters, Clock.systemUTC(), null));
     factory.start();
     workers = factory;
     return this;

@@ -38,6 +38,7 @@ import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -165,6 +166,50 @@ class VerifyWorkflowTest {
     flow.terminate(new StopRequest(false));
     world.assertDestinationEqualsSource(mirror);
     assertEquals(0, world.rowsWhoseTypedColumnsDisagreeWithDoc(mirror), "typed columns of repaired rows");
+  }
+
+  /**
+   * Issue 32, item 5: verify compares the source as the rules leave it, so a mirror with rules
+   * verifies clean, still finds tampered rows, and repairs them under the rules.
+   */
+  @Test
+  void aMirrorWithFieldRulesVerifiesCleanFindsTamperedRowsAndRepairsThemUnderTheRules() throws Exception {
+    World world = new World(new Random(11));
+    world.prefill(60);
+    world.change(20);
+    MirrorConfig plain = world.mirror();
+    MirrorConfig mirror = plain.withSettings(plain.settings().apply(EditRequest.fromJson(Map.of("fieldRules",
+        Map.of(ORDERS, Map.of("exclude", List.of("status"), "hash", List.of("n")))))));
+    fixture.start().startWorker(new PeerRegistry() {
+      @Override
+      public io.mongocdc.ports.Peer resolve(String name) {
+        return fixture.peers().resolve(name);
+      }
+
+      @Override
+      public io.mongocdc.privacy.HashKey fieldHashKey() {
+        return io.mongocdc.privacy.HashKey.of("the verify test's field hash key", "test");
+      }
+    }, world.ports());
+    CdcFlowWorkflow flow = startMirrorDelivering(world, mirror, 20);
+
+    world.idReads = new CountDownLatch(1);
+    VerifyResult clean = startVerify(mirror, false).getResult(VerifyResult.class);
+    assertEquals(0, clean.mismatches(), clean.toString());
+    assertEquals(1, world.idReads.getCount(), "every range's digest matched: no document was read again");
+    assertEquals(world.snapshot.documents(ORDERS).size(), clean.collections().get(0).sourceDocuments());
+
+    world.tamperUpdate(mirror, world.untouchedFrom(20).subList(0, 3));
+    VerifyResult repaired = startVerify(mirror, true).getResult(VerifyResult.class);
+    assertEquals(3, repaired.mismatches(), repaired.toString());
+    assertEquals(3, repaired.repaired(), repaired.toString());
+    flow.terminate(new StopRequest(false));
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select count(*) from " + world.table(mirror) + " where doc ? 'status'"
+            + " or doc ? 'tampered' or not (doc->>'n' ~ '^[0-9a-f]{64}$')")) {
+      rs.next();
+      assertEquals(0, rs.getLong(1), "every row, repaired ones too, as the rules leave it");
+    }
   }
 
   @Test

@@ -25,6 +25,7 @@ public final class ActivityNames {
   public static final String VERIFY_RANGE = "VerifyRange";
   public static final String FINISH_VERIFY = "FinishVerify";
   public static final String ALIGN_TYPED_COLUMNS = "AlignTypedColumns";
+  public static final String REWRITE_FIELD_RULES = "RewriteFieldRules";
   public static final String CREATE_TYPED_COLUMN_INDEXES = "CreateTypedColumnIndexes";
 
   private ActivityNames() {}

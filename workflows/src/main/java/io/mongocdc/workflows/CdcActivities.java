@@ -4,6 +4,7 @@ import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.PullRecordsRequest;
@@ -83,6 +84,10 @@ final class CdcActivities {
 
   long sweepUnseenRows(SweepRequest request) {
     return stub(SnapshotActivity.class, CdcActivityOptions.sweepUnseenRows()).sweepUnseenRows(request);
+  }
+
+  FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite) {
+    return stub(FieldRuleActivity.class, CdcActivityOptions.fieldRuleRewrite()).rewriteFieldRules(mirror, rewrite);
   }
 
   TypedColumnsAligned alignTypedColumns(TypedColumnsRequest request) {

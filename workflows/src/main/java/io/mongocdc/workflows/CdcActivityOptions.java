@@ -112,6 +112,11 @@ public final class CdcActivityOptions {
     return longAndHeartbeating();
   }
 
+  /** RewriteFieldRules: one slice of the rows written before field rules were added, heartbeating. */
+  public static ActivityOptions fieldRuleRewrite() {
+    return longAndHeartbeating();
+  }
+
   /** Up to 6 h, heartbeating, retried 5 times; a cancellation waits until the activity stopped. */
   private static ActivityOptions longAndHeartbeating() {
     return ActivityOptions.newBuilder()

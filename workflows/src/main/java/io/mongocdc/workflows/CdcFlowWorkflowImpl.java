@@ -21,6 +21,8 @@ import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.StartPointRequest;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.SweepRequest;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
 import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.temporal.failure.ActivityFailure;
@@ -81,6 +83,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * holds a row at every current row's position. Recorded only when an edit turns history on.
    */
   static final String HISTORY_ON_COPIES_CHANGE = "history-on-copies";
+  /**
+   * The change id of rewriting the rows written before field rules were added. Recorded only when
+   * an edit adds field rules to a mirror that is set up.
+   */
+  static final String FIELD_RULE_REWRITE_CHANGE = "field-rule-rewrite";
   /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
   static final int SNAPSHOT_PARTITIONS_PER_RUN = 500;
 
@@ -90,6 +97,8 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private final CarriedState carried;
   /** A batch ran since the last slice of typed column filling: the next step may fill again. */
   private boolean backfillTurn;
+  /** A batch ran since the last slice of a field rule rewrite: the next step may rewrite again. */
+  private boolean rewriteTurn;
   /** This run was started by {@code mirror resync}: set up from a new starting point. */
   private final boolean resync;
   /** The scope of the PullRecords call in flight, so a signal can cancel it. */
@@ -206,6 +215,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     if (!carried.config.settings().columns().indexes().isEmpty() && typedColumnsVersion()) {
       carried.typedColumnIndexesPending = true;
     }
+    state.rememberHashedPaths(carried.config.settings().fieldRules());
     carried.startedFrom = stored == null ? carried.checkpoint : null;
     carried.chosenStart = null;
     carried.setUp = true;
@@ -234,6 +244,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     applyPendingEdits();
     if (carried.resyncNeeded) {
       resyncFromNow();
+    } else if (!carried.fieldRuleRewrites.isEmpty()
+        && (rewriteTurn || state.snapshotPending() || !carried.sweepPending.isEmpty()) && fieldRuleRewriteVersion()) {
+      // Before any copy: a copy writes its rows with the rules already, which a rewrite must not reach.
+      rewriteFieldRules();
     } else if (state.snapshotPending()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
@@ -253,6 +267,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       recordState();
       runBatch();
       backfillTurn = true;
+      rewriteTurn = true;
     }
   }
 
@@ -268,6 +283,40 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     backfillTurn = false;
     if (aligned.resumeAfter() == null) {
       log.info("mirror {}: typed columns filled", carried.config.name());
+    }
+  }
+
+  /** One slice of the rewrite of the rows written before field rules were added; then a batch. */
+  private void rewriteFieldRules() {
+    FieldRuleRewrite next = activities.rewriteFieldRules(carried.config, carried.fieldRuleRewrites.get(0));
+    rewriteTurn = false;
+    if (next.done()) {
+      carried.fieldRuleRewrites.remove(0);
+      log.info("mirror {}: field rule rewrite done: {}", carried.config.name(), next.describe());
+    } else {
+      carried.fieldRuleRewrites.set(0, next);
+    }
+  }
+
+  private boolean fieldRuleRewriteVersion() {
+    return Workflow.getVersion(FIELD_RULE_REWRITE_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
+  }
+
+  /**
+   * Field rules an applied edit added reach the rows written before them: their rewrite is queued,
+   * up to the committed checkpoint, where the rules took effect.
+   */
+  private void rewriteRowsBeforeAddedRules(FieldRuleSettings before) {
+    FieldRuleSettings now = carried.config.settings().fieldRules();
+    if (now.equals(before)) {
+      return;
+    }
+    state.rememberHashedPaths(now);
+    FieldRuleSettings added = now.addedSince(before);
+    if (carried.setUp && !added.isEmpty() && carried.checkpoint != null && fieldRuleRewriteVersion()) {
+      carried.fieldRuleRewrites.add(FieldRuleRewrite.of(added, carried.checkpoint));
+      log.info("mirror {}: field rules {} added; rewriting the rows written up to {}", carried.config.name(),
+          added.collections(), carried.checkpoint.describe());
     }
   }
 
@@ -338,8 +387,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** @return whether edits arrived during the round's alignment and are still pending */
   private boolean applyPendingEditsRound() {
     List<String> historyBefore = List.copyOf(carried.config.settings().history().collections());
+    FieldRuleSettings rulesBefore = carried.config.settings().fieldRules();
     boolean more = applyPendingEditsRoundOnce();
     copyCollectionsWhoseHistoryTurnedOn(historyBefore);
+    rewriteRowsBeforeAddedRules(rulesBefore);
     return more;
   }
 

@@ -5,6 +5,7 @@ import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.JsonText;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -124,6 +125,8 @@ final class FlowState {
     List<String> problems = new ArrayList<>(addedCollectionProblems(edit));
     problems.addAll(resyncProblems(edit));
     problems.addAll(nextConfig().settings().columns().editProblems(edit));
+    problems.addAll(nextConfig().settings().fieldRules().editProblems(edit));
+    problems.addAll(fieldRuleEditProblems(edit));
     MirrorConfig next = withEdit(edit);
     next.problems().stream()
         // Only what the edit can change: the rest of the configuration was valid already.
@@ -134,6 +137,51 @@ final class FlowState {
       throw new io.mongocdc.workflows.model.InvalidEditException(problems);
     }
     return edit;
+  }
+
+  /**
+   * Field rules change only while nothing copies and no rewrite runs: a copy or a rewrite under
+   * way would write some rows under the old rules and some under the new, and the rewrite of the
+   * new rules must reach exactly the rows written before them. A path hashed before cannot be
+   * hashed again: rows written then hold hashes, which its rewrite would hash a second time.
+   */
+  private List<String> fieldRuleEditProblems(EditRequest edit) {
+    if (!edit.changesFieldRules()) {
+      return List.of();
+    }
+    List<String> problems = new ArrayList<>();
+    String busy = !carried.fieldRuleRewrites.isEmpty()
+        ? "the rows written before the last added rules are being rewritten (" + carried.fieldRuleRewrites.get(0).describe() + ")"
+        : snapshotPending() ? "a snapshot or copy is running"
+        : !carried.sweepPending.isEmpty() ? "a copy is deleting the rows it did not see"
+        : carried.resyncNeeded ? "a resync is starting" : null;
+    if (busy != null) {
+      problems.add("fieldRules: cannot change while " + busy + "; send the edit again when status shows it done");
+    }
+    if (edit.fieldRules() != null) {
+      FieldRuleSettings next = nextConfig().settings().fieldRules();
+      edit.fieldRules().forEach((collection, rules) -> {
+        for (String path : rules.hash()) {
+          if (!next.of(collection).hash().contains(path)
+              && carried.hashedPaths.getOrDefault(collection, List.of()).contains(path)) {
+            problems.add("fieldRules." + collection + ": '" + path + "' was hashed before, so rows written then hold"
+                + " hashes that a rewrite would hash again; only a new mirror can hash it again");
+          }
+        }
+      });
+    }
+    return problems;
+  }
+
+  /** Remembers every path {@code rules} hash (see {@link CarriedState#hashedPaths}). */
+  void rememberHashedPaths(FieldRuleSettings rules) {
+    rules.collections().forEach((collection, each) -> {
+      if (!each.hash().isEmpty()) {
+        java.util.TreeSet<String> paths = new java.util.TreeSet<>(carried.hashedPaths.getOrDefault(collection, List.of()));
+        paths.addAll(each.hash());
+        carried.hashedPaths.put(collection, List.copyOf(paths));
+      }
+    });
   }
 
   private List<String> addedCollectionProblems(EditRequest edit) {
@@ -446,6 +494,6 @@ final class FlowState {
         oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
         oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(carried.snapshots),
         freshness == null ? null : Math.max(0, nowMillis - freshness.visibleThroughMillis()), freshness,
-        carried.startedFrom);
+        carried.startedFrom, carried.fieldRuleRewrites.isEmpty() ? null : carried.fieldRuleRewrites.get(0).describe());
   }
 }

@@ -65,7 +65,7 @@ final class CollectionFormat {
       case 1 -> SampleDocumentBytes.small(out, this, id, number);
       default -> random.nextInt(50) == 0
           ? SampleDocumentBytes.large(out, this, id, number)
-          : SampleDocumentBytes.small(out, this, id, number);
+          : SampleDocumentBytes.smallProduct(out, this, id, number);
     };
   }
 

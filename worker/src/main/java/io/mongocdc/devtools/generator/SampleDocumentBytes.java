@@ -77,6 +77,8 @@ final class SampleDocumentBytes {
   private static final byte[] USER_EMAIL = utf8("user");
 
   private static final byte[] PRODUCT_TITLE = utf8("Produit n°");
+  private static final byte[][] SMALL_PRODUCT_PRICES = {decimal128(new BigDecimal("4.99")),
+      decimal128(new BigDecimal("19.90")), decimal128(new BigDecimal("129.00"))};
   private static final byte[] PRODUCT_DESCRIPTION = utf8("Lorem ipsum dolor sit amet, «déjà vu» – ".repeat(60));
   private static final byte[] VARIANT_PREFIX = utf8("P");
   private static final byte[] BLEU = utf8("bleu été");
@@ -169,6 +171,22 @@ final class SampleDocumentBytes {
     out.doubleValue(SCORE, i * 0.25);
     out.bool(ACTIVE, i % 3 != 0);
     out.dateTime(JOINED_AT, 1_600_000_000_000L + i * 60_000L);
+    out.endDocument(start);
+    return start;
+  }
+
+  /**
+   * Writes a ~150 B product with this key: a title, a SKU, a Decimal128 price, a stock count and a
+   * flag; returns where it starts. No personal field: a product is not a user.
+   */
+  static int smallProduct(BsonBytes out, CollectionFormat key, int id, int i) {
+    int start = out.startDocument();
+    key.writeKey(out, ID, id);
+    out.string(TITLE, PRODUCT_TITLE, i, EMPTY);
+    out.string(SKU, SKU_PREFIX, i % 10_000, EMPTY);
+    out.fixed(DECIMAL128, PRICE, SMALL_PRODUCT_PRICES[i % SMALL_PRODUCT_PRICES.length]);
+    out.int64(STOCK, i * 7L % 1_000);
+    out.bool(ACTIVE, i % 5 != 0);
     out.endDocument(start);
     return start;
   }

@@ -89,6 +89,18 @@ public final class SampleDocuments {
         .append("joinedAt", new BsonDateTime(1_600_000_000_000L + i * 60_000L));
   }
 
+  /** About 150 B, flat: a product without a description. */
+  public static BsonDocument smallProduct(int i) {
+    String[] prices = {"4.99", "19.90", "129.00"};
+    return new BsonDocument()
+        .append("_id", new BsonInt32(i))
+        .append("title", new BsonString("Produit n°" + i))
+        .append("sku", new BsonString("SKU-" + i % 10_000))
+        .append("price", new BsonDecimal128(new Decimal128(new BigDecimal(prices[i % prices.length]))))
+        .append("stock", new BsonInt64(i * 7L % 1_000))
+        .append("active", BsonBoolean.valueOf(i % 5 != 0));
+  }
+
   /** About 30 KB: a product with a long description and many variants. */
   public static BsonDocument large(int i) {
     BsonArray variants = new BsonArray();

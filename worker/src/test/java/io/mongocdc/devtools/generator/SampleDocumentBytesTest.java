@@ -58,8 +58,8 @@ class SampleDocumentBytesTest {
   void productsAreSmallOrLargeSampleDocumentsWithAnIntKey() {
     CollectionFormat products = new CollectionFormat(new Namespace("demo", "products"), 2);
     for (int number : NUMBERS) {
-      BsonDocument small = SampleDocuments.small(number).append("_id", new BsonInt32(number + 2));
-      assertArrayEquals(encode(small), written(products, number + 2, number, SampleDocumentBytes::small));
+      BsonDocument small = SampleDocuments.smallProduct(number).append("_id", new BsonInt32(number + 2));
+      assertArrayEquals(encode(small), written(products, number + 2, number, SampleDocumentBytes::smallProduct));
       BsonDocument large = SampleDocuments.large(number).append("_id", new BsonInt32(number + 2));
       assertArrayEquals(encode(large), written(products, number + 2, number, SampleDocumentBytes::large));
     }

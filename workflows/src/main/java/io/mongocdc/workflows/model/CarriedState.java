@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything a mirror's workflow carries into its next run when it continues as new: one object
@@ -106,6 +108,19 @@ public final class CarriedState {
    * histories from before it was carried).
    */
   public BatchFreshness lastFreshness;
+
+  /**
+   * Rewrites of the rows written before field rules were added, oldest first; the first is under
+   * way (empty, and absent in older histories, when none is).
+   */
+  @JsonSetter(nulls = Nulls.SKIP)
+  public List<FieldRuleRewrite> fieldRuleRewrites = new ArrayList<>();
+  /**
+   * Per collection, every path a hash rule has had since the mirror was set up: rows written then
+   * hold hashes, so a hash rule on it again would hash them twice (absent in older histories: none).
+   */
+  @JsonSetter(nulls = Nulls.SKIP)
+  public Map<String, List<String>> hashedPaths = new TreeMap<>();
 
   /** For the data converter; {@link #initial} for a new mirror. */
   private CarriedState() {}

@@ -33,6 +33,9 @@ import java.util.Objects;
  * ({@code {"orders": ["status"]}}) removes them from the mirror, their data kept in the table
  * unless {@code dropColumnData} is true; {@code indexes} ({@code {"orders": ["status"]}}) adds
  * indexes on typed columns.
+ * {@code fieldRules} ({@code {"orders": {"exclude": ["customer.address"], "hash": ["customer.email"]}}})
+ * gives paths a rule; {@code removeFieldRules} ({@code {"orders": ["customer.email"]}}) takes rules
+ * away.
  */
 public final class EditRequest {
 
@@ -103,6 +106,19 @@ public final class EditRequest {
 
   public Map<String, List<String>> indexes() {
     return get(MirrorSettings.INDEXES);
+  }
+
+  public Map<String, FieldRules> fieldRules() {
+    return get(MirrorSettings.FIELD_RULES);
+  }
+
+  public Map<String, List<String>> removeFieldRules() {
+    return get(MirrorSettings.REMOVE_FIELD_RULES);
+  }
+
+  /** Whether this edit adds or removes field rules. */
+  public boolean changesFieldRules() {
+    return fieldRules() != null || removeFieldRules() != null;
   }
 
   /** An edit that changes only the settings this one changes (no collections added). */

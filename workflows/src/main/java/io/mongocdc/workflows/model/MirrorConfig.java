@@ -64,6 +64,7 @@ public record MirrorConfig(
         requireCollections("snapshotFilters", settings.snapshot().filters().keySet(), problems);
         requireCollections("history", settings.history().collections(), problems);
         requireCollections("columns", settings.columns().columns().keySet(), problems);
+        requireCollections("fieldRules", settings.fieldRules().collections().keySet(), problems);
       }
     }
     return problems;

@@ -36,7 +36,8 @@ public record MirrorSettings(
     ChangeHistorySettings history,
     TypedColumnSettings columns,
     Integer maxVisibilityDelay,
-    UnknownEventPolicy unknownEventPolicy) {
+    UnknownEventPolicy unknownEventPolicy,
+    FieldRuleSettings fieldRules) {
 
   private static final SettingType.Whole SECONDS = new SettingType.Whole(1, 3_600);
 
@@ -171,13 +172,27 @@ public record MirrorSettings(
           SettingType.ByCollection::stringList, names -> names),
       "none", "Index this typed column (created concurrently once the snapshot is done); repeatable.");
 
+  public static final MirrorSetting<Map<String, FieldRules>> FIELD_RULES = MirrorSetting.structured("fieldRules",
+      List.of("--exclude-fields", "--hash-fields"), "COLLECTION:PATH[,PATH...]",
+      new SettingType.ByCollection<>("{exclude, hash}", "an object of 'exclude' and 'hash', each a list of paths",
+          SettingType.ByCollection::fieldRules, SettingType.ByCollection::fieldRulesJson),
+      "none", "Keep fields out of the destination: exclude removes them, hash replaces each value by its keyed "
+          + "HMAC-SHA-256 (64 hex characters); dotted paths through arrays, * for any one field name; repeatable. "
+          + "On edit, adds rules and rewrites the rows written before them (docs/privacy.md).");
+  public static final MirrorSetting<Map<String, List<String>>> REMOVE_FIELD_RULES = MirrorSetting.structured(
+      "removeFieldRules", List.of("--remove-field-rules"), "COLLECTION:PATH[,PATH...]",
+      new SettingType.ByCollection<>("a list of paths", "a list of strings", SettingType.ByCollection::stringList,
+          paths -> paths),
+      "–", "Stop applying the rules on these paths to later events (rows keep what the rule wrote; "
+          + "mirror resync restores them); repeatable, edit only.");
+
   /** Every setting an edit may change, in the order they are documented and shown. */
   public static final List<MirrorSetting<?>> SETTINGS = List.of(BATCH_SIZE, IDLE_TIMEOUT_SECONDS,
       MAX_BATCH_DURATION_SECONDS, MAX_VISIBILITY_DELAY, DECODE_WORKERS, CHUNK_SIZE, EXCLUDED_OPERATIONS, CONTROL_EVENT_POLICY,
       POISON_EVENT_POLICY, UNKNOWN_EVENT_POLICY, CONTINUE_AS_NEW_EVERY_BATCHES, SPLIT_LARGE_EVENTS, SNAPSHOT,
       SNAPSHOT_DOCUMENTS_PER_PARTITION, SNAPSHOT_PARALLEL_PARTITIONS, SNAPSHOT_FILTERS, AUTO_RESYNC,
       VERIFY_DOCUMENTS_PER_SECOND, FULL_DOCUMENT_BEFORE_CHANGE, HISTORY, HISTORY_RETENTION_DAYS, ADD_COLLECTIONS,
-      RESYNC_COLLECTIONS, COLUMNS, REMOVE_COLUMNS, DROP_COLUMN_DATA, INDEXES);
+      RESYNC_COLLECTIONS, COLUMNS, REMOVE_COLUMNS, DROP_COLUMN_DATA, INDEXES, FIELD_RULES, REMOVE_FIELD_RULES);
 
   public MirrorSettings {
     excludedOperations = excludedOperations == null ? List.of() : List.copyOf(excludedOperations);
@@ -190,6 +205,7 @@ public record MirrorSettings(
     columns = columns == null ? TypedColumnSettings.defaults() : columns;
     maxVisibilityDelay = maxVisibilityDelay == null ? MAX_VISIBILITY_DELAY.defaultValue() : maxVisibilityDelay;
     unknownEventPolicy = unknownEventPolicy == null ? UNKNOWN_EVENT_POLICY.defaultValue() : unknownEventPolicy;
+    fieldRules = fieldRules == null ? FieldRuleSettings.defaults() : fieldRules;
   }
 
   /** Every setting at its default. */
@@ -230,6 +246,11 @@ public record MirrorSettings(
     return toBuilder().history(newHistory).build();
   }
 
+  /** These settings with the field rules replaced. */
+  public MirrorSettings withFieldRules(FieldRuleSettings newFieldRules) {
+    return toBuilder().fieldRules(newFieldRules).build();
+  }
+
   /** These settings with the typed column settings replaced. */
   public MirrorSettings withColumns(TypedColumnSettings newColumns) {
     return toBuilder().columns(newColumns).build();
@@ -244,6 +265,7 @@ public record MirrorSettings(
     problems.addAll(snapshot.filterProblems());
     problems.addAll(history.collectionProblems());
     problems.addAll(columns.problems());
+    problems.addAll(fieldRules.problems(columns));
     return problems;
   }
 
@@ -266,6 +288,7 @@ public record MirrorSettings(
         .snapshot(settings.snapshot.withFilters(edit.get(SNAPSHOT_FILTERS)))
         .history(settings.history.switched(edit.get(HISTORY)))
         .columns(settings.columns.apply(edit))
+        .fieldRules(settings.fieldRules.apply(edit))
         .build();
   }
 
@@ -293,6 +316,7 @@ public record MirrorSettings(
     private TypedColumnSettings columns;
     private Integer maxVisibilityDelay;
     private UnknownEventPolicy unknownEventPolicy;
+    private FieldRuleSettings fieldRules;
 
     private Builder() {}
 
@@ -314,6 +338,7 @@ public record MirrorSettings(
       columns = s.columns;
       maxVisibilityDelay = s.maxVisibilityDelay;
       unknownEventPolicy = s.unknownEventPolicy;
+      fieldRules = s.fieldRules;
     }
 
     public Builder batchSize(int value) {
@@ -401,11 +426,16 @@ public record MirrorSettings(
       return this;
     }
 
+    public Builder fieldRules(FieldRuleSettings value) {
+      fieldRules = value;
+      return this;
+    }
+
     public MirrorSettings build() {
       return new MirrorSettings(batchSize, idleTimeoutSeconds, maxBatchDurationSeconds, decodeWorkers, chunkSize,
           excludedOperations, controlEventPolicy, continueAsNewEveryBatches, splitLargeEvents, snapshot,
           poisonEventPolicy, autoResync, verifyDocumentsPerSecond, history, columns, maxVisibilityDelay,
-          unknownEventPolicy);
+          unknownEventPolicy, fieldRules);
     }
   }
 }

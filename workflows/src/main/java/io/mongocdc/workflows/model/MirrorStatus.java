@@ -44,6 +44,8 @@ import java.util.List;
  *     creator chose ({@code --start-at}, {@code --start-after}) or the source's time then; null
  *     before setup, for a mirror set up over a checkpoint the catalog held, and in workers from
  *     before start points
+ * @param fieldRuleRewrite the rewrite of the rows written before field rules were added, and where
+ *     it is; null when none runs
  */
 public record MirrorStatus(
     String mirror,
@@ -68,4 +70,5 @@ public record MirrorStatus(
     List<SnapshotProgress> snapshots,
     Long visibleLagMillis,
     BatchFreshness lastBatchFreshness,
-    Checkpoint startedFrom) {}
+    Checkpoint startedFrom,
+    String fieldRuleRewrite) {}

@@ -275,6 +275,28 @@ public sealed interface SettingType<T>
       return columns;
     }
 
+    /** Reads one collection's field rules, an object of {@code exclude} and {@code hash} lists; null for anything else. */
+    static FieldRules fieldRules(Object value) {
+      if (!(value instanceof Map<?, ?> rules) || rules.isEmpty() || !Set.of("exclude", "hash").containsAll(rules.keySet())) {
+        return null;
+      }
+      List<String> exclude = rules.get("exclude") == null ? List.of() : stringList(rules.get("exclude"));
+      List<String> hash = rules.get("hash") == null ? List.of() : stringList(rules.get("hash"));
+      return exclude == null || hash == null ? null : new FieldRules(exclude, hash);
+    }
+
+    /** One collection's field rules as JSON: the lists it has. */
+    static Object fieldRulesJson(FieldRules rules) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      if (!rules.exclude().isEmpty()) {
+        json.put("exclude", rules.exclude());
+      }
+      if (!rules.hash().isEmpty()) {
+        json.put("hash", rules.hash());
+      }
+      return json;
+    }
+
     /** Typed columns as JSON objects of name, type and path. */
     static Object columnsJson(List<TypedColumn> columns) {
       return columns.stream().map(c -> {

@@ -60,7 +60,7 @@ class CdcFlowInputTest {
     assertEquals("config.settings has an unknown field \"batchSise\" (known fields: batchSize, idleTimeoutSeconds, "
             + "maxBatchDurationSeconds, decodeWorkers, chunkSize, excludedOperations, controlEventPolicy, "
             + "continueAsNewEveryBatches, splitLargeEvents, snapshot, poisonEventPolicy, autoResync, "
-            + "verifyDocumentsPerSecond, history, columns, maxVisibilityDelay, unknownEventPolicy)",
+            + "verifyDocumentsPerSecond, history, columns, maxVisibilityDelay, unknownEventPolicy, fieldRules)",
         problem(settings -> settings.put("batchSise", settings.remove("batchSize"))));
   }
 

@@ -1,0 +1,97 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.decode.TranscodingJsonRenderer;
+import io.mongocdc.pipeline.PoisonEvent;
+import io.mongocdc.ports.CheckpointCatalog;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.privacy.MirrorRedaction;
+import io.mongocdc.snapshot.SnapshotPosition;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.workflows.ActivityNames;
+import io.mongocdc.workflows.FieldRuleActivity;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.bson.RawBsonDocument;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rewrites what a mirror wrote before field rules were added: first its quarantined events (their
+ * kept BSON and documents, replayed or not), then its tables, a slice per call, recording where it
+ * is in the catalog ({@code mirrors.field_rule_rewrite}).
+ */
+public final class FieldRuleActivityImpl implements FieldRuleActivity {
+
+  private static final Logger log = LoggerFactory.getLogger(FieldRuleActivityImpl.class);
+  private static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
+
+  private final MirrorDestination destination;
+  private final CheckpointCatalog catalog;
+  private final MirrorRedactions redactions;
+
+  public FieldRuleActivityImpl(MirrorDestination destination, CheckpointCatalog catalog, MirrorRedactions redactions) {
+    this.destination = Objects.requireNonNull(destination, "destination");
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.redactions = Objects.requireNonNull(redactions, "redactions");
+  }
+
+  @Override
+  public FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite) {
+    return FailureClassifier.classified(ActivityNames.REWRITE_FIELD_RULES, () -> {
+      ActivityExecutionContext context = Activity.getExecutionContext();
+      MirrorRedaction added = redactions.of(mirror, rewrite.rules());
+      FieldRuleRewrite at = rewrite;
+      if (at.stage() == null) {
+        int events = catalog.rewriteQuarantined(mirror.name(), event -> rewritten(event, added));
+        List<String> collections = List.copyOf(at.rules().collections().keySet());
+        at = new FieldRuleRewrite(at.rules(), at.upTo(), collections.isEmpty() ? null : collections.get(0),
+            FieldRuleRewrite.TABLE, null, null, at.rowsRewritten() + events);
+      }
+      ResumeToken upTo = SnapshotPosition.tokenOf(Checkpoints.toPosition(at.upTo()));
+      FieldRuleRewrite next;
+      try (PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat, 0L, HEARTBEAT_EVERY,
+          "mongo-cdc-" + mirror.name() + "-field-rules-heartbeat", () -> {})) {
+        long[] transactions = {0};
+        next = at.collection() == null ? at.finished(at.rowsRewritten())
+            : destination.rewriteFieldRules(mirror, at, upTo, added, () -> heartbeat.progress(++transactions[0]));
+      }
+      catalog.recordFieldRuleRewrite(mirror.name(), next.done() ? null : next.describe(), next.rowsRewritten());
+      log.info("mirror {}: field rule rewrite: {}", mirror.name(), next.describe());
+      return next;
+    });
+  }
+
+  /** A quarantined event with the added rules applied to what it kept. */
+  private static PoisonEvent rewritten(PoisonEvent event, MirrorRedaction added) {
+    byte[] raw = event.rawEvent();
+    if (raw != null) {
+      RawBsonDocument redacted;
+      try {
+        redacted = added.changeEvent(new RawBsonDocument(raw));
+      } catch (IllegalArgumentException e) {
+        redacted = RawBsonDocument.parse("{}");
+      }
+      ByteBuffer bytes = redacted.getByteBuffer().asNIO();
+      raw = new byte[bytes.remaining()];
+      bytes.get(raw);
+    }
+    String document = event.document();
+    if (document != null && event.source() != null && added.of(event.source().collection()) != null) {
+      RawBsonDocument parsed;
+      try {
+        parsed = added.document(event.source().collection(), RawBsonDocument.parse(document));
+      } catch (RuntimeException e) {
+        parsed = RawBsonDocument.parse("{}");
+      }
+      document = TranscodingJsonRenderer.relaxed().render(parsed);
+    }
+    return new PoisonEvent(event.position(), event.source(), event.table(), event.key(), event.operation(), document,
+        event.commitTime(), raw, event.reason());
+  }
+}

@@ -1,0 +1,82 @@
+package io.mongocdc.privacy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.bson.RawBsonDocument;
+
+/** The bytes of a BSON document being written: appended, with document sizes filled in at their end. */
+final class Output {
+
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+  private byte[] bytes;
+  private int size;
+
+  Output(int expected) {
+    // Room for a few hashes, which are longer than most values they replace.
+    bytes = new byte[Math.max(64, expected + expected / 8)];
+  }
+
+  void oneByte(byte value) {
+    ensure(1);
+    bytes[size++] = value;
+  }
+
+  void bytes(byte[] from, int offset, int length) {
+    ensure(length);
+    System.arraycopy(from, offset, bytes, size, length);
+    size += length;
+  }
+
+  /** Leaves room for a document's size; @return where it goes, for {@link #end} */
+  int reserveInt() {
+    ensure(4);
+    size += 4;
+    return size - 4;
+  }
+
+  /** Ends the document whose size goes at {@code sizeAt}. */
+  void end(int sizeAt) {
+    oneByte((byte) 0);
+    putInt(sizeAt, size - sizeAt);
+  }
+
+  /** A BSON string value: its length, its UTF-8 and the 0x00. */
+  void string(String value) {
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    ensure(4 + utf8.length + 1);
+    putInt(size, utf8.length + 1);
+    size += 4;
+    bytes(utf8, 0, utf8.length);
+    oneByte((byte) 0);
+  }
+
+  /** A BSON string value of {@code bytes} as lowercase hex: its length, the hex digits and the 0x00. */
+  void hex(byte[] bytes) {
+    ensure(4 + 2 * bytes.length + 1);
+    putInt(size, 2 * bytes.length + 1);
+    size += 4;
+    for (byte value : bytes) {
+      this.bytes[size++] = HEX_DIGITS[(value >> 4) & 0xF];
+      this.bytes[size++] = HEX_DIGITS[value & 0xF];
+    }
+    this.bytes[size++] = 0;
+  }
+
+  RawBsonDocument toDocument() {
+    return new RawBsonDocument(bytes, 0, size);
+  }
+
+  private void putInt(int at, int value) {
+    bytes[at] = (byte) value;
+    bytes[at + 1] = (byte) (value >> 8);
+    bytes[at + 2] = (byte) (value >> 16);
+    bytes[at + 3] = (byte) (value >> 24);
+  }
+
+  private void ensure(int more) {
+    if (size + more > bytes.length) {
+      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package io.mongocdc.privacy;
+
+import io.mongocdc.workflows.model.FieldRules;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One level of a collection's rule paths, compiled: what a rule does to the field that ends a path
+ * here, and the levels below by field name ({@code *}: any name). A field can match several nodes
+ * ({@code customer.*.email} and {@code customer.home.email}); the strongest action wins: exclude
+ * over hash over going deeper, so an outer rule wins over one inside the value it acts on.
+ */
+final class RuleNode {
+
+  enum Action { HASH, EXCLUDE }
+
+  private Action action;
+  private final Map<String, RuleNode> children = new LinkedHashMap<>();
+  private RuleNode anyChild;
+  /** The children's names as UTF-8 and the children, for matching names without decoding them. */
+  private byte[][] childNames;
+  private RuleNode[] childNodes;
+  /** This node alone, the common answer of {@link #match}, made once. */
+  private final List<RuleNode> alone = List.of(this);
+
+  static RuleNode compile(FieldRules rules) {
+    RuleNode root = new RuleNode();
+    rules.exclude().forEach(path -> root.add(FieldRules.segments(path), 0, Action.EXCLUDE));
+    rules.hash().forEach(path -> root.add(FieldRules.segments(path), 0, Action.HASH));
+    root.freeze();
+    return root;
+  }
+
+  private void freeze() {
+    childNames = new byte[children.size()][];
+    childNodes = new RuleNode[children.size()];
+    int i = 0;
+    for (Map.Entry<String, RuleNode> child : children.entrySet()) {
+      childNames[i] = child.getKey().getBytes(StandardCharsets.UTF_8);
+      childNodes[i++] = child.getValue();
+      child.getValue().freeze();
+    }
+    if (anyChild != null) {
+      anyChild.freeze();
+    }
+  }
+
+  private void add(List<String> segments, int i, Action rule) {
+    if (i == segments.size()) {
+      action = action == Action.EXCLUDE ? action : rule;
+      return;
+    }
+    String segment = segments.get(i);
+    RuleNode child;
+    if (segment.equals(FieldRules.ANY_FIELD)) {
+      child = anyChild == null ? (anyChild = new RuleNode()) : anyChild;
+    } else {
+      child = children.computeIfAbsent(segment, s -> new RuleNode());
+    }
+    child.add(segments, i + 1, rule);
+  }
+
+  Action action() {
+    return action;
+  }
+
+  /** The nodes a field named {@code name} reaches from {@code nodes}; empty when none. */
+  static List<RuleNode> match(List<RuleNode> nodes, String name) {
+    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+    return match(nodes, utf8, 0, utf8.length);
+  }
+
+  /** The nodes the field whose UTF-8 name is {@code b[from, to)} reaches from {@code nodes}; empty when none. */
+  static List<RuleNode> match(List<RuleNode> nodes, byte[] b, int from, int to) {
+    RuleNode first = null;
+    List<RuleNode> more = null;
+    for (int n = 0, size = nodes.size(); n < size; n++) {
+      RuleNode node = nodes.get(n);
+      RuleNode named = node.named(b, from, to);
+      if (named != null) {
+        if (first == null) {
+          first = named;
+        } else {
+          more = add(more, first, named);
+        }
+      }
+      if (node.anyChild != null) {
+        if (first == null) {
+          first = node.anyChild;
+        } else {
+          more = add(more, first, node.anyChild);
+        }
+      }
+    }
+    return more != null ? more : first != null ? first.alone : List.of();
+  }
+
+  private static List<RuleNode> add(List<RuleNode> more, RuleNode first, RuleNode matched) {
+    if (more == null) {
+      more = new ArrayList<>(4);
+      more.add(first);
+    }
+    more.add(matched);
+    return more;
+  }
+
+  private RuleNode named(byte[] b, int from, int to) {
+    int length = to - from;
+    for (int i = 0; i < childNames.length; i++) {
+      byte[] name = childNames[i];
+      if (name.length == length && java.util.Arrays.equals(name, 0, length, b, from, to)) {
+        return childNodes[i];
+      }
+    }
+    return null;
+  }
+
+  /** The strongest action of {@code nodes}; null when they only lead deeper. */
+  static Action strongest(List<RuleNode> nodes) {
+    Action strongest = null;
+    for (RuleNode node : nodes) {
+      if (node.action == Action.EXCLUDE) {
+        return Action.EXCLUDE;
+      }
+      if (node.action == Action.HASH) {
+        strongest = Action.HASH;
+      }
+    }
+    return strongest;
+  }
+}

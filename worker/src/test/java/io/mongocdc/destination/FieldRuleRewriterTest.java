@@ -1,0 +1,132 @@
+package io.mongocdc.destination;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.privacy.HashKey;
+import io.mongocdc.privacy.MirrorRedaction;
+import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRuleSettings;
+import io.mongocdc.workflows.model.FieldRules;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.TypedColumn;
+import io.mongocdc.workflows.model.TypedColumnSettings;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Field rules added to a mirror with rows (issue 32, item 4): once the rewrite is done, no row of
+ * the state or history table written before the rules holds an old value, each holds what the
+ * stream writes under the rules, and the rows written after the rules took effect are left as they
+ * were (a hash is never hashed again).
+ */
+class FieldRuleRewriterTest {
+
+  private static final Namespace USERS = new Namespace("app", "users");
+  private static final HashKey KEY = HashKey.of("a key of the rewrite test, 32 b.", "test");
+  private static TypedColumnTables tables;
+
+  @BeforeAll
+  static void database() {
+    tables = new TypedColumnTables("field_rules");
+  }
+
+  @Test
+  void aRewriteLeavesNoOldValueInTablesOrHistoryAndDoesNotHashTheRowsWrittenAfterTheRules() throws Exception {
+    MirrorSettings plain = MirrorSettings.defaults()
+        .withColumns(new TypedColumnSettings(Map.of("users", List.of(new TypedColumn("email", "text", "email"))), null))
+        .apply(EditRequest.fromJson(Map.of("history", Map.of("users", true))));
+    MirrorConfig before = TypedColumnTables.mirror("rewrite1", List.of("users"), plain);
+    tables.destination().createTables(before);
+    tables.stream(before, USERS, users(0, 40, 0));
+    tables.stream(before, USERS, users(0, 20, 1)); // a second version of half: two history rows each
+    String state = TableNaming.qualified("rewrite1", TableNaming.tableName(USERS));
+    String history = TableNaming.qualified("rewrite1", TableNaming.historyTableName(TableNaming.tableName(USERS)));
+    io.mongocdc.source.ResumeToken upTo = io.mongocdc.source.ResumeToken.of(tables.one(
+        "select max(_position) from " + state));
+
+    FieldRuleSettings rules = new FieldRuleSettings(Map.of("users",
+        new FieldRules(List.of("address"), List.of("email"))));
+    MirrorConfig after = before.withSettings(plain.withFieldRules(rules));
+    MirrorRedaction redaction = MirrorRedaction.of(rules, KEY);
+    // Written after the rules took effect: already under them.
+    Map<String, BsonDocument> later = redacted(users(30, 40, 2), redaction);
+    tables.stream(after, USERS, later);
+
+    FieldRuleRewrite rewrite = FieldRuleRewrite.of(rules, io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0));
+    rewrite = new FieldRuleRewrite(rules, rewrite.upTo(), "users", FieldRuleRewrite.TABLE, null, null, 0);
+    int calls = 0;
+    while (!rewrite.done()) {
+      rewrite = tables.destination().rewriteFieldRules(after, rewrite, upTo, redaction, () -> {});
+      calls++;
+    }
+    assertEquals(1, calls, "100 rows fit one call");
+
+    assertEquals("", tables.rows("select _id, _position, doc, email from " + state + " where doc::text like '%example.com%'"
+        + " or doc ? 'address' or email like '%example.com%'"));
+    assertEquals("0", tables.one("select count(*) from " + history + " where doc::text like '%example.com%'"
+        + " or doc::text like '%Rue%'"));
+    assertEquals("70", tables.one("select count(*) from " + history));
+
+    Map<String, BsonDocument> current = new LinkedHashMap<>(redacted(users(0, 20, 1), redaction));
+    current.putAll(redacted(users(20, 30, 0), redaction));
+    current.putAll(later);
+    tables.assertAsStreamed(after, Map.of(USERS, current), "");
+    String fresh = TableNaming.qualified("rewrite1_fresh", TableNaming.tableName(USERS));
+    assertEquals("", tables.rows("(select _id, doc from " + state + " except select _id, doc from " + fresh + ")"
+        + " union all (select _id, doc from " + fresh + " except select _id, doc from " + state + ")"),
+        "documents as the stream writes them under the rules");
+    assertEquals(30 + 60, rewrite.rowsRewritten(), "u0-u29 in the table, the 60 history rows written before");
+  }
+
+  @Test
+  void aRewriteGoesOnWhereTheLastSliceStopped() throws Exception {
+    MirrorConfig before = TypedColumnTables.mirror("rewrite2", List.of("users"), MirrorSettings.defaults()
+        .apply(EditRequest.fromJson(Map.of("history", Map.of("users", true)))));
+    tables.destination().createTables(before);
+    tables.stream(before, USERS, users(0, 10, 0));
+    FieldRuleSettings rules = new FieldRuleSettings(Map.of("users", new FieldRules(List.of("email"), List.of())));
+    MirrorRedaction redaction = MirrorRedaction.of(rules, null);
+    String state = TableNaming.qualified("rewrite2", TableNaming.tableName(USERS));
+
+    // As a call that stopped after u4 of the state table left it.
+    FieldRuleRewrite stopped = new FieldRuleRewrite(rules, io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0),
+        "users", FieldRuleRewrite.TABLE, null, "u4", 5);
+    FieldRuleRewrite done = tables.destination().rewriteFieldRules(before.withSettings(before.settings()
+        .withFieldRules(rules)), stopped, Records.pos(1_000_000), redaction, () -> {});
+
+    assertTrue(done.done(), done.toString());
+    assertEquals("5", tables.one("select count(*) from " + state + " where doc ? 'email'"), "u0-u4 were not read again");
+    assertEquals(5 + 5 + 10, done.rowsRewritten());
+  }
+
+  /** Users {@code u<from>..u<to - 1>}, version {@code version}, with an email and an address. */
+  private static Map<String, BsonDocument> users(int from, int to, int version) {
+    Map<String, BsonDocument> users = new LinkedHashMap<>();
+    for (int i = from; i < to; i++) {
+      users.put("u" + i, new BsonDocument("_id", new BsonString("u" + i))
+          .append("email", new BsonString("user" + (i % 7) + "@example.com"))
+          .append("address", new BsonDocument("street", new BsonString(i + " Rue de la Paix")))
+          .append("version", new BsonInt32(version)));
+    }
+    return users;
+  }
+
+  private static Map<String, BsonDocument> redacted(Map<String, BsonDocument> documents, MirrorRedaction redaction) {
+    Map<String, BsonDocument> out = new LinkedHashMap<>();
+    documents.forEach((key, document) -> out.put(key, redaction.document("users",
+        new RawBsonDocument(document, new BsonDocumentCodec())).decode(new BsonDocumentCodec())));
+    return out;
+  }
+}

@@ -1,0 +1,153 @@
+package io.mongocdc.workflows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.activities.Fixtures;
+import io.mongocdc.activities.InMemoryCatalog;
+import io.mongocdc.activities.InMemoryDestination;
+import io.mongocdc.privacy.HashKey;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.source.scripted.ChangeEvents;
+import io.mongocdc.source.scripted.ManualClock;
+import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.testing.WorkerEnvironment;
+import io.mongocdc.testing.WorkflowTestExtension;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRules;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotSettings;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Field rules edited on a running mirror (issue 32, item 4), as the workflow runs them: an added
+ * rule queues the rewrite of the rows written up to the checkpoint, with only the added rules;
+ * rules cannot change while it runs; status and the catalog show it; a path hashed once cannot be
+ * hashed again; and a worker without the hash key refuses a mirror that hashes before any table
+ * exists.
+ */
+class FieldRulesWorkflowTest {
+
+  private static final String KEY = "the key of the field rules workflow test";
+  private static final int ORDERS = 20;
+
+  private final ManualClock clock = new ManualClock();
+  private final List<RawBsonDocument> events = events();
+  private final ScriptedChangeStream stream =
+      ScriptedChangeStream.builder().events(events).clock(clock, Duration.ofSeconds(1)).build();
+  private final InMemoryDestination destination = new InMemoryDestination();
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  @RegisterExtension
+  final WorkflowTestExtension servers = WorkflowTestExtension.serversOnly();
+
+  private static List<RawBsonDocument> events() {
+    ChangeEvents changes = new ChangeEvents();
+    List<RawBsonDocument> out = new ArrayList<>();
+    for (int id = 0; id < ORDERS; id++) {
+      out.add(changes.insert(Fixtures.ORDERS, new BsonDocument("_id", new BsonInt32(id))
+          .append("email", new BsonString("c" + id + "@example.com"))));
+    }
+    return out;
+  }
+
+  private static MirrorConfig mirror(MirrorSettings base) {
+    return Fixtures.orders(base.toBuilder().batchSize(1_000).idleTimeoutSeconds(3).decodeWorkers(2).chunkSize(4)
+        .snapshot(SnapshotSettings.off()).build());
+  }
+
+  @Test
+  void anAddedRuleRewritesUpToTheCheckpointWhileEditsWaitAndAPathHashedOnceIsNotHashedAgain() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    CdcFlowWorkflow workflow = flow.start(mirror(MirrorSettings.defaults()));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+
+    List<FieldRuleRewrite> asked = new CopyOnWriteArrayList<>();
+    List<ResumeToken> upTo = new CopyOnWriteArrayList<>();
+    CountDownLatch rewriting = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      upTo.add(position);
+      rewriting.countDown();
+      try {
+        assertTrue(release.await(60, TimeUnit.SECONDS), "the test never released the rewrite");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return rewrite.finished(rewrite.rowsRewritten() + ORDERS);
+    });
+    workflow.edit(Map.of("fieldRules", Map.of("orders", Map.of("exclude", List.of("address"), "hash",
+        List.of("email")))));
+    assertTrue(rewriting.await(60, TimeUnit.SECONDS), "no rewrite was asked for");
+
+    assertEquals(stream.tokenOf(ORDERS - 1), upTo.get(0), "up to the checkpoint the rules took effect at");
+    assertEquals(Map.of("orders", new FieldRules(List.of("address"), List.of("email"))),
+        asked.get(0).rules().collections());
+    MirrorStatus during = workflow.status();
+    assertTrue(during.fieldRuleRewrite() != null && during.fieldRuleRewrite().contains("rules [orders]"),
+        String.valueOf(during.fieldRuleRewrite()));
+    assertRejected(workflow, Map.of("removeFieldRules", Map.of("orders", List.of("address"))),
+        "fieldRules: cannot change while the rows written before the last added rules are being rewritten");
+    release.countDown();
+
+    MirrorStatus after = WorkerEnvironment.awaitStatus(workflow, s -> s.fieldRuleRewrite() == null);
+    assertEquals(MirrorPhase.RUNNING, after.state());
+    assertEquals("null " + ORDERS, catalog.fieldRuleRewrite("orders"), "the catalog shows it done, with its rows");
+
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      return rewrite.finished(0);
+    });
+    workflow.edit(Map.of("removeFieldRules", Map.of("orders", List.of("email"))));
+    WorkerEnvironment.awaitStatus(workflow, s -> s.config().settings().fieldRules().of("orders").hash().isEmpty());
+    assertRejected(workflow, Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("email")))),
+        "'email' was hashed before");
+    assertEquals(1, asked.size(), "removing a rule rewrites nothing");
+
+    workflow.terminate(null);
+    flow.result("orders");
+    flow.captureWhenClosed("orders", "field-rule-rewrite");
+  }
+
+  @Test
+  void aWorkerWithoutTheHashKeyRefusesAMirrorThatHashesBeforeAnyTableExists() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peers(),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    MirrorSettings hashing = MirrorSettings.defaults().apply(io.mongocdc.workflows.model.EditRequest.fromJson(
+        Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("email"))))));
+    CdcFlowWorkflow workflow = flow.start(mirror(hashing));
+
+    MirrorStatus failed = WorkerEnvironment.awaitStatus(workflow, s -> s.lastError() != null);
+    assertTrue(failed.lastError().contains(HashKey.ENVIRONMENT_VARIABLE), failed.lastError());
+    assertTrue(destination.createdTables().isEmpty(), destination.createdTables().toString());
+    workflow.terminate(null);
+    flow.result("orders");
+  }
+
+  private static void assertRejected(CdcFlowWorkflow workflow, Map<String, Object> edit, String reason) {
+    WorkflowUpdateException rejected = assertThrows(WorkflowUpdateException.class, () -> workflow.edit(edit));
+    String message = rejected.getCause() instanceof ApplicationFailure application
+        ? application.getOriginalMessage() : String.valueOf(rejected.getCause());
+    assertTrue(message.contains(reason), () -> "expected '" + reason + "' in: " + message);
+  }
+}
