@@ -15,6 +15,9 @@ import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.EditRequest;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRuleSettings;
+import io.mongocdc.workflows.model.FieldRules;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorTotals;
@@ -98,9 +101,12 @@ class CarriedStateTest {
     assertNull(read.autoResyncedAtMillis);
     assertNull(read.typedColumnsBackfillFrom);
     assertNull(read.lastFreshness);
+    assertEquals(List.of(), read.fieldRuleRewrites);
+    assertEquals(Map.of(), read.hashedPaths);
     // The lists read are the state's own: the next run adds to them.
     read.pendingEdits.add(EditRequest.none().with(MirrorSettings.BATCH_SIZE, 5));
     read.sweepPending.add("orders");
+    read.hashedPaths.put("orders", List.of("email"));
   }
 
   @Test
@@ -169,6 +175,10 @@ class CarriedStateTest {
     carried.typedColumnsBackfillFrom = "\"abc\"";
     carried.typedColumnIndexesPending = true;
     carried.lastFreshness = FRESHNESS;
+    FieldRuleSettings rules = new FieldRuleSettings(Map.of("orders", new FieldRules(List.of("a"), List.of("b"))));
+    carried.fieldRuleRewrites.add(new FieldRuleRewrite(rules, CHECKPOINT, "orders", FieldRuleRewrite.HISTORY, "8265",
+        "\"k\"", 12));
+    carried.hashedPaths.put("orders", List.of("b"));
     return carried;
   }
 }
