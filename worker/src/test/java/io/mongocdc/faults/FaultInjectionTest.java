@@ -54,6 +54,9 @@ class FaultInjectionTest {
    * destination server): a scenario mostly waits on round trips, so lanes fill the cores.
    */
   private static final int LANES = Integer.getInteger("faults.lanes", 8);
+  private static final int LANE_START_ATTEMPTS = 3;
+  /** Lanes that started or may still start; the last one to give up fails the seeds left. */
+  private static final AtomicInteger LIVE_LANES = new AtomicInteger();
   /** Runs only the seeds with snapshots on (a quicker check of the snapshot's faults). */
   private static final boolean SNAPSHOT_SEEDS_ONLY = Boolean.getBoolean("faults.snapshotSeedsOnly");
   /**
@@ -91,6 +94,7 @@ class FaultInjectionTest {
     seeds.forEach(seed -> outcomes.put(seed, new CompletableFuture<>()));
     Queue<Long> queue = new ConcurrentLinkedQueue<>(seeds);
     int laneCount = Math.max(1, Math.min(LANES, seeds.size()));
+    LIVE_LANES.set(laneCount);
     SuiteCatalog.checkpoints();
     AtomicInteger laneNumbers = new AtomicInteger();
     lanes = Executors.newFixedThreadPool(laneCount, r -> new Thread(r, "faults-lane-" + laneNumbers.incrementAndGet()));
@@ -110,26 +114,37 @@ class FaultInjectionTest {
   }
 
   private static void runLane(int number, Queue<Long> queue, Map<Long, CompletableFuture<Void>> outcomes) {
-    FaultLane lane;
-    try {
-      lane = new FaultLane();
-    } catch (Throwable t) {
-      // No lane: the seeds it would have run fail with the reason, unless another lane runs them.
-      for (Long seed = queue.poll(); seed != null; seed = queue.poll()) {
-        outcomes.get(seed).completeExceptionally(new AssertionError("lane " + number + " did not start", t));
+    FaultLane lane = null;
+    Throwable failure = null;
+    // A lane's server can lose a race for its port on a busy machine: it tries again on a new one.
+    for (int attempt = 1; attempt <= LANE_START_ATTEMPTS && lane == null; attempt++) {
+      try {
+        lane = new FaultLane();
+      } catch (Throwable t) {
+        failure = t;
+      }
+    }
+    if (lane == null) {
+      // The other lanes run its seeds; only when no lane is left do the seeds fail, with the reason.
+      if (LIVE_LANES.decrementAndGet() == 0) {
+        for (Long seed = queue.poll(); seed != null; seed = queue.poll()) {
+          outcomes.get(seed).completeExceptionally(new AssertionError("lane " + number + " did not start", failure));
+        }
       }
       return;
     }
-    try (lane) {
+    try (FaultLane started = lane) {
       for (Long seed = queue.poll(); seed != null; seed = queue.poll()) {
         try {
-          runScenario(lane, seed);
+          runScenario(started, seed);
           outcomes.get(seed).complete(null);
         } catch (Throwable t) {
-          lane.retireHarness();
+          started.retireHarness();
           outcomes.get(seed).completeExceptionally(t);
         }
       }
+    } finally {
+      LIVE_LANES.decrementAndGet();
     }
   }
 

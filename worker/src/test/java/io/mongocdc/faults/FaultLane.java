@@ -41,6 +41,10 @@ final class FaultLane implements AutoCloseable {
     try (Connection c = destination.postgres().getPostgresDatabase().getConnection();
         Statement st = c.createStatement()) {
       st.execute("create database " + DESTINATION_DATABASE);
+    } catch (SQLException | RuntimeException e) {
+      // A lane that does not start leaves no server behind.
+      destination.close();
+      throw e;
     }
     String url = destination.postgres().getJdbcUrl("postgres", DESTINATION_DATABASE);
     PGSimpleDataSource data = new PGSimpleDataSource();
