@@ -4,12 +4,8 @@ import io.mongocdc.wiring.PortsFactory;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.OutputStreamAppender;
 import io.mongocdc.secrets.JavaUtilLogging;
-import java.io.ByteArrayOutputStream;
+import io.mongocdc.testing.LogCapture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -30,30 +26,17 @@ class SecretCanaryTest {
 
   private static final String CANARY = "CANARY";
 
-  private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
-  private OutputStreamAppender<ILoggingEvent> capture;
+  private LogCapture logged;
 
   @BeforeEach
   void captureTheLog() {
     JavaUtilLogging.routeToSlf4j(); // as MongoCdc.main does
-    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-    encoder.setContext(context);
-    encoder.setPattern("%logger - %redactedMsg%n%redactedEx"); // the worker's pattern, as logback.xml has it
-    encoder.start();
-    capture = new OutputStreamAppender<>();
-    capture.setContext(context);
-    capture.setEncoder(encoder);
-    capture.setOutputStream(logged);
-    capture.start();
-    context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(capture);
+    logged = LogCapture.start();
   }
 
   @AfterEach
   void stopCapturing() {
-    ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
-        .detachAppender(capture);
-    capture.stop();
+    logged.close();
   }
 
   @Test
@@ -98,7 +81,7 @@ class SecretCanaryTest {
         .setOut(new PrintWriter(cliOut, true)).setErr(new PrintWriter(cliOut, true))
         .execute("worker", "--catalog-url", credential, "--metrics-port", "-1");
 
-    String log = logged.toString(StandardCharsets.UTF_8);
+    String log = logged.text();
     assertTrue(log.contains("org.postgresql.Driver - cannot use "), "the JUL record reached the log: " + log);
     assertFalse(log.contains(CANARY), () -> "the password reached the log: " + log);
     assertTrue(exit != 0, cliOut::toString);
@@ -127,7 +110,7 @@ class SecretCanaryTest {
         .setOut(new PrintWriter(cliOut, true)).setErr(new PrintWriter(cliOut, true))
         .execute(arguments.split("\\|"));
 
-    String log = logged.toString(StandardCharsets.UTF_8);
+    String log = logged.text();
     assertTrue(exit != 0, cliOut::toString);
     assertTrue(cliOut.toString().startsWith("mongo-cdc: "), cliOut.toString());
     assertFalse(cliOut.toString().contains(CANARY), () -> "the password reached the CLI's output: " + cliOut);

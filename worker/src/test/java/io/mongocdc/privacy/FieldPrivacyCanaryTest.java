@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.OutputStreamAppender;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -27,6 +23,7 @@ import io.mongocdc.ports.Peer;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.testing.LogCapture;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
@@ -59,7 +56,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.slf4j.LoggerFactory;
 
 /**
  * Issue 32's canary: values planted in an excluded field and a hashed field, carried by inserts,
@@ -78,29 +74,16 @@ class FieldPrivacyCanaryTest {
   @RegisterExtension
   final WorkflowTestExtension fixture = WorkflowTestExtension.withDatabases("canary", "orders-mongo", "warehouse-pg");
 
-  private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
-  private OutputStreamAppender<ILoggingEvent> capture;
+  private LogCapture logged;
 
   @BeforeEach
   void captureTheLog() {
-    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-    encoder.setContext(context);
-    encoder.setPattern("%logger - %redactedMsg%n%redactedEx");
-    encoder.start();
-    capture = new OutputStreamAppender<>();
-    capture.setContext(context);
-    capture.setEncoder(encoder);
-    capture.setOutputStream(logged);
-    capture.start();
-    context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(capture);
+    logged = LogCapture.start();
   }
 
   @AfterEach
   void stopCapturing() {
-    ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
-        .detachAppender(capture);
-    capture.stop();
+    logged.close();
   }
 
   @Test
@@ -161,7 +144,7 @@ class FieldPrivacyCanaryTest {
     String history = flow.client.fetchHistory(MirrorIds.workflowId("orders")).toJson(false);
     String statusJson = new ObjectMapper().findAndRegisterModules().writeValueAsString(status);
     String metrics = meters.scrape();
-    String log = logged.toString(StandardCharsets.UTF_8);
+    String log = logged.text();
 
     assertTrue(destination.contains(hmac(HASHED)), "the hash is where the value was: " + destination);
     String historyTable = TableNaming.qualified("public", TableNaming.historyTableName(TableNaming.tableName(ORDERS)));
