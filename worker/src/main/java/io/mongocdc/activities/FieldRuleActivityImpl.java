@@ -48,7 +48,7 @@ public final class FieldRuleActivityImpl implements FieldRuleActivity {
       MirrorRedaction added = redactions.of(mirror, rewrite.rules());
       FieldRuleRewrite at = rewrite;
       if (at.stage() == null) {
-        int events = catalog.rewriteQuarantined(mirror.name(), event -> rewritten(event, added));
+        int events = catalog.rewriteQuarantined(mirror.name(), at.id(), event -> rewritten(event, added));
         List<String> collections = List.copyOf(at.rules().collections().keySet());
         at = new FieldRuleRewrite(at.rules(), at.upTo(), collections.isEmpty() ? null : collections.get(0),
             FieldRuleRewrite.TABLE, null, null, at.rowsRewritten() + events);

@@ -164,8 +164,9 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public int rewriteQuarantined(String mirror, java.util.function.UnaryOperator<PoisonEvent> rewrite) {
-    return catalog.quarantine().rewrite(mirror, rewrite);
+  public int rewriteQuarantined(String mirror, String rewriteId,
+      java.util.function.UnaryOperator<PoisonEvent> rewrite) {
+    return catalog.quarantine().rewrite(mirror, rewriteId, rewrite);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.mongocdc.catalog;
 
+import static io.mongocdc.catalog.jooq.Tables.MIRRORS;
 import static io.mongocdc.catalog.jooq.Tables.QUARANTINED_EVENTS;
 
 import io.mongocdc.ports.QuarantinedEvent;
@@ -71,12 +72,21 @@ public final class QuarantineStore {
 
   /**
    * Rewrites every event the mirror quarantined, replayed or not, as {@code rewrite} says (its
-   * kept BSON and document only), in one transaction. @return the events whose kept parts changed
+   * kept BSON and document only), in one transaction, once per {@code rewriteId}: the transaction
+   * records the id, and a call with the id recorded rewrites nothing (a retry after a crash).
+   *
+   * @return the events whose kept parts changed
    */
-  public int rewrite(String mirror, UnaryOperator<PoisonEvent> rewrite) {
+  public int rewrite(String mirror, String rewriteId, UnaryOperator<PoisonEvent> rewrite) {
     int[] changed = {0};
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();
+      String done = tx.select(MIRRORS.FIELD_RULE_REWRITE_QUARANTINED).from(MIRRORS).where(MIRRORS.NAME.eq(mirror))
+          .forUpdate().fetchOptional(MIRRORS.FIELD_RULE_REWRITE_QUARANTINED).orElse(null);
+      if (rewriteId.equals(done)) {
+        return;
+      }
+      tx.update(MIRRORS).set(MIRRORS.FIELD_RULE_REWRITE_QUARANTINED, rewriteId).where(MIRRORS.NAME.eq(mirror)).execute();
       for (QuarantinedEventsRecord row : tx.selectFrom(QUARANTINED_EVENTS)
           .where(QUARANTINED_EVENTS.MIRROR_NAME.eq(mirror)).orderBy(QUARANTINED_EVENTS.ID).forUpdate().fetch()) {
         PoisonEvent before = event(row).event();

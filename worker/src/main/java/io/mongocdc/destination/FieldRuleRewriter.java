@@ -32,6 +32,8 @@ import org.bson.RawBsonDocument;
  * row the stream rewrote meanwhile (its {@code _position} moved) is left to the stream's values. A
  * document Extended JSON cannot read back (an integer beyond int64 stored long ago) becomes {@code
  * {}}: nothing the rules should have removed stays, and {@code mirror resync} restores the rest.
+ * Each transaction records the last row it rewrote ({@link FieldRuleRewriteProgress}), so a
+ * retried slice goes on after it instead of applying the rules to a row twice.
  */
 final class FieldRuleRewriter {
 
@@ -44,14 +46,19 @@ final class FieldRuleRewriter {
   private final FieldRedactor rules;
   private final DocumentRenderer renderer;
   private final DocumentProjector projector;
+  private final FieldRuleRewriteProgress progress;
 
-  /** @param projector the table's typed columns; null for none (and for a history table) */
+  /**
+   * @param projector the table's typed columns; null for none (and for a history table)
+   * @param progress where each transaction records the last row it rewrote, before it commits
+   */
   FieldRuleRewriter(DestinationTable table, FieldRedactor rules, DocumentRenderer renderer,
-      DocumentProjector projector) {
+      DocumentProjector projector, FieldRuleRewriteProgress progress) {
     this.table = table;
     this.rules = rules;
     this.renderer = renderer;
     this.projector = projector;
+    this.progress = progress;
   }
 
   /**
@@ -116,8 +123,10 @@ final class FieldRuleRewriter {
         rewritten += Math.max(0, count);
       }
     }
-    connection.commit();
     String[] last = read.get(read.size() - 1);
+    progress.record(connection, new FieldRuleRewriteProgress.At(table.source().collection(),
+        io.mongocdc.workflows.model.FieldRuleRewrite.TABLE, null, last[0]));
+    connection.commit();
     return new Next(null, last[0], rewritten);
   }
 
@@ -169,8 +178,10 @@ final class FieldRuleRewriter {
         rewritten += Math.max(0, count);
       }
     }
-    connection.commit();
     String[] last = read.get(read.size() - 1);
+    progress.record(connection, new FieldRuleRewriteProgress.At(table.source().collection(),
+        io.mongocdc.workflows.model.FieldRuleRewrite.HISTORY, last[0], last[1]));
+    connection.commit();
     return new Next(last[0], last[1], rewritten);
   }
 

@@ -243,14 +243,23 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     ColumnProjections projections = MirrorColumns.of(mirror, renderer);
     String upTo = upToPosition.data();
     List<String> collections = List.copyOf(rewrite.rules().collections().keySet());
+    FieldRuleRewriteProgress committed = new FieldRuleRewriteProgress(mirror.destinationSchema(), mirror.name(),
+        rewrite.id());
     long rows = rewrite.rowsRewritten();
     long budget = rows + BACKFILL_ROWS_PER_CALL;
-    int from = rewrite.collection() == null ? 0 : Math.max(0, collections.indexOf(rewrite.collection()));
     try (Connection connection = data.getConnection()) {
       connection.setAutoCommit(false);
+      committed.ensureTable(connection);
+      // A call retried after a crash goes on after the last row a transaction of it committed.
+      FieldRuleRewriteProgress.At at = committed.committed(connection);
+      if (at == null && rewrite.collection() != null) {
+        at = new FieldRuleRewriteProgress.At(rewrite.collection(), rewrite.stage(), rewrite.afterPosition(),
+            rewrite.afterKey());
+      }
+      int from = at == null ? 0 : Math.max(0, collections.indexOf(at.collection()));
       for (int c = from; c < collections.size(); c++) {
         String collection = collections.get(c);
-        boolean resumes = c == from && collection.equals(rewrite.collection());
+        boolean resumes = at != null && c == from && collection.equals(at.collection());
         Namespace source = new Namespace(mirror.sourceDatabase(), collection);
         DestinationTable state = new DestinationTable(source, mirror.destinationSchema(),
             tableResolver(mirror).tableFor(source));
@@ -260,10 +269,10 @@ public final class PostgresMirrorDestination implements MirrorDestination {
         if (rules == null) {
           continue;
         }
-        boolean historyStage = resumes && FieldRuleRewrite.HISTORY.equals(rewrite.stage());
+        boolean historyStage = resumes && FieldRuleRewrite.HISTORY.equals(at.stage());
         if (!historyStage && PostgresDestination.exists(connection, state)) {
-          FieldRuleRewriter rewriter = new FieldRuleRewriter(state, rules, renderer, projections.of(source));
-          String key = resumes && rewrite.afterKey() != null ? rewrite.afterKey() : "";
+          FieldRuleRewriter rewriter = new FieldRuleRewriter(state, rules, renderer, projections.of(source), committed);
+          String key = resumes && at.key() != null ? at.key() : "";
           while (key != null) {
             if (rows >= budget) {
               return new FieldRuleRewrite(rewrite.rules(), rewrite.upTo(), collection, FieldRuleRewrite.TABLE, null,
@@ -276,9 +285,9 @@ public final class PostgresMirrorDestination implements MirrorDestination {
           }
         }
         if (PostgresDestination.exists(connection, history)) {
-          FieldRuleRewriter rewriter = new FieldRuleRewriter(history, rules, renderer, null);
-          String position = historyStage && rewrite.afterPosition() != null ? rewrite.afterPosition() : "";
-          String key = historyStage && rewrite.afterKey() != null ? rewrite.afterKey() : "";
+          FieldRuleRewriter rewriter = new FieldRuleRewriter(history, rules, renderer, null, committed);
+          String position = historyStage && at.position() != null ? at.position() : "";
+          String key = historyStage && at.key() != null ? at.key() : "";
           while (position != null) {
             if (rows >= budget) {
               return new FieldRuleRewrite(rewrite.rules(), rewrite.upTo(), collection, FieldRuleRewrite.HISTORY,

@@ -72,9 +72,10 @@ public interface CheckpointCatalog {
 
   /**
    * Rewrites the kept BSON and document of every event the mirror quarantined, replayed or not, as
-   * {@code rewrite} says. @return the events it changed
+   * {@code rewrite} says, once per {@code rewriteId}: a second call with the same id (a retry after
+   * a crash) changes nothing. @return the events it changed
    */
-  int rewriteQuarantined(String mirror, java.util.function.UnaryOperator<PoisonEvent> rewrite);
+  int rewriteQuarantined(String mirror, String rewriteId, java.util.function.UnaryOperator<PoisonEvent> rewrite);
 
   /** Where the rewrite of rows before an added field rule is (null: none running), and the rows it rewrote. */
   void recordFieldRuleRewrite(String mirror, String state, long rows);

@@ -33,6 +33,7 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   private final List<io.mongocdc.pipeline.PoisonEvent> quarantined = new ArrayList<>();
   private final Map<String, String> hashKeyFingerprints = new HashMap<>();
   private final Map<String, String> fieldRuleRewrites = new HashMap<>();
+  private final java.util.Set<String> quarantineRewrites = new java.util.HashSet<>();
   private RuntimeException failNextCommit;
 
   @Override
@@ -188,8 +189,11 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public synchronized int rewriteQuarantined(String mirror,
+  public synchronized int rewriteQuarantined(String mirror, String rewriteId,
       java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
+    if (!quarantineRewrites.add(mirror + "\0" + rewriteId)) {
+      return 0;
+    }
     quarantined.replaceAll(rewrite);
     return quarantined.size();
   }

@@ -285,4 +285,23 @@ class PostgresCheckpointCatalogTest {
     assertTrue(catalog.mirror("m3").isEmpty());
     assertEquals(0, catalog.batches().recent("m3", 10).size());
   }
+
+  /** Issue 32: a field rule rewrite of the quarantine, retried after a crash, applies its rules once. */
+  @Test
+  void aQuarantineRewriteHappensOncePerRewriteEvenWhenItIsRetried() {
+    port.register(mirror("q32"));
+    io.mongocdc.pipeline.PoisonEvent event = new io.mongocdc.pipeline.PoisonEvent(((StreamPosition.AfterToken) token(5)).token(),
+        new io.mongocdc.decode.Namespace("shop", "orders"), "shop.orders", "1", io.mongocdc.decode.Operation.INSERT,
+        "{\"_id\": 1, \"n\": 0}", java.time.Instant.EPOCH, null, "refused");
+    port.setAside("q32", 1, event);
+    // Each application appends a field: a rewrite applied twice would show two.
+    java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> increment = e -> new io.mongocdc.pipeline.PoisonEvent(
+        e.position(), e.source(), e.table(), e.key(), e.operation(), e.document().replace("}", ", \"x\": 1}"),
+        e.commitTime(), e.rawEvent(), e.reason());
+
+    assertEquals(1, port.rewriteQuarantined("q32", "rewrite A", increment));
+    assertEquals(0, port.rewriteQuarantined("q32", "rewrite A", increment), "the retry changes nothing");
+    assertEquals(1, port.rewriteQuarantined("q32", "rewrite B", increment), "another rewrite does");
+    assertEquals("{\"_id\": 1, \"n\": 0, \"x\": 1, \"x\": 1}", port.quarantined("q32").get(0).event().document());
+  }
 }

@@ -151,8 +151,9 @@ final class FaultyCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public int rewriteQuarantined(String m, java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
-    return SuiteCatalog.checkpoints().rewriteQuarantined(m, rewrite);
+  public int rewriteQuarantined(String m, String rewriteId,
+      java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
+    return SuiteCatalog.checkpoints().rewriteQuarantined(m, rewriteId, rewrite);
   }
 
   @Override

@@ -40,6 +40,14 @@ public record FieldRuleRewrite(FieldRuleSettings rules, Checkpoint upTo, String 
     return new FieldRuleRewrite(rules, upTo, null, TABLE, null, null, rows);
   }
 
+  /**
+   * What tells this rewrite from every other of its mirror, whatever its place: its rules and the
+   * checkpoint it goes up to (a path is never hashed twice, so no two rewrites share both).
+   */
+  public String id() {
+    return rules.collections() + " up to " + upTo.describe();
+  }
+
   /** One line for status and the catalog. */
   public String describe() {
     String where = done() ? "done" : collection == null ? "at the quarantined events"
