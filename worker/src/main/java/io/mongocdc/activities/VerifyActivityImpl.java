@@ -304,6 +304,13 @@ public final class VerifyActivityImpl implements VerifyActivity {
     if (confirmed.isEmpty()) {
       return 0;
     }
+    // A repair writes rows after the mirror's checkpoint, which no field rule rewrite reaches: it
+    // must write them under the rules the mirror has now, not those this verify started with.
+    MirrorConfig current = checkpoints.registered(mirror.name()).orElse(mirror);
+    if (!current.settings().fieldRules().equals(mirror.settings().fieldRules())) {
+      throw new InvalidMirrorConfigurationException("mirror " + mirror.name() + ": its field rules changed since"
+          + " this verify started, so its repairs would write rows under the old rules; run mirror verify again");
+    }
     StreamPosition readAt = source.readPosition(mirror);
     ResumeToken position = ReadBound.repairPosition(readAt);
     var commitTime = SnapshotPosition.commitTimeOf(readAt);

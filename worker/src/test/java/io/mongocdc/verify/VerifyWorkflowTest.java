@@ -203,12 +203,42 @@ class VerifyWorkflowTest {
     VerifyResult repaired = startVerify(mirror, true).getResult(VerifyResult.class);
     assertEquals(3, repaired.mismatches(), repaired.toString());
     assertEquals(3, repaired.repaired(), repaired.toString());
+
+    // A verify that started under rules the mirror no longer has does not repair under them.
+    flow.edit(Map.of("fieldRules", Map.of(ORDERS, Map.of("exclude", List.of("note")))));
+    awaitStatus(flow, s -> catalogConfigHolds(mirror, "\"note\""));
+    world.tamperUpdate(mirror, world.untouchedFrom(20).subList(3, 4));
+    WorkflowStub stale = startVerify(mirror, true);
+    Exception refused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+        () -> stale.getResult(VerifyResult.class));
+    String reasons = "";
+    for (Throwable t = refused; t != null; t = t.getCause()) {
+      reasons += t.getMessage() + " | ";
+    }
+    assertTrue(reasons.contains("its field rules changed since this verify started"), reasons);
+    MirrorConfig current = mirror.withSettings(mirror.settings().apply(EditRequest.fromJson(Map.of("fieldRules",
+        Map.of(ORDERS, Map.of("exclude", List.of("note")))))));
+    VerifyResult again = startVerify(current, true).getResult(VerifyResult.class);
+    assertEquals(1, again.repaired(), again.toString());
     flow.terminate(new StopRequest(false));
     try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("select count(*) from " + world.table(mirror) + " where doc ? 'status'"
             + " or doc ? 'tampered' or not (doc->>'n' ~ '^[0-9a-f]{64}$')")) {
       rs.next();
       assertEquals(0, rs.getLong(1), "every row, repaired ones too, as the rules leave it");
+    }
+  }
+
+  /** Whether the catalog's configuration of the mirror holds {@code text}. */
+  private static boolean catalogConfigHolds(MirrorConfig mirror, String text) {
+    try (Connection c = fixture.catalog().getConnection();
+        PreparedStatement st = c.prepareStatement("select config::text from mongo_cdc.mirrors where name = ?")) {
+      st.setString(1, mirror.name());
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() && rs.getString(1).contains(text);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 

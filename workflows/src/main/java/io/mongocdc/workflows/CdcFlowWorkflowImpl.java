@@ -312,8 +312,13 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       return;
     }
     state.rememberHashedPaths(now);
+    if (!carried.setUp || !fieldRuleRewriteVersion()) {
+      return;
+    }
+    // The catalog shows the new rules at once: a verify's repair checks them there before it writes.
+    recordState();
     FieldRuleSettings added = now.addedSince(before);
-    if (carried.setUp && !added.isEmpty() && carried.checkpoint != null && fieldRuleRewriteVersion()) {
+    if (!added.isEmpty() && carried.checkpoint != null) {
       carried.fieldRuleRewrites.add(FieldRuleRewrite.of(added, carried.checkpoint));
       log.info("mirror {}: field rules {} added; rewriting the rows written up to {}", carried.config.name(),
           added.collections(), carried.checkpoint.describe());
