@@ -1,9 +1,9 @@
 package io.mongocdc.cli;
 
 import io.mongocdc.devtools.DevClusterHost;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.privacy.HashKey;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import io.mongocdc.devtools.DevReport;
 import io.mongocdc.devtools.DevRun;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -205,30 +205,29 @@ final class DevCommand implements Callable<Integer> {
     int run(CountDownLatch stop) throws Exception;
   }
 
-  /** How to start this program's worker: {@code java -jar <this jar>} when run from it. */
   /**
-   * The key of the run's hash rules: the one in the environment if set, so hashes can be compared
-   * with another run's, else one made for this run alone. Only its fingerprint is printed.
+   * The key of the run's hash rules: the worker's own, read as a worker reads it from the
+   * environment, if set, so hashes can be compared with another run's; else one made for this run
+   * alone. Only its fingerprint is printed.
    */
   private HashKey devHashKey(PrintWriter out) {
-    String given = context.environment().get(HashKey.ENVIRONMENT_VARIABLE);
-    if (given != null && !given.isBlank()) {
-      try {
-        HashKey key = HashKey.of(given, HashKey.ENVIRONMENT_VARIABLE);
-        out.printf("field hash key: from %s (fingerprint %s)%n", HashKey.ENVIRONMENT_VARIABLE, key.fingerprint());
-        return key;
-      } catch (IllegalArgumentException e) {
-        throw new CliException(e.getMessage(), ExitCodes.INVALID);
-      }
+    HashKey given;
+    try {
+      given = ConfiguredPeerRegistry.load(null, context.environment()).fieldHashKey();
+    } catch (InvalidMirrorConfigurationException e) {
+      throw new CliException(e.getMessage(), ExitCodes.INVALID);
     }
-    byte[] random = new byte[32];
-    new SecureRandom().nextBytes(random);
-    HashKey key = HashKey.of(HexFormat.of().formatHex(random), "dev's key");
+    if (given != null) {
+      out.printf("field hash key: from %s (fingerprint %s)%n", HashKey.ENVIRONMENT_VARIABLE, given.fingerprint());
+      return given;
+    }
+    HashKey key = HashKey.random("dev's key");
     out.printf("field hash key: made for this run (fingerprint %s); set %s to hash with a key of your own%n",
         key.fingerprint(), HashKey.ENVIRONMENT_VARIABLE);
     return key;
   }
 
+  /** How to start this program's worker: {@code java -jar <this jar>} when run from it. */
   private static String workerCommand() {
     try {
       Path location = Path.of(DevCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());

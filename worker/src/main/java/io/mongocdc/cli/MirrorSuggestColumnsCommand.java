@@ -3,8 +3,6 @@ package io.mongocdc.cli;
 import io.mongocdc.privacy.FieldRedactor;
 import io.mongocdc.privacy.HashKey;
 import io.mongocdc.workflows.model.FieldRules;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -80,9 +78,7 @@ final class MirrorSuggestColumnsCommand extends MirrorSubcommand {
     if (rules.isEmpty()) {
       return null;
     }
-    byte[] random = new byte[32];
-    new SecureRandom().nextBytes(random);
-    return FieldRedactor.of(rules, HashKey.of(HexFormat.of().formatHex(random), "a key for the sample"));
+    return FieldRedactor.of(rules, HashKey.random("a key for the sample"));
   }
 
   @Override

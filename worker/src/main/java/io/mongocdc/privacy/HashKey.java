@@ -3,6 +3,7 @@ package io.mongocdc.privacy;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -46,6 +47,16 @@ public final class HashKey {
           + MIN_BYTES + " (for example 64 hex characters from 'openssl rand -hex 32')");
     }
     return new HashKey(bytes);
+  }
+
+  /**
+   * A key made of 32 random bytes, as hex: for a process that hashes only for itself ({@code dev},
+   * a sample no one keeps), whose hashes need not match any other's.
+   */
+  public static HashKey random(String source) {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return of(HexFormat.of().formatHex(bytes), source);
   }
 
   /** 16 hex characters that tell keys apart, and tell nothing of the key. */

@@ -49,10 +49,6 @@ public final class MirrorRedaction {
     return new MirrorRedaction(Map.copyOf(byCollection));
   }
 
-  public boolean isNone() {
-    return byCollection.isEmpty();
-  }
-
   /** The redactor of {@code collection}'s documents; null when its documents have no rules. */
   public FieldRedactor of(String collection) {
     return byCollection.get(collection);

@@ -41,16 +41,6 @@ final class Output {
     putInt(sizeAt, size - sizeAt);
   }
 
-  /** A BSON string value: its length, its UTF-8 and the 0x00. */
-  void string(String value) {
-    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-    ensure(4 + utf8.length + 1);
-    putInt(size, utf8.length + 1);
-    size += 4;
-    bytes(utf8, 0, utf8.length);
-    oneByte((byte) 0);
-  }
-
   /** A BSON string value of {@code bytes} as lowercase hex: its length, the hex digits and the 0x00. */
   void hex(byte[] bytes) {
     ensure(4 + 2 * bytes.length + 1);
