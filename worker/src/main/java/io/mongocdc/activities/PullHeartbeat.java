@@ -27,11 +27,21 @@ import java.util.Map;
  * @param visibleThroughMillis the source commit time of the newest change this attempt made
  *     visible in the destination (epoch milliseconds), for {@code mirror status} while the batch
  *     runs; null before one, and in heartbeats of workers before it existed
+ * @param waitingSinceMillis when the attempt began to wait for its destination connections (epoch
+ *     milliseconds), while it waits; null once it has them, and in heartbeats of workers before it
+ *     existed
  */
 public record PullHeartbeat(
     long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
     Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition,
-    long recordsQuarantined, long historyRowsAppended, Long visibleThroughMillis, Map<String, Long> eventsSkipped) {
+    long recordsQuarantined, long historyRowsAppended, Long visibleThroughMillis, Map<String, Long> eventsSkipped,
+    Long waitingSinceMillis) {
+
+  /** These details, waiting for destination connections since {@code millis}. */
+  public PullHeartbeat waitingSince(long millis) {
+    return new PullHeartbeat(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables,
+        firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis, eventsSkipped, millis);
+  }
 
   /** A builder with nothing set: nothing delivered, read or timed yet. */
   public static Builder builder() {
@@ -117,7 +127,7 @@ public record PullHeartbeat(
 
     public PullHeartbeat build() {
       return new PullHeartbeat(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables,
-          firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis, eventsSkipped);
+          firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis, eventsSkipped, null);
     }
   }
 }

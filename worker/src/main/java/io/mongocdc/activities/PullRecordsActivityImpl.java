@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.ports.ConnectionLease;
+import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
@@ -15,6 +17,7 @@ import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
+import io.mongocdc.pipeline.PullSettings;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
@@ -32,6 +35,7 @@ import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -52,6 +56,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static final Logger log = LoggerFactory.getLogger(PullRecordsActivityImpl.class);
 
+  /** The least a batch that waited for its connections still runs. */
+  private static final Duration MIN_BATCH_AFTER_WAITING = Duration.ofSeconds(1);
+
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
   private final PullTuning tuning;
@@ -60,6 +67,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final FailedAttemptLog failedAttempts;
   private final QuarantineLog quarantine;
   private final VisibilityLog visibility;
+  private final ConnectionTurns connectionTurns;
   private final MirrorRedactions redactions;
   /** One for every pull this worker runs: its mirrors share one heap. */
   private final DecodedBytesBudget decodedBytes;
@@ -72,10 +80,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    * @param failedAttempts where a failed attempt is recorded before it is reported to Temporal
    * @param quarantine where poison events go under {@code poisonEventPolicy} QUARANTINE
    * @param visibility where a running batch reports how far the visible rows reach
+   * @param connectionWaits where a batch says it waits for its destination connections
    */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine,
-      VisibilityLog visibility, MirrorRedactions redactions) {
+      VisibilityLog visibility, ConnectionWaitLog connectionWaits, MirrorRedactions redactions) {
+    this.connectionTurns = new ConnectionTurns(destination, connectionWaits);
     this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.visibility = Objects.requireNonNull(visibility, "visibility");
     this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
@@ -115,12 +125,16 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start);
     }
-    try (LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
-      MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
+    MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
+    long asked = System.nanoTime();
+    try (ConnectionLease connections = reserveConnections(context, mirror, batchId, attempt, previous, mirrorMetrics);
+        LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
       PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination)
-          .redacting(redactions.of(mirror)::changeEvent), tuning.pullSettings(mirror.settings()), clock, decodedBytes).withPoisonEvents(
-          PoisonEventPolicy.of(mirror, destination, quarantine, batchId)).withDecodeThreads(decodeThreads)
-          .withFreshnessListener(mirrorMetrics::onVisible);
+          .redacting(redactions.of(mirror)::changeEvent),
+          afterWaiting(tuning.pullSettings(mirror.settings()), Duration.ofNanos(System.nanoTime() - asked)), clock,
+          decodedBytes).withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
+          .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
+          .withTurns(elapsed -> elapsed >= tuning.connectionTurn().toNanos() && connections.othersWait());
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);
@@ -159,6 +173,32 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       // An OutOfMemoryError outside the pipeline's threads reaches here unwrapped.
       throw failed(mirror, batchId, attempt, e);
     }
+  }
+
+  /**
+   * The batch's destination connections, all at once: a waiting batch heartbeats the last
+   * heartbeat's details (so a retry still resumes after what earlier attempts delivered), marked
+   * as waiting for {@code mirror status}.
+   */
+  private ConnectionLease reserveConnections(ActivityExecutionContext context, MirrorConfig mirror, long batchId,
+      int attempt, PullHeartbeat previous, MirrorMetrics mirrorMetrics) throws InterruptedException {
+    PullHeartbeat last = previous != null ? previous : PullHeartbeat.builder().batchId(batchId).attempt(attempt).build();
+    return connectionTurns.take(context::heartbeat, mirror, destination.applyLanes(mirror),
+        since -> last.waitingSince(since.toEpochMilli()), mirrorMetrics, "batch " + batchId);
+  }
+
+  /**
+   * The batch's settings once it has waited {@code waited} for its connections: its maximum
+   * duration counts from the activity's start, as its timeout does, so a batch that waited ends
+   * that much sooner instead of timing out.
+   */
+  private static PullSettings afterWaiting(PullSettings settings, Duration waited) {
+    if (waited.compareTo(MIN_BATCH_AFTER_WAITING) < 0) {
+      return settings;
+    }
+    Duration left = settings.maxBatchDuration().minus(waited);
+    return settings.toBuilder().maxBatchDuration(left.compareTo(MIN_BATCH_AFTER_WAITING) < 0 ? MIN_BATCH_AFTER_WAITING
+        : left).build();
   }
 
   /**

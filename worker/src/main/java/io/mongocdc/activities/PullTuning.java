@@ -25,6 +25,10 @@ import java.time.Duration;
  * @param decodeThreads chunks all pulls of the worker decode at once, whichever mirror they
  *     belong to; a mirror's {@code decodeWorkers} is its own cap within it. Default: the
  *     processors of the JVM ({@link DecodeThreads})
+ * @param connectionTurn how long a batch runs, at least, before it ends to let batches that wait
+ *     for its destination connections have theirs (more mirrors than the worker's pool serves at
+ *     once take turns). Default 10 s: a few turns stay well inside a batch's timeout, and one
+ *     batch's start costs a few tens of milliseconds
  */
 public record PullTuning(
     Duration progressInterval,
@@ -32,7 +36,8 @@ public record PullTuning(
     long commitIntervalBytes,
     Duration shutdownTimeout,
     long maxDecodedBytesInFlight,
-    int decodeThreads) {
+    int decodeThreads,
+    Duration connectionTurn) {
 
   public PullTuning {
     if (maxDecodedBytesInFlight <= 0) {
@@ -42,36 +47,45 @@ public record PullTuning(
     if (decodeThreads < 1) {
       throw new IllegalArgumentException("decodeThreads must be at least 1, got " + decodeThreads);
     }
+    if (connectionTurn.isNegative() || connectionTurn.isZero()) {
+      throw new IllegalArgumentException("connectionTurn must be positive, got " + connectionTurn);
+    }
   }
 
   public static PullTuning defaults() {
     return new PullTuning(Duration.ofSeconds(2), 50_000, 64L << 20, Duration.ofSeconds(30),
-        DecodedBytesBudget.defaultMaxBytes(), DecodeThreads.defaultMax());
+        DecodedBytesBudget.defaultMaxBytes(), DecodeThreads.defaultMax(), Duration.ofSeconds(10));
   }
 
   public PullTuning withProgressInterval(Duration value) {
     return new PullTuning(value, commitIntervalRecords, commitIntervalBytes, shutdownTimeout, maxDecodedBytesInFlight,
-        decodeThreads);
+        decodeThreads, connectionTurn);
   }
 
   /** These knobs with the sink committing every {@code records} records or {@code bytes} source bytes. */
   public PullTuning withCommitInterval(int records, long bytes) {
-    return new PullTuning(progressInterval, records, bytes, shutdownTimeout, maxDecodedBytesInFlight, decodeThreads);
+    return new PullTuning(progressInterval, records, bytes, shutdownTimeout, maxDecodedBytesInFlight, decodeThreads,
+        connectionTurn);
   }
 
   public PullTuning withShutdownTimeout(Duration value) {
     return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, value, maxDecodedBytesInFlight,
-        decodeThreads);
+        decodeThreads, connectionTurn);
   }
 
   public PullTuning withMaxDecodedBytesInFlight(long value) {
     return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout, value,
-        decodeThreads);
+        decodeThreads, connectionTurn);
   }
 
   public PullTuning withDecodeThreads(int value) {
     return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout,
-        maxDecodedBytesInFlight, value);
+        maxDecodedBytesInFlight, value, connectionTurn);
+  }
+
+  public PullTuning withConnectionTurn(Duration value) {
+    return new PullTuning(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout,
+        maxDecodedBytesInFlight, decodeThreads, value);
   }
 
   /**

@@ -2,6 +2,8 @@ package io.mongocdc.activities;
 
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.ConnectionLease;
+import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
@@ -60,10 +62,16 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   private final MirrorDestination destination;
   private final SnapshotCatalog catalog;
   private final PipelineMetrics metrics;
+  private final ConnectionTurns connectionTurns;
 
-  /** @param quarantine where documents the destination cannot hold go under {@code poisonEventPolicy} QUARANTINE */
+  /**
+   * @param quarantine where documents the destination cannot hold go under {@code poisonEventPolicy} QUARANTINE
+   * @param connectionWaits where a partition says it waits for its destination connections
+   */
   public SnapshotActivityImpl(MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog,
-      PipelineMetrics metrics, QuarantineLog quarantine, MirrorRedactions redactions) {
+      PipelineMetrics metrics, QuarantineLog quarantine, ConnectionWaitLog connectionWaits,
+      MirrorRedactions redactions) {
+    this.connectionTurns = new ConnectionTurns(destination, connectionWaits);
     this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
     this.source = Objects.requireNonNull(source, "source");
@@ -142,12 +150,14 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
           MirrorColumns.of(mirror, renderer));
       SnapshotCopier.Copied copied;
       Map<String, Map<String, Long>> drift;
-      try (SnapshotSource snapshot = source.snapshotSource(mirror);
+      SnapshotHeartbeat started = new SnapshotHeartbeat(collection, partition, 0);
+      try (ConnectionLease connections = connectionTurns.take(context::heartbeat, mirror, 1, since -> started,
+              metrics.mirror(mirror.name()), "snapshot partition " + partition + " of " + collection);
+          SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = RedactingCursor.of(snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE),
               redaction.of(collection));
           RecordSink sink = destination.openSink(mirror, 0);
-          PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat,
-              new SnapshotHeartbeat(collection, partition, 0), HEARTBEAT_EVERY,
+          PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat, started, HEARTBEAT_EVERY,
               "mongo-cdc-" + mirror.name() + "-snapshot-heartbeat", cursor::close)) {
         try {
           copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(start),

@@ -177,6 +177,14 @@ public final class Catalog {
         .execute();
   }
 
+  /** When the mirror's running batch began to wait for destination connections; null: it does not wait. */
+  public void recordWaitingSince(String name, Instant since) {
+    dsl.update(MIRRORS)
+        .set(MIRRORS.WAITING_SINCE, since == null ? null : OffsetDateTime.ofInstant(since, ZoneOffset.UTC))
+        .where(MIRRORS.NAME.eq(name))
+        .execute();
+  }
+
   public Optional<MirrorsRecord> mirror(String name) {
     return dsl.selectFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).fetchOptional();
   }

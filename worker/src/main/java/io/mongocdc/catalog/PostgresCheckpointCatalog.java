@@ -120,6 +120,11 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public void recordWaitingSince(String mirror, Instant since) {
+    catalog.recordWaitingSince(mirror, since);
+  }
+
+  @Override
   public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
     catalog.batches().recordFailedAttempt(mirror, batchId, attempt, failureType, message);
   }

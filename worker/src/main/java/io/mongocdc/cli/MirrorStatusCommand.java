@@ -25,7 +25,7 @@ final class MirrorStatusCommand extends MirrorSubcommand {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(status));
     } else {
       out.print(StatusText.of(status, System.currentTimeMillis(),
-          RunningBatchVisibility.read(client, mirror.workflowId()).orElse(null)));
+          RunningBatchReport.read(client, mirror.workflowId()).orElse(null)));
     }
   }
 }

@@ -20,8 +20,8 @@ final class StatusText {
     return of(s, nowMillis, null);
   }
 
-  /** @param running the running batch's last report of what is visible; null when none */
-  static String of(MirrorStatus s, long nowMillis, RunningBatchVisibility running) {
+  /** @param running the running batch's last report; null when none */
+  static String of(MirrorStatus s, long nowMillis, RunningBatchReport running) {
     StringBuilder out = new StringBuilder();
     line(out, "mirror %s: %s%s", s.mirror(), s.state(), s.pausedReason() == null ? "" : " (" + s.pausedReason() + ")");
     line(out, "  source: peer %s, database %s, collections %s", s.config().sourcePeer(), s.config().sourceDatabase(),
@@ -40,7 +40,12 @@ final class StatusText {
           : s.checkpointAgeSeconds() + " s (what a restart would replay), committed at "
               + Instant.ofEpochMilli(s.committedAtMillis()));
     }
-    if (running != null && (s.lastBatchFreshness() == null
+    if (running != null && running.waitingSinceMillis() != null) {
+      line(out, "  waiting for destination connections: %.0f s (more mirrors write to peer %s than this worker's"
+          + " pool serves at once; they take turns)", Math.max(0, nowMillis - running.waitingSinceMillis()) / 1000.0,
+          s.config().destinationPeer());
+    }
+    if (running != null && running.visibleThroughMillis() != null && (s.lastBatchFreshness() == null
         || running.visibleThroughMillis() >= s.lastBatchFreshness().visibleThroughMillis())) {
       line(out, "  visible lag: %.1f s (the newest change visible in the destination to now, as the running batch"
           + " reported %.1f s ago)", Math.max(0, nowMillis - running.visibleThroughMillis()) / 1000.0,

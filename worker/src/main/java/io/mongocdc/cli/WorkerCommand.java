@@ -4,6 +4,7 @@ import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.wiring.WorkerWiring;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.metrics.PipelineMetrics;
@@ -86,7 +87,8 @@ final class WorkerCommand implements Callable<Integer> {
     PullTuning tuning = concurrency.tuning(pullTuning());
     WorkerOptions workerOptions = workerOptions();
     PeerRegistry peers = peersOptions.registry(context.environment());
-    WorkerPorts ports = context.ports().create(catalogUrl, peers, apply.sinkOptions());
+    PostgresSinkOptions sinkOptions = apply.sinkOptions();
+    WorkerPorts ports = context.ports().create(catalogUrl, peers, sinkOptions);
     WorkflowClient client = context.clients().connect(temporal);
     awaitTemporal(client);
     WorkerFactory factory = WorkerFactory.newInstance(client);
@@ -98,6 +100,7 @@ final class WorkerCommand implements Callable<Integer> {
     spec.commandLine().getOut().printf("worker%s polling task queue %s in namespace %s at %s; catalog %s%s%n",
         identity == null ? "" : " " + identity, temporal.taskQueue(), temporal.namespace(), temporal.address(),
         Redaction.redact(catalogUrl), stickyWorkflows ? "" : "; workflows not sticky");
+    spec.commandLine().getOut().println(ApplyOptions.describe(sinkOptions));
     spec.commandLine().getOut().flush();
     context.shutdown().runUntilStopped(() -> {
       // Activities in flight get the time to notice and stop; their batches resume elsewhere.

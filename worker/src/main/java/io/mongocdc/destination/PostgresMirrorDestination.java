@@ -1,6 +1,7 @@
 package io.mongocdc.destination;
 
 import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.ConnectionLease;
 import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.decode.MirrorColumns;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
@@ -44,13 +46,6 @@ import javax.sql.DataSource;
  */
 public final class PostgresMirrorDestination implements MirrorDestination {
 
-  /**
-   * Sessions per destination peer: every batch of every mirror on this worker that writes to
-   * the peer holds applyConnections of them, so this is room for 15 mirrors' batches at once
-   * with the default 2 lanes (set-up and DDL take the rest). A batch that finds none free waits
-   * up to 30 s, then fails and is retried.
-   */
-  static final int POOL_CONNECTIONS = 32;
   /** Delete records handed to the sink at once by a sweep. */
   static final int SWEEP_CHUNK = 10_000;
 
@@ -65,6 +60,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   private final PostgresSinkOptions options;
   private final TableOwnership ownership;
   private final Map<String, DataSource> dataSources = new ConcurrentHashMap<>();
+  private final Map<String, ConnectionBudget> budgets = new ConcurrentHashMap<>();
 
   public PostgresMirrorDestination(PeerRegistry peers, PostgresSinkOptions options, TableOwnership ownership) {
     this.peers = peers;
@@ -336,6 +332,20 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
+  public Optional<ConnectionLease> tryReserveConnections(MirrorConfig mirror, int connections) {
+    return budget(mirror.destinationPeer()).tryAcquire(connections);
+  }
+
+  @Override
+  public ConnectionLease awaitConnections(MirrorConfig mirror, int connections) throws InterruptedException {
+    return budget(mirror.destinationPeer()).acquire(connections);
+  }
+
+  private ConnectionBudget budget(String destinationPeer) {
+    return budgets.computeIfAbsent(destinationPeer, name -> new ConnectionBudget(options.batchConnections()));
+  }
+
+  @Override
   public List<MirrorTable> plannedTables(MirrorConfig mirror) {
     return recorded(mirror.destinationPeer(), planWithHistory(mirror));
   }
@@ -436,10 +446,26 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     return mirror.collections().stream().map(c -> new Namespace(mirror.sourceDatabase(), c)).toList();
   }
 
+  /**
+   * The peer's pool: {@link PostgresSinkOptions#connections()} sessions, which batches lease whole
+   * from its {@link ConnectionBudget}, so a batch that holds its lease finds its connections free.
+   * Checked against the server's {@code max_connections} when first made.
+   */
   private DataSource dataSource(String destinationPeer) {
-    return dataSources.computeIfAbsent(destinationPeer,
-        name -> PostgresUrls.pool("pg-destination-" + name, describe(name), peers.resolve(name).connectionString(),
-            Math.max(POOL_CONNECTIONS, options.applyConnections() + 2)));
+    DataSource known = dataSources.get(destinationPeer);
+    if (known != null) {
+      return known;
+    }
+    boolean[] made = {false};
+    DataSource pool = dataSources.computeIfAbsent(destinationPeer, name -> {
+      made[0] = true;
+      return PostgresUrls.pool("pg-destination-" + name, describe(name), peers.resolve(name).connectionString(),
+          options.connections());
+    });
+    if (made[0]) {
+      ConnectionHeadroom.checkInBackground(destinationPeer, pool, options.connections());
+    }
+    return pool;
   }
 
   private static String describe(String destinationPeer) {

@@ -21,6 +21,10 @@ import java.util.regex.Pattern;
  *     commit unless they are many. Default 10 000.
  * @param flushBytes every table's waiting records are merged once they hold this many source
  *     bytes together: the sink's memory bound. Default 16 MiB.
+ * @param connections the worker's pool of connections to each destination peer. Batches lease
+ *     theirs whole from it (apply lanes plus one each, see {@code MirrorDestination#connectionsFor})
+ *     and take turns when they do not all fit; {@link #RESERVED_CONNECTIONS} of them stay for work
+ *     outside batches (set-up, verify, typed columns). Default 32.
  */
 public record PostgresSinkOptions(
     String schema,
@@ -29,11 +33,15 @@ public record PostgresSinkOptions(
     String tempBuffers,
     int applyConnections,
     int flushRecords,
-    long flushBytes) {
+    long flushBytes,
+    int connections) {
 
   public static final int DEFAULT_APPLY_CONNECTIONS = 2;
   public static final int DEFAULT_FLUSH_RECORDS = 10_000;
   public static final long DEFAULT_FLUSH_BYTES = 16L << 20;
+  public static final int DEFAULT_CONNECTIONS = 32;
+  /** Connections of the pool that batches never lease: set-up, verify, typed-column and rewrite work use them. */
+  public static final int RESERVED_CONNECTIONS = 2;
 
   private static final Pattern MEMORY = Pattern.compile("[0-9]+ ?(kB|MB|GB)?");
 
@@ -46,29 +54,44 @@ public record PostgresSinkOptions(
     requireAtLeast("applyConnections", applyConnections, 1);
     requireAtLeast("flushRecords", flushRecords, 1);
     requireAtLeast("flushBytes", flushBytes, 1);
+    requireAtLeast("connections", connections,
+        RESERVED_CONNECTIONS + io.mongocdc.ports.MirrorDestination.connectionsFor(applyConnections));
+  }
+
+  /** The connections batches lease from the pool: all but the reserved ones. */
+  public int batchConnections() {
+    return connections - RESERVED_CONNECTIONS;
+  }
+
+  /** Batches that hold their connections at once, each with its apply lanes; the others wait their turn. */
+  public int batchesAtOnce() {
+    return batchConnections() / io.mongocdc.ports.MirrorDestination.connectionsFor(applyConnections);
   }
 
   public static PostgresSinkOptions defaults() {
     return new PostgresSinkOptions("public", DeleteMode.SOFT, "64MB", "64MB", DEFAULT_APPLY_CONNECTIONS,
-        DEFAULT_FLUSH_RECORDS, DEFAULT_FLUSH_BYTES);
+        DEFAULT_FLUSH_RECORDS, DEFAULT_FLUSH_BYTES, DEFAULT_CONNECTIONS);
   }
 
   public PostgresSinkOptions withSchema(String value) {
     return new PostgresSinkOptions(value, deleteMode, mergeWorkMem, tempBuffers, applyConnections, flushRecords,
-        flushBytes);
+        flushBytes, connections);
   }
 
   public PostgresSinkOptions withDeleteMode(DeleteMode value) {
     return new PostgresSinkOptions(schema, value, mergeWorkMem, tempBuffers, applyConnections, flushRecords,
-        flushBytes);
+        flushBytes, connections);
   }
 
-  public PostgresSinkOptions withApplyConnections(int value) {
-    return new PostgresSinkOptions(schema, deleteMode, mergeWorkMem, tempBuffers, value, flushRecords, flushBytes);
+  /** With {@code lanes} apply lanes per batch and a pool of {@code pool} connections per destination peer. */
+  public PostgresSinkOptions withConnections(int lanes, int pool) {
+    return new PostgresSinkOptions(schema, deleteMode, mergeWorkMem, tempBuffers, lanes, flushRecords, flushBytes,
+        pool);
   }
 
   public PostgresSinkOptions withFlush(int records, long bytes) {
-    return new PostgresSinkOptions(schema, deleteMode, mergeWorkMem, tempBuffers, applyConnections, records, bytes);
+    return new PostgresSinkOptions(schema, deleteMode, mergeWorkMem, tempBuffers, applyConnections, records, bytes,
+        connections);
   }
 
   private static void requireMemory(String name, String value) {

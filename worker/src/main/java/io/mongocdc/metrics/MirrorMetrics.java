@@ -42,6 +42,8 @@ public final class MirrorMetrics {
   private final Timer freshnessQuantiles;
   private final FreshnessSamples freshnessSamples;
   private final AtomicLong visibleThroughMillis = new AtomicLong(Long.MIN_VALUE);
+  private final Timer connectionWaits;
+  private final AtomicLong waitingForConnections = new AtomicLong();
   private long seenRead;
   private long seenDecoded;
   private long seenDelivered;
@@ -92,6 +94,12 @@ public final class MirrorMetrics {
     Gauge.builder("mongo_cdc_oplog_headroom_seconds", oplogHeadroomSeconds, v -> v.get() < 0 ? Double.NaN : v.get())
         .description("how much older the checkpoint may get before the oplog no longer holds it (NaN: unknown)")
         .tags(tags).register(registry);
+    connectionWaits = Timer.builder("mongo_cdc_destination_connection_waits")
+        .description("batches that waited for their destination connections (more mirrors than the worker's pool"
+            + " serves at once), and how long")
+        .tags(tags).register(registry);
+    Gauge.builder("mongo_cdc_waiting_for_destination_connections", waitingForConnections, AtomicLong::get)
+        .description("1 while the mirror's batch waits for its destination connections").tags(tags).register(registry);
   }
 
   /** A progress report of the batch under way. */
@@ -171,6 +179,17 @@ public final class MirrorMetrics {
   }
 
   /** The oplog headroom of the committed checkpoint, when the source reports it. */
+  /** The batch began to wait for its destination connections. */
+  public void onConnectionWaitStarted() {
+    waitingForConnections.set(1);
+  }
+
+  /** The batch waited {@code waited} for its destination connections, and waits no more. */
+  public void onConnectionWaitEnded(Duration waited) {
+    waitingForConnections.set(0);
+    connectionWaits.record(waited);
+  }
+
   public void onOplogHeadroom(Duration headroom) {
     oplogHeadroomSeconds.set(Math.max(0, headroom.toSeconds()));
   }

@@ -46,6 +46,7 @@ final class ChunkReader implements Runnable {
 
   private volatile boolean stopRequested;
   private volatile EndReason endReason;
+  private final TurnSignal turns;
   private volatile int streamReopens;
   /** Whether a chunk went to the sender since the reader last told it it had caught up. */
   private boolean sentSinceCaughtUp;
@@ -64,8 +65,10 @@ final class ChunkReader implements Runnable {
       ChunkAdmission admission,
       PipelineCounters counters,
       PullOutcome outcome,
-      CaughtUpSignal caughtUp) {
+      CaughtUpSignal caughtUp,
+      TurnSignal turns) {
     this.mirror = mirror;
+    this.turns = turns;
     this.caughtUp = caughtUp;
     this.opener = opener;
     this.start = start;
@@ -116,6 +119,10 @@ final class ChunkReader implements Runnable {
         }
         if (clock.getAsLong() - batchStart >= settings.maxBatchDuration().toNanos()) {
           endReason = EndReason.MAX_DURATION;
+          break;
+        }
+        if (turns.over(clock.getAsLong() - batchStart)) {
+          endReason = EndReason.TURN_OVER;
           break;
         }
         RawBsonDocument event;

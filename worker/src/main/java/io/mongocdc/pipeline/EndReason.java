@@ -11,5 +11,7 @@ public enum EndReason {
   /** The call ran for {@link PullSettings#maxBatchDuration()}. */
   MAX_DURATION,
   /** A control event was met under {@link ControlEventPolicy#PAUSE}. */
-  CONTROL_EVENT
+  CONTROL_EVENT,
+  /** Other batches waited for what this one held, and it had had its turn ({@link TurnSignal}). */
+  TURN_OVER
 }

@@ -30,6 +30,7 @@ public final class PullRecords {
   /** Null: the pull decodes with its own {@link PullSettings#decodeWorkers()} slots. */
   private final DecodeThreads decodeThreads;
   private final FreshnessListener freshness;
+  private final TurnSignal turns;
 
   /**
    * @param mirror the mirror's name, used in thread names and messages
@@ -44,12 +45,14 @@ public final class PullRecords {
       PullSettings settings,
       LongSupplier clock,
       DecodedBytesBudget budget) {
-    this(mirror, opener, decoder, settings, clock, budget, PoisonEvents.NONE, null, FreshnessListener.none());
+    this(mirror, opener, decoder, settings, clock, budget, PoisonEvents.NONE, null, FreshnessListener.none(),
+        TurnSignal.NONE);
   }
 
   private PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder, PullSettings settings,
       LongSupplier clock, DecodedBytesBudget budget, PoisonEvents poison, DecodeThreads decodeThreads,
-      FreshnessListener freshness) {
+      FreshnessListener freshness, TurnSignal turns) {
+    this.turns = Objects.requireNonNull(turns, "turns");
     this.freshness = Objects.requireNonNull(freshness, "freshness");
     this.poison = Objects.requireNonNull(poison, "poison");
     this.decodeThreads = decodeThreads;
@@ -63,13 +66,13 @@ public final class PullRecords {
 
   /** This pull with poison events screened and handled as {@code poison} says (none by default). */
   public PullRecords withPoisonEvents(PoisonEvents poison) {
-    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads, freshness);
+    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads, freshness, turns);
   }
 
   /** This pull telling {@code listener} how fresh each committed chunk was when it became visible. */
   public PullRecords withFreshnessListener(FreshnessListener listener) {
     return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads,
-        Objects.requireNonNull(listener, "listener"));
+        Objects.requireNonNull(listener, "listener"), turns);
   }
 
   /**
@@ -78,7 +81,13 @@ public final class PullRecords {
    */
   public PullRecords withDecodeThreads(DecodeThreads decodeThreads) {
     return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison,
-        Objects.requireNonNull(decodeThreads, "decodeThreads"), freshness);
+        Objects.requireNonNull(decodeThreads, "decodeThreads"), freshness, turns);
+  }
+
+  /** This pull ending ({@link EndReason#TURN_OVER}) once {@code turns} says it has had its turn. */
+  public PullRecords withTurns(TurnSignal turns) {
+    return new PullRecords(mirror, opener, decoder, settings, clock, budget, poison, decodeThreads, freshness,
+        Objects.requireNonNull(turns, "turns"));
   }
 
   /**
@@ -121,6 +130,6 @@ public final class PullRecords {
     Objects.requireNonNull(progress, "progress listener");
     DecodeThreads decoding = decodeThreads != null ? decodeThreads : new DecodeThreads(settings.decodeWorkers());
     return new PullRun(mirror, opener, decoder, settings, clock, start, sinks, progress, budget, decoding, poison,
-        freshness).execute();
+        freshness, turns).execute();
   }
 }

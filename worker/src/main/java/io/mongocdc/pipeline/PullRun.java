@@ -66,7 +66,8 @@ final class PullRun {
       DecodedBytesBudget budget,
       DecodeThreads decodeThreads,
       PoisonEvents poison,
-      FreshnessListener freshnessListener) {
+      FreshnessListener freshnessListener,
+      TurnSignal turns) {
     this.mirror = mirror;
     this.settings = settings;
     this.start = start;
@@ -82,7 +83,7 @@ final class PullRun {
     this.admission = new ChunkAdmission(budget);
     this.reader = new ChunkReader(mirror, opener, start, settings, clock,
         new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, decodeThreads, toSender, inFlightPermits,
-        admission, counters, outcome, caughtUp);
+        admission, counters, outcome, caughtUp, turns);
     this.readerThread = new Thread(reader, prefix + "reader");
     // One sink is written by the sender itself; several get a lane thread each.
     List<ApplyLane> lanes = new ArrayList<>();

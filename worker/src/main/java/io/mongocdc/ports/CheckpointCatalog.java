@@ -49,6 +49,12 @@ public interface CheckpointCatalog {
    */
   void recordVisibleThrough(String mirror, Instant visibleThrough);
 
+  /**
+   * When the mirror's running batch began to wait for its destination connections, or null when it
+   * waits no more ({@link ConnectionWaitLog}). By default not recorded.
+   */
+  default void recordWaitingSince(String mirror, Instant since) {}
+
   /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
   void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);
 

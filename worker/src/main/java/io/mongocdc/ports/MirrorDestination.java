@@ -12,6 +12,7 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.TypedColumnsAligned;
 import io.mongocdc.workflows.model.TypedColumnsRequest;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The PostgreSQL side of a mirror: its tables and the sink a batch writes to. Implementations
@@ -56,6 +57,32 @@ public interface MirrorDestination {
    */
   default int applyLanes(MirrorConfig mirror) {
     return 1;
+  }
+
+  /**
+   * The destination connections a unit of work with {@code sinks} sinks open at once needs: one
+   * per sink and one for what it does beside them (a table met on the way, history pruning).
+   */
+  static int connectionsFor(int sinks) {
+    return sinks + 1;
+  }
+
+  /**
+   * The lease of {@code connections} of the mirror's destination connections if they are free and
+   * no other work waits for connections before this one; empty otherwise (then {@link
+   * #awaitConnections}). By default there is no budget: always a lease.
+   */
+  default Optional<ConnectionLease> tryReserveConnections(MirrorConfig mirror, int connections) {
+    return java.util.Optional.of(ConnectionLease.NONE);
+  }
+
+  /**
+   * Waits, behind the work that asked before it, until {@code connections} of the mirror's
+   * destination connections are free, and leases them: a batch holds all its connections or
+   * none. Interrupting the thread ends the wait.
+   */
+  default ConnectionLease awaitConnections(MirrorConfig mirror, int connections) throws InterruptedException {
+    return ConnectionLease.NONE;
   }
 
   /**

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * @param bytesRead raw bytes of the events read
  * @param recordsByTable delivered records per destination table
  * @param durationMillis wall time of the batch, over all attempts
- * @param endReason why the batch ended (BATCH_SIZE, IDLE_TIMEOUT, MAX_DURATION, CONTROL_EVENT)
+ * @param endReason why the batch ended (BATCH_SIZE, IDLE_TIMEOUT, MAX_DURATION, CONTROL_EVENT, TURN_OVER)
  * @param attempts activity attempts the batch took
  * @param stageMillis where the successful attempt spent its time, in milliseconds by stage
  *     (read, readerBackPressure, decode, senderWaitingForDecode, sinkWrite, sinkCommit,

@@ -9,18 +9,20 @@ import io.temporal.client.WorkflowClient;
 import java.util.Optional;
 
 /**
- * How far the destination's visible rows reach according to the running batch's last heartbeat:
- * the status query only knows it as of the last batch that ended, and a batch may run for
- * minutes. Read from the workflow's pending PullRecords activity (DescribeWorkflowExecution).
+ * What the running batch's last heartbeat says: the status query only knows batches that ended,
+ * and a batch may run, or wait for its destination connections, for minutes. Read from the
+ * workflow's pending PullRecords activity (DescribeWorkflowExecution).
  *
  * @param visibleThroughMillis the source commit time of the newest change visible in the
- *     destination
+ *     destination; null before the batch made one visible
+ * @param waitingSinceMillis when the batch began to wait for its destination connections; null
+ *     when it does not wait
  * @param reportedAtMillis when the heartbeat that said so arrived
  */
-record RunningBatchVisibility(long visibleThroughMillis, long reportedAtMillis) {
+record RunningBatchReport(Long visibleThroughMillis, Long waitingSinceMillis, long reportedAtMillis) {
 
-  /** The running batch's figure; empty when no batch runs, it has made nothing visible yet, or it cannot be read. */
-  static Optional<RunningBatchVisibility> read(WorkflowClient client, String workflowId) {
+  /** The running batch's report; empty when no batch runs, it has said nothing yet, or it cannot be read. */
+  static Optional<RunningBatchReport> read(WorkflowClient client, String workflowId) {
     try {
       var response = client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
           DescribeWorkflowExecutionRequest.newBuilder()
@@ -31,15 +33,16 @@ record RunningBatchVisibility(long visibleThroughMillis, long reportedAtMillis) 
         if (activity.getActivityType().getName().equals(ActivityNames.PULL_RECORDS) && activity.hasHeartbeatDetails()) {
           PullHeartbeat heartbeat = client.getOptions().getDataConverter().fromPayloads(0,
               Optional.of(activity.getHeartbeatDetails()), PullHeartbeat.class, PullHeartbeat.class);
-          if (heartbeat != null && heartbeat.visibleThroughMillis() != null) {
+          if (heartbeat != null && (heartbeat.visibleThroughMillis() != null || heartbeat.waitingSinceMillis() != null)) {
             long at = activity.getLastHeartbeatTime().getSeconds() * 1000 + activity.getLastHeartbeatTime().getNanos() / 1_000_000;
-            return Optional.of(new RunningBatchVisibility(heartbeat.visibleThroughMillis(), at));
+            return Optional.of(new RunningBatchReport(heartbeat.visibleThroughMillis(), heartbeat.waitingSinceMillis(),
+                at));
           }
         }
       }
       return Optional.empty();
     } catch (RuntimeException e) {
-      // The status query answered; the live figure is a refinement, not worth failing the command.
+      // The status query answered; the live figures are a refinement, not worth failing the command.
       return Optional.empty();
     }
   }

@@ -1,0 +1,81 @@
+-- Many mirrors on one worker (issue 34): a batch takes all its destination connections at once or
+-- waits its turn for them, and says so here while it waits.
+alter table mongo_cdc.mirrors add column waiting_since timestamptz;
+
+comment on column mongo_cdc.mirrors.waiting_since is
+  'When the running batch began to wait for its destination connections (more mirrors write to the peer than the worker''s pool serves at once: they take turns); NULL while it does not wait.';
+
+-- [jooq ignore start]
+-- New columns go at the end: create or replace keeps the existing ones.
+create or replace view mongo_cdc.mirror_status as
+select
+  m.name                                  as mirror,
+  m.status                                as state,
+  m.source_peer,
+  m.destination_peer,
+  lb.batch_id                             as last_batch_id,
+  lb.started_at                           as last_batch_started_at,
+  lb.ended_at                             as last_batch_ended_at,
+  lb.records                              as last_batch_records,
+  lb.error                                as last_batch_error,
+  c.batch_id                              as committed_batch_id,
+  c.resume_token                          as committed_resume_token,
+  c.cluster_time_at                       as committed_cluster_time,
+  c.committed_at,
+  now() - c.committed_at                  as checkpoint_age,
+  now() - c.cluster_time_at               as replication_lag,
+  rate.batches                            as rate_batches,
+  rate.records_per_second,
+  m.last_error,
+  m.last_error_at,
+  m.updated_at,
+  m.status_reason                         as state_reason,
+  m.status_changed_at                     as state_since,
+  m.failure_type,
+  m.failed_attempts,
+  ba.attempts                             as failed_attempts_last_day,
+  greatest(m.visible_through, fr.visible_through)          as visible_through,
+  now() - greatest(m.visible_through, fr.visible_through)  as visible_lag,
+  fr.freshness_p50_ms                     as last_batch_freshness_p50_ms,
+  fr.freshness_p99_ms                     as last_batch_freshness_p99_ms,
+  case when m.waiting_since is not null
+       then 'waiting for destination connections' end       as waiting,
+  m.waiting_since
+from mongo_cdc.mirrors m
+left join mongo_cdc.checkpoints c on c.mirror_name = m.name
+left join lateral (
+  select b.*
+  from mongo_cdc.batches b
+  where b.mirror_name = m.name
+  order by b.batch_id desc
+  limit 1
+) lb on true
+left join lateral (
+  select
+    count(*) as batches,
+    round(sum(r.records)
+          / nullif(extract(epoch from sum(r.ended_at - r.started_at)), 0), 1) as records_per_second
+  from (
+    select b.records, b.started_at, b.ended_at
+    from mongo_cdc.batches b
+    where b.mirror_name = m.name and b.ended_at is not null and b.error is null
+    order by b.batch_id desc
+    limit 10
+  ) r
+) rate on true
+left join lateral (
+  select count(*) as attempts
+  from mongo_cdc.batch_attempts a
+  where a.mirror_name = m.name and a.failed_at > now() - interval '1 day'
+) ba on true
+left join lateral (
+  select b.visible_through, b.freshness_p50_ms, b.freshness_p99_ms
+  from mongo_cdc.batches b
+  where b.mirror_name = m.name and b.visible_through is not null
+  order by b.batch_id desc
+  limit 1
+) fr on true;
+
+comment on view mongo_cdc.mirror_status is
+  'One row per mirror: state as the workflow last reported it (and why, since when), last batch, committed checkpoint and its age (replication_lag: how much a restart would replay), records/s over the last 10 successful batches, last error, failed attempts in the last day, and visible_lag: now minus the source commit time of the newest change visible in the destination, as the running batch last reported it (every few seconds) or the last batch that delivered; waiting: what the running batch waits for (destination connections, while more mirrors write to the peer than the worker''s pool serves at once) and since when.';
+-- [jooq ignore stop]

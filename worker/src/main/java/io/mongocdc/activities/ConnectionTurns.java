@@ -1,0 +1,87 @@
+package io.mongocdc.activities;
+
+import io.mongocdc.metrics.MirrorMetrics;
+import io.mongocdc.ports.ConnectionLease;
+import io.mongocdc.ports.ConnectionWaitLog;
+import io.mongocdc.ports.MirrorDestination;
+import io.mongocdc.workflows.model.MirrorConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How an activity gets the destination connections it writes through: all of them at once, at
+ * once when they are free and nobody waits before it, else after waiting its turn behind the
+ * activities that asked first. A waiting activity keeps heartbeating (so it never outlives its
+ * heartbeat timeout for want of a connection), is shown as waiting in the catalog ({@link
+ * ConnectionWaitLog}) and the metrics, and stops waiting when its heartbeat is refused (cancelled).
+ */
+final class ConnectionTurns {
+
+  private static final Logger log = LoggerFactory.getLogger(ConnectionTurns.class);
+
+  /** How often a waiting activity heartbeats: well within any of its heartbeat timeouts. */
+  static final Duration WAIT_HEARTBEAT = Duration.ofSeconds(2);
+
+  private final MirrorDestination destination;
+  private final ConnectionWaitLog waits;
+
+  ConnectionTurns(MirrorDestination destination, ConnectionWaitLog waits) {
+    this.destination = Objects.requireNonNull(destination, "destination");
+    this.waits = Objects.requireNonNull(waits, "waits");
+  }
+
+  /**
+   * The connections for {@code sinks} sinks and the work beside them ({@link
+   * MirrorDestination#connectionsFor}).
+   *
+   * @param heartbeat sends a heartbeat; throws when the server refuses it
+   * @param waitingDetails the heartbeat details while waiting, given when the wait began
+   * @param what the work, for the log ("batch 7", "snapshot partition 3 of orders")
+   * @throws InterruptedException if the thread is interrupted while waiting (the worker stops)
+   */
+  ConnectionLease take(PartitionHeartbeat.Sender heartbeat, MirrorConfig mirror, int sinks,
+      Function<Instant, Object> waitingDetails, MirrorMetrics metrics, String what) throws InterruptedException {
+    int needed = MirrorDestination.connectionsFor(sinks);
+    Optional<ConnectionLease> free = destination.tryReserveConnections(mirror, needed);
+    if (free.isPresent()) {
+      return free.get();
+    }
+    Instant since = Instant.now();
+    Object details = waitingDetails.apply(since);
+    log.info("mirror {} {}: waiting for {} destination connections (other mirrors hold them)", mirror.name(), what,
+        needed);
+    metrics.onConnectionWaitStarted();
+    waits.record(mirror.name(), since);
+    Thread waiter = Thread.currentThread();
+    ConnectionLease lease;
+    PartitionHeartbeat beats = new PartitionHeartbeat(heartbeat, details, WAIT_HEARTBEAT,
+        "mongo-cdc-" + mirror.name() + "-connection-wait", waiter::interrupt);
+    try (beats) {
+      beats.progress(details);
+      lease = destination.awaitConnections(mirror, needed);
+    } catch (InterruptedException e) {
+      // A heartbeat the server refused (the activity was cancelled) ends the wait: say that.
+      beats.throwIfFailed();
+      throw e;
+    } finally {
+      waits.record(mirror.name(), null);
+      metrics.onConnectionWaitEnded(Duration.between(since, Instant.now()));
+    }
+    // The timer has stopped; a heartbeat refused just as the wait ended may have interrupted this thread.
+    try {
+      beats.throwIfFailed();
+    } catch (RuntimeException e) {
+      Thread.interrupted();
+      lease.close();
+      throw e;
+    }
+    log.info("mirror {} {}: got its destination connections after {} ms", mirror.name(), what,
+        Duration.between(since, Instant.now()).toMillis());
+    return lease;
+  }
+}
