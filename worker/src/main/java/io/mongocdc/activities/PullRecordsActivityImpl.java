@@ -134,7 +134,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           afterWaiting(tuning.pullSettings(mirror.settings()), Duration.ofNanos(System.nanoTime() - asked)), clock,
           decodedBytes).withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
           .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
-          .withTurns(elapsed -> elapsed >= tuning.connectionTurn().toNanos() && connections.othersWait());
+          .withTurns((elapsed, caughtUp) -> (caughtUp || elapsed >= tuning.connectionTurn().toNanos())
+              && connections.othersWait());
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);

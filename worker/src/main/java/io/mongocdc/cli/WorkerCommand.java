@@ -100,7 +100,7 @@ final class WorkerCommand implements Callable<Integer> {
     spec.commandLine().getOut().printf("worker%s polling task queue %s in namespace %s at %s; catalog %s%s%n",
         identity == null ? "" : " " + identity, temporal.taskQueue(), temporal.namespace(), temporal.address(),
         Redaction.redact(catalogUrl), stickyWorkflows ? "" : "; workflows not sticky");
-    spec.commandLine().getOut().println(ApplyOptions.describe(sinkOptions));
+    spec.commandLine().getOut().println(ApplyOptions.describe(sinkOptions, concurrency.maxConcurrentActivities));
     spec.commandLine().getOut().flush();
     context.shutdown().runUntilStopped(() -> {
       // Activities in flight get the time to notice and stop; their batches resume elsewhere.

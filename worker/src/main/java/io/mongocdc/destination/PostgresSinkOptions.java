@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  * @param connections the worker's pool of connections to each destination peer. Batches lease
  *     theirs whole from it (apply lanes plus one each, see {@code MirrorDestination#connectionsFor})
  *     and take turns when they do not all fit; {@link #RESERVED_CONNECTIONS} of them stay for work
- *     outside batches (set-up, verify, typed columns). Default 32.
+ *     outside batches (set-up, verify, typed columns). Default: room for one batch per processor,
+ *     at least 2 ({@link #defaultBatchesAtOnce()}): more batches at once than the worker has cores
+ *     move fewer events together, not more (see docs/benchmarks.md).
  */
 public record PostgresSinkOptions(
     String schema,
@@ -39,7 +41,6 @@ public record PostgresSinkOptions(
   public static final int DEFAULT_APPLY_CONNECTIONS = 2;
   public static final int DEFAULT_FLUSH_RECORDS = 10_000;
   public static final long DEFAULT_FLUSH_BYTES = 16L << 20;
-  public static final int DEFAULT_CONNECTIONS = 32;
   /** Connections of the pool that batches never lease: set-up, verify, typed-column and rewrite work use them. */
   public static final int RESERVED_CONNECTIONS = 2;
 
@@ -58,6 +59,16 @@ public record PostgresSinkOptions(
         RESERVED_CONNECTIONS + io.mongocdc.ports.MirrorDestination.connectionsFor(applyConnections));
   }
 
+  /** Batches that hold their connections at once by default: one per processor, at least 2. */
+  public static int defaultBatchesAtOnce() {
+    return Math.max(2, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** The pool in which {@code batches} batches of {@code lanes} apply lanes hold their connections at once. */
+  public static int poolFor(int batches, int lanes) {
+    return RESERVED_CONNECTIONS + batches * io.mongocdc.ports.MirrorDestination.connectionsFor(lanes);
+  }
+
   /** The connections batches lease from the pool: all but the reserved ones. */
   public int batchConnections() {
     return connections - RESERVED_CONNECTIONS;
@@ -70,7 +81,7 @@ public record PostgresSinkOptions(
 
   public static PostgresSinkOptions defaults() {
     return new PostgresSinkOptions("public", DeleteMode.SOFT, "64MB", "64MB", DEFAULT_APPLY_CONNECTIONS,
-        DEFAULT_FLUSH_RECORDS, DEFAULT_FLUSH_BYTES, DEFAULT_CONNECTIONS);
+        DEFAULT_FLUSH_RECORDS, DEFAULT_FLUSH_BYTES, poolFor(defaultBatchesAtOnce(), DEFAULT_APPLY_CONNECTIONS));
   }
 
   public PostgresSinkOptions withSchema(String value) {

@@ -121,7 +121,7 @@ final class ChunkReader implements Runnable {
           endReason = EndReason.MAX_DURATION;
           break;
         }
-        if (turns.over(clock.getAsLong() - batchStart)) {
+        if (turns.over(clock.getAsLong() - batchStart, false)) {
           endReason = EndReason.TURN_OVER;
           break;
         }
@@ -161,6 +161,10 @@ final class ChunkReader implements Runnable {
           }
           if (clock.getAsLong() - lastEventAt >= settings.idleTimeout().toNanos()) {
             endReason = EndReason.IDLE_TIMEOUT;
+            break;
+          }
+          if (turns.over(clock.getAsLong() - batchStart, true)) {
+            endReason = EndReason.TURN_OVER;
             break;
           }
           continue;

@@ -9,8 +9,12 @@ package io.mongocdc.pipeline;
 public interface TurnSignal {
 
   /** Never over: the batch ends only on its own conditions. */
-  TurnSignal NONE = elapsedNanos -> false;
+  TurnSignal NONE = (elapsedNanos, caughtUp) -> false;
 
-  /** @param elapsedNanos how long the batch has read, by the pipeline's clock */
-  boolean over(long elapsedNanos);
+  /**
+   * @param elapsedNanos how long the batch has read, by the pipeline's clock
+   * @param caughtUp whether the reader has just found nothing more to read: the batch would only
+   *     wait for its idle timeout while holding what others wait for
+   */
+  boolean over(long elapsedNanos, boolean caughtUp);
 }
