@@ -1,6 +1,7 @@
 package io.mongocdc.cli;
 
 import io.mongocdc.devtools.DevClusterHost;
+import io.mongocdc.devtools.generator.GeneratorUri;
 import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.privacy.HashKey;
@@ -96,6 +97,12 @@ final class DevCommand implements Callable<Integer> {
           + " (dev_1 ...) (default: ${DEFAULT-VALUE}).")
   int mirrors;
 
+  @Option(names = "--generator-collections", defaultValue = "3", paramLabel = "N",
+      description = "With --workers 0: collections the generator writes to, each mirror mirroring all of them: orders,"
+          + " users, products, then orders_2, users_2 ... (1 to " + GeneratorUri.MAX_COLLECTIONS
+          + "; default: ${DEFAULT-VALUE}).")
+  int generatorCollections;
+
   @Option(names = "--peers-file", paramLabel = "FILE",
       description = "With --workers 0: where to write the workers' peers file (default: a new file in the temporary"
           + " directory).")
@@ -138,8 +145,9 @@ final class DevCommand implements Callable<Integer> {
       throw new CliException("--workers must be 1 (a worker in this process) or 0 (a cluster host for worker"
           + " processes), got " + workers, ExitCodes.INVALID);
     }
-    if (workers == 1 && (mirrors != 1 || peersFile != null)) {
-      throw new CliException("--mirrors and --peers-file are for a cluster host (--workers 0)", ExitCodes.INVALID);
+    if (workers == 1 && (mirrors != 1 || peersFile != null || generatorCollections != 3)) {
+      throw new CliException("--mirrors, --generator-collections and --peers-file are for a cluster host (--workers 0)",
+          ExitCodes.INVALID);
     }
     if (workers == 0) {
       if (mongoUri != null || poisonEvents > 0) {
@@ -148,6 +156,10 @@ final class DevCommand implements Callable<Integer> {
       }
       if (mirrors < 1 || mirrors > 100) {
         throw new CliException("--mirrors must be from 1 to 100, got " + mirrors, ExitCodes.INVALID);
+      }
+      if (generatorCollections < 1 || generatorCollections > GeneratorUri.MAX_COLLECTIONS) {
+        throw new CliException("--generator-collections must be from 1 to " + GeneratorUri.MAX_COLLECTIONS + ", got "
+            + generatorCollections, ExitCodes.INVALID);
       }
       if (initialDocuments > 10_000) {
         throw new CliException("--initial-documents must be at most 10000 (the generator's key space), got "
@@ -161,7 +173,7 @@ final class DevCommand implements Callable<Integer> {
     Run run = workers == 0
         ? stop -> {
           DevClusterHost.ClusterReport result = new DevClusterHost(new DevClusterHost.Options(temporalPort, mirrors,
-              events, rate, seed, initialDocuments, peersFile, report, headless, chosen, workerCommand()), out).run(stop);
+              generatorCollections, events, rate, seed, initialDocuments, peersFile, report, headless, chosen, workerCommand()), out).run(stop);
           return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
         }
         : stop -> {

@@ -55,7 +55,8 @@ public final class DevClusterHost {
    * @param peersFile where to write the peers file; null for a new file in the temporary directory
    * @param workerCommand how the printed worker command line starts ({@code java -jar <jar>})
    */
-  public record Options(int temporalPort, int mirrors, long events, int rate, long seed, int initialDocuments,
+  public record Options(int temporalPort, int mirrors, int collections, long events, int rate, long seed,
+      int initialDocuments,
       Path peersFile, Path report, boolean headless, MirrorSettings settings, String workerCommand) {}
 
   /** One mirror's outcome; {@code matches} is null when there was nothing to compare with. */
@@ -86,8 +87,8 @@ public final class DevClusterHost {
   /** Runs until every mirror delivered the generator's last event (when {@code events > 0}) or {@code stop} counts down. */
   public ClusterReport run(CountDownLatch stop) throws Exception {
     // Event times start now, so a mirror's lag means something; the URI fixes them for every worker.
-    GeneratorUri uri = new GeneratorUri(DATABASE, options.seed(), options.events(), options.rate(), 3,
-        options.initialDocuments(), 10_000, 5, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+    GeneratorUri uri = new GeneratorUri(DATABASE, options.seed(), options.events(), options.rate(),
+        options.collections(), options.initialDocuments(), 10_000, 5, Instant.now().truncatedTo(ChronoUnit.SECONDS));
     // Workers compute the same stream from the URI; this process only needs its end, meanwhile.
     CompletableFuture<GeneratorUri.FinalState> finalState = options.events() > 0
         ? CompletableFuture.supplyAsync(uri::finalState)

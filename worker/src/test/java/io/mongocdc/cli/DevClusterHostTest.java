@@ -108,12 +108,17 @@ class DevClusterHostTest {
     assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--mirrors", "3"));
     assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--workers", "0", "--mirrors", "0"));
     assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--workers", "0", "--poison-events", "1"));
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--generator-collections", "5"));
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--workers", "0", "--generator-collections",
+        "201"));
     assertEquals(List.of(
         "mongo-cdc: --workers must be 1 (a worker in this process) or 0 (a cluster host for worker processes), got 2",
-        "mongo-cdc: --mirrors and --peers-file are for a cluster host (--workers 0)",
+        "mongo-cdc: --mirrors, --generator-collections and --peers-file are for a cluster host (--workers 0)",
         "mongo-cdc: --mirrors must be from 1 to 100, got 0",
         "mongo-cdc: a cluster host (--workers 0) feeds its mirrors from the generator: --mongo-uri and --poison-events"
-            + " are for one process"), out.toString().lines().toList());
+            + " are for one process",
+        "mongo-cdc: --mirrors, --generator-collections and --peers-file are for a cluster host (--workers 0)",
+        "mongo-cdc: --generator-collections must be from 1 to 200, got 201"), out.toString().lines().toList());
   }
 
   /** The first line of the output that contains {@code text}, once it is there. */

@@ -23,7 +23,7 @@ import org.bson.BsonValue;
  *   <li>{@code events} (default 0): events in all; the stream then stays idle. 0: no end.
  *   <li>{@code rate} (default 1000): events per second a cursor gets at most; 0: as fast as it
  *       reads. The rate says how fast events come, never what they are.
- *   <li>{@code collections} (default 3, at most 30): {@code orders} (~2 KB documents), {@code
+ *   <li>{@code collections} (default 3, at most 200): {@code orders} (~2 KB documents), {@code
  *       users} (~200 B), {@code products} (mostly small, one in fifty ~30 KB), then {@code
  *       orders_2}, {@code users_2}, {@code products_2}, {@code orders_3} ...
  *   <li>{@code initialDocuments} (default 0, at most {@code keySpace}): documents each collection
@@ -55,7 +55,7 @@ public record GeneratorUri(
 
   public static final String SCHEME = "generator";
   public static final Instant DEFAULT_START = Instant.parse("2025-01-01T00:00:00Z");
-  static final int MAX_COLLECTIONS = 30;
+  public static final int MAX_COLLECTIONS = 200;
   static final int MAX_KEY_SPACE = 1_000_000;
   /** Events a worker keeps per mirror to reopen at; before them it makes the stream again from its start. */
   static final int RETAINED_EVENTS = 4_096;

@@ -66,7 +66,7 @@ class GeneratorUriTest {
     wrong.put("generator:demo?events=-1", "events must be at least 0, got -1");
     wrong.put("generator:demo?rate=fast", "rate must be a whole number, got 'fast'");
     wrong.put("generator:demo?rate=99999999999", "rate is out of range, got 99999999999");
-    wrong.put("generator:demo?collections=0", "collections must be from 1 to 30, got 0");
+    wrong.put("generator:demo?collections=0", "collections must be from 1 to 200, got 0");
     wrong.put("generator:demo?keySpace=100&initialDocuments=101", "initialDocuments must be from 0 to 100, got 101");
     wrong.put("generator:demo?transactions=101", "transactions must be from 0 to 100, got 101");
     wrong.put("generator:demo?start=yesterday", "start must be an ISO-8601 instant");
