@@ -56,7 +56,7 @@ final class ConnectionTurns {
     log.info("mirror {} {}: waiting for {} destination connections (other mirrors hold them)", mirror.name(), what,
         needed);
     metrics.onConnectionWaitStarted();
-    waits.record(mirror.name(), since);
+    recordQuietly(mirror, since);
     Thread waiter = Thread.currentThread();
     ConnectionLease lease;
     PartitionHeartbeat beats = new PartitionHeartbeat(heartbeat, details, WAIT_HEARTBEAT,
@@ -69,7 +69,7 @@ final class ConnectionTurns {
       beats.throwIfFailed();
       throw e;
     } finally {
-      waits.record(mirror.name(), null);
+      recordQuietly(mirror, null);
       metrics.onConnectionWaitEnded(Duration.between(since, Instant.now()));
     }
     // The timer has stopped; a heartbeat refused just as the wait ended may have interrupted this thread.
@@ -83,5 +83,14 @@ final class ConnectionTurns {
     log.info("mirror {} {}: got its destination connections after {} ms", mirror.name(), what,
         Duration.between(since, Instant.now()).toMillis());
     return lease;
+  }
+
+  /** The catalog shows the wait; one that cannot say so waits all the same. */
+  private void recordQuietly(MirrorConfig mirror, Instant since) {
+    try {
+      waits.record(mirror.name(), since);
+    } catch (RuntimeException e) {
+      log.debug("mirror {}: cannot record its wait for destination connections", mirror.name(), e);
+    }
   }
 }
