@@ -134,8 +134,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           afterWaiting(tuning.pullSettings(mirror.settings()), Duration.ofNanos(System.nanoTime() - asked)), clock,
           decodedBytes).withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
           .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
-          .withTurns((elapsed, caughtUp) -> (caughtUp || elapsed >= tuning.connectionTurn().toNanos())
-              && connections.othersWait());
+          .withTurns(new ConnectionTurn(connections, tuning.connectionTurn(), System::currentTimeMillis));
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
         mirrorMetrics.onProgress(progress);

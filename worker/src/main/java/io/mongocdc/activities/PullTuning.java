@@ -25,10 +25,10 @@ import java.time.Duration;
  * @param decodeThreads chunks all pulls of the worker decode at once, whichever mirror they
  *     belong to; a mirror's {@code decodeWorkers} is its own cap within it. Default: the
  *     processors of the JVM ({@link DecodeThreads})
- * @param connectionTurn how long a batch runs before it ends to let batches that wait for its
- *     destination connections have theirs (more mirrors than the worker's pool serves at once take
- *     turns); a tenth of it when it has caught up with its stream, rather than hold them through
- *     its idle timeout. Default 10 s: a few turns stay well inside a batch's timeout, and starting
+ * @param connectionTurn how long a batch with a backlog runs before it ends to let batches that
+ *     wait for its destination connections have theirs (more mirrors than the worker's pool serves
+ *     at once take turns); one that has caught up with its stream ends sooner ({@link
+ *     ConnectionTurn}). Default 10 s: a few turns stay well inside a batch's timeout, and starting
  *     a batch costs a few tens of milliseconds
  */
 public record PullTuning(

@@ -109,6 +109,7 @@ final class ChunkReader implements Runnable {
       ResumeToken skipThrough = null;
       long batchStart = clock.getAsLong();
       long lastEventAt = batchStart;
+      RawBsonDocument latest = null;
       while (true) {
         if (stopRequested || outcome.isDecided()) {
           return;
@@ -121,7 +122,7 @@ final class ChunkReader implements Runnable {
           endReason = EndReason.MAX_DURATION;
           break;
         }
-        if (turns.over(clock.getAsLong() - batchStart, false)) {
+        if (latest != null && turns.over(clock.getAsLong() - batchStart, latest)) {
           endReason = EndReason.TURN_OVER;
           break;
         }
@@ -163,7 +164,7 @@ final class ChunkReader implements Runnable {
             endReason = EndReason.IDLE_TIMEOUT;
             break;
           }
-          if (turns.over(clock.getAsLong() - batchStart, true)) {
+          if (turns.over(clock.getAsLong() - batchStart, null)) {
             endReason = EndReason.TURN_OVER;
             break;
           }
@@ -184,6 +185,7 @@ final class ChunkReader implements Runnable {
         }
         int size = event.getByteBuffer().remaining();
         chunk.add(event, token, size);
+        latest = event;
         lastRead = token;
         lastEvent = token;
         lastEventAt = clock.getAsLong();
