@@ -19,7 +19,6 @@ import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.snapshot.RevealedChangeStream;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.testing.WorkflowTestExtension;
@@ -116,7 +115,7 @@ class ConnectionBudgetWorkflowTest {
     heldByTheTest.close();
     for (int m = 0; m < MIRRORS; m++) {
       RevealedChangeStream stream = streams.get(mirrors.get(m).name());
-      MirrorStatus done = awaitStatus(flows.get(m), s -> delivered(s, stream, ORDERS_PER_MIRROR + 9));
+      MirrorStatus done = awaitStatus(flows.get(m), s -> stream.deliveredThrough(s, ORDERS_PER_MIRROR + 9));
       assertEquals(ORDERS_PER_MIRROR + 10, done.totals().recordsDelivered(), done.toString());
       String table = TableNaming.qualified(mirrors.get(m).name(), TABLE);
       assertEquals(ORDERS_PER_MIRROR, count(fixture.destination(), "select count(*) from " + table));
@@ -173,11 +172,6 @@ class ConnectionBudgetWorkflowTest {
     };
     return new WorkerPorts(source, destination, new PostgresCheckpointCatalog(catalog),
         new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
-  }
-
-  private static boolean delivered(MirrorStatus status, RevealedChangeStream stream, int eventIndex) {
-    return status.committedCheckpoint() != null && status.committedCheckpoint().resumeToken() != null
-        && ResumeToken.of(status.committedCheckpoint().resumeToken()).compareTo(stream.tokenOf(eventIndex)) >= 0;
   }
 
   private static long waitingInCatalog() {

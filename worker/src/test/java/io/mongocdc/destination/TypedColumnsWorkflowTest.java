@@ -16,7 +16,6 @@ import io.mongocdc.decode.Namespace;
 import io.mongocdc.snapshot.RevealedChangeStream;
 import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
@@ -105,7 +104,7 @@ class TypedColumnsWorkflowTest {
         settings);
     CdcFlowWorkflow workflow = start(snapshot, changes, mirror);
 
-    MirrorStatus first = awaitStatus(workflow, s -> delivered(s, changes, 5));
+    MirrorStatus first = awaitStatus(workflow, s -> changes.deliveredThrough(s, 5));
     String table = TableNaming.qualified(name, TABLE);
     assertEquals(0, count("select count(*) from " + table + " where status is distinct from doc->>'status'"));
     assertEquals(0, count("select count(*) from " + table
@@ -128,7 +127,7 @@ class TypedColumnsWorkflowTest {
         Map.of("name", "placed", "type", "timestamptz", "path", "placedAt")))));
     awaitStatus(workflow, s -> s.config().settings().columns().of("orders").size() == 3);
     changes.reveal(7);
-    awaitStatus(workflow, s -> delivered(s, changes, 6));
+    awaitStatus(workflow, s -> changes.deliveredThrough(s, 6));
     assertEquals(36, count("select count(*) from " + table + " where placed is not null"));
     assertEquals(0, count("select count(*) from " + table
         + " where placed is distinct from (doc->'placedAt'->>'$date')::timestamptz"));
@@ -137,7 +136,7 @@ class TypedColumnsWorkflowTest {
     workflow.edit(Map.of("removeColumns", Map.of("orders", List.of("status")), "dropColumnData", true));
     awaitStatus(workflow, s -> s.config().settings().columns().of("orders").size() == 2);
     changes.reveal(8);
-    MirrorStatus last = awaitStatus(workflow, s -> delivered(s, changes, 7));
+    MirrorStatus last = awaitStatus(workflow, s -> changes.deliveredThrough(s, 7));
     assertEquals(0, count("select count(*) from information_schema.columns where table_schema = '" + name
         + "' and table_name = '" + TABLE + "' and column_name = 'status'"));
     assertEquals(37, count("select count(*) from " + table + " where placed is not null and total is not null"
@@ -146,11 +145,6 @@ class TypedColumnsWorkflowTest {
         .map(TypedColumn::name).sorted().toList());
     workflow.terminate(new StopRequest(false));
     fixture.temporal().captureWhenClosed(name, "typed-columns-edit");
-  }
-
-  private static boolean delivered(MirrorStatus status, RevealedChangeStream stream, int eventIndex) {
-    return status.committedCheckpoint() != null && status.committedCheckpoint().resumeToken() != null
-        && ResumeToken.of(status.committedCheckpoint().resumeToken()).compareTo(stream.tokenOf(eventIndex)) >= 0;
   }
 
   private CdcFlowWorkflow start(ScriptedSnapshotSource snapshot, RevealedChangeStream stream, MirrorConfig mirror) {

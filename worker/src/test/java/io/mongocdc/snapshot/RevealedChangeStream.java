@@ -36,6 +36,12 @@ public final class RevealedChangeStream {
     return ResumeToken.ofEvent(events.get(index));
   }
 
+  /** Whether {@code status}'s committed checkpoint has passed event {@code index}. */
+  public boolean deliveredThrough(io.mongocdc.workflows.model.MirrorStatus status, int index) {
+    return status.committedCheckpoint() != null && status.committedCheckpoint().resumeToken() != null
+        && ResumeToken.of(status.committedCheckpoint().resumeToken()).compareTo(tokenOf(index)) >= 0;
+  }
+
   /** The stream as a mirror of these collections sees it. */
   public ChangeStreamOpener watching(Set<String> collections) {
     return position -> new Cursor(firstAfter(position), position.tokenOrNull(), collections);
