@@ -40,9 +40,9 @@ grep -E "streaming:|summary:" "$WORK/host.log" || true
 grep -m1 "^destination:" "$WORK/worker.log" || true
 echo "Connection is not available: $(grep -c 'Connection is not available' "$WORK/worker.log" || true)"
 echo "failed attempts: $(grep -c 'failed: \[' "$WORK/worker.log" || true)"
-echo "batches that waited: $(grep -c 'got its destination connections' "$WORK/worker.log" || true)"
+echo "batches and snapshot partitions that waited: $(grep -c 'got its [0-9]* destination connections' "$WORK/worker.log" || true)"
 echo "batches that gave way (TURN_OVER): $(grep -c 'batch ended (TURN_OVER)' "$WORK/worker.log" || true)"
-{ grep -o 'got its destination connections after [0-9]* ms' "$WORK/worker.log" || true; } | awk '{print $6}' | python3 -c '
+{ grep -o 'got its [0-9]* destination connections after [0-9]* ms' "$WORK/worker.log" || true; } | awk '{print $7}' | python3 -c '
 import sys
 w = sorted(int(x) for x in sys.stdin)
 if w:

@@ -53,8 +53,8 @@ final class ConnectionTurns {
     }
     Instant since = Instant.now();
     Object details = waitingDetails.apply(since);
-    log.info("mirror {} {}: waiting for {} destination connections (other mirrors hold them)", mirror.name(), what,
-        needed);
+    log.debug("mirror {} {}: waiting for {} destination connections (other batches or partitions hold them)",
+        mirror.name(), what, needed);
     metrics.onConnectionWaitStarted();
     recordQuietly(mirror, since);
     Thread waiter = Thread.currentThread();
@@ -80,8 +80,8 @@ final class ConnectionTurns {
       lease.close();
       throw e;
     }
-    log.info("mirror {} {}: got its destination connections after {} ms", mirror.name(), what,
-        Duration.between(since, Instant.now()).toMillis());
+    log.info("mirror {} {}: got its {} destination connections after {} ms (other batches or partitions held them)",
+        mirror.name(), what, needed, Duration.between(since, Instant.now()).toMillis());
     return lease;
   }
 
