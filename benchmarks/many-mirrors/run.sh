@@ -3,7 +3,7 @@
 # given options, served by one `mongo-cdc worker` started as the host prints it (plus
 # WORKER_ARGS), until the host has checked every mirror. Prints the host's `streaming:` and
 # `summary:` lines, then from the worker's log: "Connection is not available" errors, failed
-# attempts, batches that waited for destination connections and batches that gave way
+# attempts, batches and snapshot partitions that waited for destination connections, batches that gave way
 # (TURN_OVER), and the waits' median, p99 and maximum in ms.
 #
 # usage: run.sh JAR TEMPORAL_PORT HOST_OPTIONS...
