@@ -182,7 +182,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    */
   private ConnectionLease reserveConnections(ActivityExecutionContext context, MirrorConfig mirror, long batchId,
       int attempt, PullHeartbeat previous, MirrorMetrics mirrorMetrics) throws InterruptedException {
-    PullHeartbeat last = previous != null ? previous : PullHeartbeat.builder().batchId(batchId).attempt(attempt).build();
+    PullHeartbeat last = previous != null ? previous
+        : PullHeartbeat.builder().batchId(batchId).attempt(attempt).build();
     return connectionTurns.take(context::heartbeat, mirror, destination.applyLanes(mirror),
         since -> last.waitingSince(since.toEpochMilli()), mirrorMetrics, "batch " + batchId);
   }

@@ -13,11 +13,12 @@ final class ApplyOptions {
           + " one (env MONGO_CDC_APPLY_CONNECTIONS; default: ${DEFAULT-VALUE}).")
   int applyConnections = PostgresSinkOptions.DEFAULT_APPLY_CONNECTIONS;
 
-  @Option(names = "--destination-connections", paramLabel = "N", defaultValue = "${env:MONGO_CDC_DESTINATION_CONNECTIONS}",
+  @Option(names = "--destination-connections", paramLabel = "N",
+      defaultValue = "${env:MONGO_CDC_DESTINATION_CONNECTIONS}",
       description = "The worker's connections to each destination peer. A batch takes --apply-connections plus one"
-          + " of them at once or waits its turn, so (N - " + PostgresSinkOptions.RESERVED_CONNECTIONS + ") / (lanes + 1)"
-          + " mirrors' batches run at once (env MONGO_CDC_DESTINATION_CONNECTIONS; default: room for one batch per"
-          + " processor, at least 2).")
+          + " of them at once or waits its turn, so (N - " + PostgresSinkOptions.RESERVED_CONNECTIONS
+          + ") / (lanes + 1) mirrors' batches run at once (env MONGO_CDC_DESTINATION_CONNECTIONS; default: room for"
+          + " one batch per processor, at least 2).")
   Integer destinationConnections;
 
   /** @throws CliException if a value cannot work */

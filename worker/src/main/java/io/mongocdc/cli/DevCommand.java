@@ -173,7 +173,8 @@ final class DevCommand implements Callable<Integer> {
     Run run = workers == 0
         ? stop -> {
           DevClusterHost.ClusterReport result = new DevClusterHost(new DevClusterHost.Options(temporalPort, mirrors,
-              generatorCollections, events, rate, seed, initialDocuments, peersFile, report, headless, chosen, workerCommand()), out).run(stop);
+              generatorCollections, events, rate, seed, initialDocuments, peersFile, report, headless, chosen,
+              workerCommand()), out).run(stop);
           return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
         }
         : stop -> {

@@ -27,10 +27,6 @@ final class ConnectionBudget {
     this.free = new Semaphore(connections, true);
   }
 
-  int connections() {
-    return connections;
-  }
-
   /**
    * The lease of {@code count} connections if they are free and nobody waits before this caller;
    * empty otherwise.

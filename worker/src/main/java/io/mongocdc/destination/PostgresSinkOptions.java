@@ -1,5 +1,6 @@
 package io.mongocdc.destination;
 
+import io.mongocdc.ports.MirrorDestination;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -56,7 +57,7 @@ public record PostgresSinkOptions(
     requireAtLeast("flushRecords", flushRecords, 1);
     requireAtLeast("flushBytes", flushBytes, 1);
     requireAtLeast("connections", connections,
-        RESERVED_CONNECTIONS + io.mongocdc.ports.MirrorDestination.connectionsFor(applyConnections));
+        RESERVED_CONNECTIONS + MirrorDestination.connectionsFor(applyConnections));
   }
 
   /** Batches that hold their connections at once by default: one per processor, at least 2. */
@@ -66,7 +67,7 @@ public record PostgresSinkOptions(
 
   /** The pool in which {@code batches} batches of {@code lanes} apply lanes hold their connections at once. */
   public static int poolFor(int batches, int lanes) {
-    return RESERVED_CONNECTIONS + batches * io.mongocdc.ports.MirrorDestination.connectionsFor(lanes);
+    return RESERVED_CONNECTIONS + batches * MirrorDestination.connectionsFor(lanes);
   }
 
   /** The connections batches lease from the pool: all but the reserved ones. */
@@ -76,7 +77,7 @@ public record PostgresSinkOptions(
 
   /** Batches that hold their connections at once, each with its apply lanes; the others wait their turn. */
   public int batchesAtOnce() {
-    return batchConnections() / io.mongocdc.ports.MirrorDestination.connectionsFor(applyConnections);
+    return batchConnections() / MirrorDestination.connectionsFor(applyConnections);
   }
 
   public static PostgresSinkOptions defaults() {
