@@ -43,10 +43,8 @@ final class ConnectionHeadroom {
 
   static void check(String peer, DataSource pool, int poolConnections) {
     Figures figures;
-    try (Connection connection = pool.getConnection(); Statement st = connection.createStatement();
-        ResultSet rs = st.executeQuery(QUERY)) {
-      rs.next();
-      figures = new Figures(rs.getInt(1), rs.getInt(2), rs.getInt(3));
+    try {
+      figures = read(pool);
     } catch (SQLException | RuntimeException e) {
       log.debug("destination peer '{}': cannot read max_connections: {}", peer,
           Redaction.redact(String.valueOf(e.getMessage())));
@@ -57,6 +55,15 @@ final class ConnectionHeadroom {
       log.info(verdict);
     } else {
       log.warn(verdict);
+    }
+  }
+
+  /** The server's figures, read on one connection of {@code pool}. */
+  static Figures read(DataSource pool) throws SQLException {
+    try (Connection connection = pool.getConnection(); Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery(QUERY)) {
+      rs.next();
+      return new Figures(rs.getInt(1), rs.getInt(2), rs.getInt(3));
     }
   }
 

@@ -140,6 +140,34 @@ class WorkerCommandTest {
     assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
   }
 
+  /** Issue 34: pool, lanes and activity slots are one set, and the worker says what it chose. */
+  @Test
+  void aWorkerSaysHowManyBatchesItsConnectionsServeAndWarnsWhenItsSlotsRunFewer() throws Exception {
+    StringWriter workerOut = new StringWriter();
+    StringWriter workerErr = new StringWriter();
+    CompletableFuture<Integer> worker = CompletableFuture.supplyAsync(() -> run(workerOut, workerErr, "worker",
+        "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc", "--destination-connections", "14",
+        "--apply-connections", "1", "--max-concurrent-activities", "3"));
+    assertTrue(workerStarted.await(20, TimeUnit.SECONDS), () -> "worker did not start: " + workerErr);
+    stopWorker.countDown();
+    assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
+    List<String> lines = workerOut.toString().lines().toList();
+    assertTrue(lines.contains("destination: 14 connections per peer, 1 apply lanes per batch: 6 mirrors' batches at"
+        + " once per peer, the others take turns"), workerOut.toString());
+    assertTrue(lines.contains("WARNING: --max-concurrent-activities 3 runs fewer batches than that: raise it, or lower"
+        + " --destination-connections"), workerOut.toString());
+  }
+
+  @Test
+  void aPoolTooSmallForOneBatchIsRejected() {
+    StringWriter err = new StringWriter();
+    assertEquals(ExitCodes.INVALID, run(new StringWriter(), err, "worker", "--catalog-url",
+        "jdbc:postgresql://catalog-db/mongo_cdc", "--destination-connections", "4"));
+    assertEquals("mongo-cdc: --destination-connections must be at least 5 with --apply-connections 2 (a batch's 3 and"
+        + " 2 for work outside batches), got 4\n", err.toString());
+    assertEquals(1, workerStarted.getCount(), "the worker never started");
+  }
+
   @Test
   void theConcurrencyLimitsReachTheWorkerAndTheBatches() {
     WorkerCommand worker = parsedWorker("--max-concurrent-activities", "3", "--max-concurrent-workflow-tasks", "5",
