@@ -1,10 +1,11 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.pipeline.TurnSignal;
 import io.mongocdc.ports.ConnectionLease;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.LongSupplier;
-import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 
 /**
@@ -50,19 +51,18 @@ final class ConnectionTurn implements TurnSignal {
     return atLiveTail(latest, wallMillis.getAsLong());
   }
 
-  /** Whether {@code event} was written less than {@link #LIVE_TAIL} before {@code nowMillis}. */
+  /**
+   * Whether {@code event} was committed less than {@link #LIVE_TAIL} before {@code nowMillis}, by
+   * the commit time its record gets ({@link ChangeEventDecoder#commitTimeOf}); one the decoder
+   * cannot read is not known to be at the tail.
+   */
   static boolean atLiveTail(RawBsonDocument event, long nowMillis) {
-    BsonValue wallTime = event.get("wallTime");
-    long at;
-    if (wallTime != null && wallTime.isDateTime()) {
-      at = wallTime.asDateTime().getValue();
-    } else {
-      BsonValue clusterTime = event.get("clusterTime");
-      if (clusterTime == null || !clusterTime.isTimestamp()) {
-        return false;
-      }
-      at = clusterTime.asTimestamp().getTime() * 1000L;
+    Instant at;
+    try {
+      at = ChangeEventDecoder.commitTimeOf(event);
+    } catch (RuntimeException e) {
+      return false;
     }
-    return at >= nowMillis - LIVE_TAIL.toMillis();
+    return at != null && at.toEpochMilli() >= nowMillis - LIVE_TAIL.toMillis();
   }
 }

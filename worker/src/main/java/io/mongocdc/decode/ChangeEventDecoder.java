@@ -180,12 +180,25 @@ public final class ChangeEventDecoder {
   }
 
   private static Instant commitTime(ChangeEventFields fields, ResumeToken position) {
+    Instant at = commitTimeOrNull(fields);
+    if (at == null) {
+      throw new ChangeEventDecodeException(position, "neither wallTime nor clusterTime present");
+    }
+    return at;
+  }
+
+  /**
+   * When the source committed a raw change event, as its record's commit time says: its {@code
+   * wallTime}, or its cluster time where it has none; null with neither.
+   */
+  public static Instant commitTimeOf(RawBsonDocument event) {
+    return commitTimeOrNull(ChangeEventFields.read(event));
+  }
+
+  private static Instant commitTimeOrNull(ChangeEventFields fields) {
     if (fields.wallTimeMillis != null) {
       return Instant.ofEpochMilli(fields.wallTimeMillis);
     }
-    if (fields.clusterTime != null) {
-      return Instant.ofEpochSecond(fields.clusterTime.getTime());
-    }
-    throw new ChangeEventDecodeException(position, "neither wallTime nor clusterTime present");
+    return fields.clusterTime == null ? null : Instant.ofEpochSecond(fields.clusterTime.getTime());
   }
 }

@@ -56,8 +56,7 @@ public record PostgresSinkOptions(
     requireAtLeast("applyConnections", applyConnections, 1);
     requireAtLeast("flushRecords", flushRecords, 1);
     requireAtLeast("flushBytes", flushBytes, 1);
-    requireAtLeast("connections", connections,
-        RESERVED_CONNECTIONS + MirrorDestination.connectionsFor(applyConnections));
+    requireAtLeast("connections", connections, poolFor(1, applyConnections));
   }
 
   /** Batches that hold their connections at once by default: one per processor, at least 2. */

@@ -118,11 +118,12 @@ final class ChunkReader implements Runnable {
           endReason = EndReason.BATCH_SIZE;
           break;
         }
-        if (clock.getAsLong() - batchStart >= settings.maxBatchDuration().toNanos()) {
+        long elapsed = clock.getAsLong() - batchStart;
+        if (elapsed >= settings.maxBatchDuration().toNanos()) {
           endReason = EndReason.MAX_DURATION;
           break;
         }
-        if (latest != null && turns.over(clock.getAsLong() - batchStart, latest)) {
+        if (latest != null && turns.over(elapsed, latest)) {
           endReason = EndReason.TURN_OVER;
           break;
         }
@@ -160,11 +161,12 @@ final class ChunkReader implements Runnable {
             toSender.put(ChunkInFlight.CAUGHT_UP);
             sentSinceCaughtUp = false;
           }
-          if (clock.getAsLong() - lastEventAt >= settings.idleTimeout().toNanos()) {
+          long now = clock.getAsLong();
+          if (now - lastEventAt >= settings.idleTimeout().toNanos()) {
             endReason = EndReason.IDLE_TIMEOUT;
             break;
           }
-          if (turns.over(clock.getAsLong() - batchStart, null)) {
+          if (turns.over(now - batchStart, null)) {
             endReason = EndReason.TURN_OVER;
             break;
           }
