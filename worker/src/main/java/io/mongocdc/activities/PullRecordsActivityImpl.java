@@ -6,6 +6,7 @@ import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
+import io.mongocdc.ports.OplogSpanLog;
 import io.mongocdc.ports.VisibilityLog;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
@@ -36,6 +37,7 @@ import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -67,6 +69,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final FailedAttemptLog failedAttempts;
   private final QuarantineLog quarantine;
   private final VisibilityLog visibility;
+  private final OplogSpanLog oplogSpans;
   private final ConnectionTurns connectionTurns;
   private final MirrorRedactions redactions;
   /** One for every pull this worker runs: its mirrors share one heap. */
@@ -81,10 +84,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    * @param quarantine where poison events go under {@code poisonEventPolicy} QUARANTINE
    * @param visibility where a running batch reports how far the visible rows reach
    * @param connectionWaits where a batch says it waits for its destination connections
+   * @param oplogSpans where a batch that ended reports the source's oplog span
    */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine,
-      VisibilityLog visibility, ConnectionWaitLog connectionWaits, MirrorRedactions redactions) {
+      VisibilityLog visibility, ConnectionWaitLog connectionWaits, OplogSpanLog oplogSpans, MirrorRedactions redactions) {
+    this.oplogSpans = Objects.requireNonNull(oplogSpans, "oplogSpans");
     this.connectionTurns = new ConnectionTurns(destination, connectionWaits);
     this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.visibility = Objects.requireNonNull(visibility, "visibility");
@@ -264,13 +269,24 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   }
 
   /** The source's oplog span; a failure to read it never fails a batch that delivered. */
+  /** The source's oplog span, also left in the catalog; null when the source does not tell it. */
   private OplogSpan oplogSpanQuietly(MirrorConfig mirror) {
+    OplogSpan span;
     try {
-      return source.oplogSpan(mirror);
+      span = source.oplogSpan(mirror);
     } catch (RuntimeException e) {
       log.debug("mirror {}: cannot read the source's oplog span", mirror.name(), e);
       return null;
     }
+    if (span != null) {
+      try {
+        oplogSpans.record(mirror.name(), span, Instant.now());
+      } catch (RuntimeException e) {
+        // The batch's outcome still carries the span; the catalog catches up at the next batch.
+        log.debug("mirror {}: cannot record the oplog span in the catalog", mirror.name(), e);
+      }
+    }
+    return span;
   }
 
   private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, EarlierAttempts before,

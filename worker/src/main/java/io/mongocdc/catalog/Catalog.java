@@ -185,6 +185,16 @@ public final class Catalog {
         .execute();
   }
 
+  /** The source's oplog span as a batch saw it at {@code observedAt} (the last report wins). */
+  public void recordOplogSpan(String name, long oldestSeconds, long newestSeconds, Instant observedAt) {
+    dsl.update(MIRRORS)
+        .set(MIRRORS.OPLOG_OLDEST_SECONDS, oldestSeconds)
+        .set(MIRRORS.OPLOG_NEWEST_SECONDS, newestSeconds)
+        .set(MIRRORS.OPLOG_OBSERVED_AT, OffsetDateTime.ofInstant(observedAt, ZoneOffset.UTC))
+        .where(MIRRORS.NAME.eq(name))
+        .execute();
+  }
+
   public Optional<MirrorsRecord> mirror(String name) {
     return dsl.selectFrom(MIRRORS).where(MIRRORS.NAME.eq(name)).fetchOptional();
   }

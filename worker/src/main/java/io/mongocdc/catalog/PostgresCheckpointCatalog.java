@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.ports.CheckpointCommit;
+import io.mongocdc.ports.MirrorHealth;
 import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.source.ResumeToken;
@@ -12,6 +13,7 @@ import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
+import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.TableFigures;
 import java.time.Duration;
 import java.time.Instant;
@@ -122,6 +124,16 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   @Override
   public void recordWaitingSince(String mirror, Instant since) {
     catalog.recordWaitingSince(mirror, since);
+  }
+
+  @Override
+  public void recordOplogSpan(String mirror, OplogSpan span, Instant observedAt) {
+    catalog.recordOplogSpan(mirror, span.oldestSeconds(), span.newestSeconds(), observedAt);
+  }
+
+  @Override
+  public List<MirrorHealth> mirrorHealth() {
+    return new MirrorHealthQuery(catalog.dsl()).all();
   }
 
   @Override

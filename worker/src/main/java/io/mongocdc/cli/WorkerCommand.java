@@ -8,6 +8,7 @@ import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.metrics.MirrorHealthMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
 import io.mongocdc.secrets.Redaction;
 import io.grpc.Status;
@@ -94,6 +95,8 @@ final class WorkerCommand implements Callable<Integer> {
     WorkerFactory factory = WorkerFactory.newInstance(client);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PrometheusEndpoint metrics = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "0.0.0.0", metricsPort);
+    MirrorHealthMetrics health = metricsPort < 0 ? null
+        : new MirrorHealthMetrics(registry, ports.catalog()::mirrorHealth, Clock.systemUTC()).start();
     WorkerWiring.register(factory.newWorker(temporal.taskQueue(), workerOptions), peers, ports,
         tuning, new PipelineMetrics(registry, Clock.systemUTC(), null));
     factory.start();
@@ -113,6 +116,7 @@ final class WorkerCommand implements Callable<Integer> {
       context.clients().release(client);
       if (metrics != null) {
         metrics.close();
+        health.close();
       }
     });
     return ExitCodes.OK;

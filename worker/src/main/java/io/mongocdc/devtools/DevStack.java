@@ -18,6 +18,7 @@ import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.PostgresUrls;
 import io.mongocdc.metrics.FreshnessSamples;
 import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.metrics.MirrorHealthMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
@@ -59,12 +60,14 @@ final class DevStack implements AutoCloseable {
   final WorkerFactory workers;
   final PrometheusMeterRegistry registry;
   final PrometheusEndpoint metricsEndpoint;
+  private final MirrorHealthMetrics health;
   /** Every freshness figure of the run, for its report. */
   final FreshnessSamples freshness;
 
   private DevStack(EmbeddedPostgres postgres, HikariDataSource catalogPool, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
       WorkflowServiceStubs service, WorkflowClient client, WorkerFactory workers, PrometheusMeterRegistry registry,
-      PrometheusEndpoint metricsEndpoint, FreshnessSamples freshness) {
+      PrometheusEndpoint metricsEndpoint, MirrorHealthMetrics health, FreshnessSamples freshness) {
+    this.health = health;
     this.freshness = freshness;
     this.postgres = postgres;
     this.catalogPool = catalogPool;
@@ -133,8 +136,10 @@ final class DevStack implements AutoCloseable {
           new PipelineMetrics(registry, java.time.Clock.systemUTC(), freshness));
       workers.start();
       PrometheusEndpoint endpoint = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "127.0.0.1", metricsPort);
+      MirrorHealthMetrics health = endpoint == null ? null
+          : new MirrorHealthMetrics(registry, ports.catalog()::mirrorHealth, java.time.Clock.systemUTC()).start();
       return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint,
-          freshness);
+          health, freshness);
     } catch (IOException | RuntimeException e) {
       postgres.close();
       throw e;
@@ -157,7 +162,7 @@ final class DevStack implements AutoCloseable {
       WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
           WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
       WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
-      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null, null);
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null, null, null);
     } catch (RuntimeException e) {
       if (temporal != null) {
         temporal.close();
@@ -183,6 +188,7 @@ final class DevStack implements AutoCloseable {
   public void close() throws IOException {
     if (metricsEndpoint != null) {
       metricsEndpoint.close();
+      health.close();
     }
     if (workers != null) {
       workers.shutdownNow();

@@ -5,6 +5,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
+import io.mongocdc.workflows.model.OplogSpan;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -54,6 +55,20 @@ public interface CheckpointCatalog {
    * waits no more ({@link ConnectionWaitLog}). By default not recorded.
    */
   default void recordWaitingSince(String mirror, Instant since) {}
+
+  /**
+   * The source's oplog span as a batch saw it when it ended, so the catalog can tell how much
+   * history the committed checkpoint has left while no batch runs. By default not recorded.
+   */
+  default void recordOplogSpan(String mirror, OplogSpan span, Instant observedAt) {}
+
+  /**
+   * Every mirror's health as the catalog records it, for alerting ({@code MirrorHealthMetrics});
+   * by default none.
+   */
+  default List<MirrorHealth> mirrorHealth() {
+    return List.of();
+  }
 
   /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
   void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);

@@ -2,6 +2,7 @@ package io.mongocdc.activities;
 
 import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.FailedAttemptLog;
+import io.mongocdc.ports.OplogSpanLog;
 import io.mongocdc.workflows.PullRecordsActivity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -79,7 +80,7 @@ class PullRecordsActivityImplTest {
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
             java.time.Clock.systemUTC(), null),
-        FailedAttemptLog.NONE, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, new MirrorRedactions(null, catalog)));
+        FailedAttemptLog.NONE, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, OplogSpanLog.NONE, new MirrorRedactions(null, catalog)));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(1))

@@ -1,0 +1,92 @@
+package io.mongocdc.catalog;
+
+import static io.mongocdc.catalog.jooq.Tables.CHECKPOINTS;
+import static io.mongocdc.catalog.jooq.Tables.MIRRORS;
+import static io.mongocdc.catalog.jooq.Tables.QUARANTINED_EVENTS;
+import static io.mongocdc.catalog.jooq.Tables.VERIFY_RANGES;
+import static io.mongocdc.catalog.jooq.Tables.VERIFY_RUNS;
+import static org.jooq.impl.DSL.count;
+import static org.jooq.impl.DSL.max;
+
+import io.mongocdc.ports.MirrorHealth;
+import io.mongocdc.workflows.model.MirrorPhase;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+/** Every mirror's {@link MirrorHealth}, read from the catalog in three queries, changing nothing. */
+final class MirrorHealthQuery {
+
+  /** Differences a range confirmed: missing, extra and different rows (not the unsettled, which a paused mirror leaves). */
+  private static final Field<Long> FOUND = VERIFY_RANGES.MISSING.plus(VERIFY_RANGES.EXTRA).plus(VERIFY_RANGES.DIFFERENT);
+
+  private final DSLContext dsl;
+
+  MirrorHealthQuery(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  List<MirrorHealth> all() {
+    Map<String, Integer> quarantined = dsl.select(QUARANTINED_EVENTS.MIRROR_NAME, count())
+        .from(QUARANTINED_EVENTS)
+        .where(QUARANTINED_EVENTS.REPLAYED_AT.isNull())
+        .groupBy(QUARANTINED_EVENTS.MIRROR_NAME)
+        .fetchMap(QUARANTINED_EVENTS.MIRROR_NAME, count());
+    Map<String, Long> differences = verifyDifferences();
+    List<MirrorHealth> health = new ArrayList<>();
+    for (Record row : dsl.select(MIRRORS.NAME, MIRRORS.STATUS, MIRRORS.STATUS_CHANGED_AT, MIRRORS.OPLOG_OLDEST_SECONDS,
+            MIRRORS.OPLOG_OBSERVED_AT, CHECKPOINTS.COMMITTED_AT, CHECKPOINTS.CLUSTER_TIME_AT)
+        .from(MIRRORS)
+        .leftJoin(CHECKPOINTS).on(CHECKPOINTS.MIRROR_NAME.eq(MIRRORS.NAME))
+        .orderBy(MIRRORS.NAME)
+        .fetch()) {
+      String name = row.get(MIRRORS.NAME);
+      OffsetDateTime clusterTime = row.get(CHECKPOINTS.CLUSTER_TIME_AT);
+      health.add(new MirrorHealth(name, phaseOf(row.get(MIRRORS.STATUS)), instant(row.get(MIRRORS.STATUS_CHANGED_AT)),
+          instant(row.get(CHECKPOINTS.COMMITTED_AT)), clusterTime == null ? null : clusterTime.toEpochSecond(),
+          row.get(MIRRORS.OPLOG_OLDEST_SECONDS), instant(row.get(MIRRORS.OPLOG_OBSERVED_AT)),
+          quarantined.getOrDefault(name, 0), differences.get(name)));
+    }
+    return health;
+  }
+
+  /** Per mirror, what its last finished verify run confirmed and did not repair. */
+  private Map<String, Long> verifyDifferences() {
+    var lastRun = dsl.select(max(VERIFY_RUNS.RUN_ID))
+        .from(VERIFY_RUNS)
+        .where(VERIFY_RUNS.STATE.eq("done"))
+        .groupBy(VERIFY_RUNS.MIRROR_NAME);
+    Field<BigDecimal> found = DSL.coalesce(DSL.sum(FOUND), BigDecimal.ZERO);
+    Field<BigDecimal> repaired = DSL.coalesce(DSL.sum(VERIFY_RANGES.REPAIRED), BigDecimal.ZERO);
+    Map<String, Long> differences = new HashMap<>();
+    dsl.select(VERIFY_RUNS.MIRROR_NAME, found, repaired)
+        .from(VERIFY_RUNS)
+        .leftJoin(VERIFY_RANGES).on(VERIFY_RANGES.RUN_ID.eq(VERIFY_RUNS.RUN_ID))
+        .where(VERIFY_RUNS.RUN_ID.in(lastRun))
+        .groupBy(VERIFY_RUNS.MIRROR_NAME)
+        .forEach(row -> differences.put(row.value1(),
+            Math.max(0, row.value2().longValue() - row.value3().longValue())));
+    return differences;
+  }
+
+  private static MirrorPhase phaseOf(String status) {
+    try {
+      return MirrorPhase.valueOf(status.toUpperCase(Locale.ROOT));
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static Instant instant(OffsetDateTime time) {
+    return time == null ? null : time.toInstant();
+  }
+}

@@ -1,0 +1,99 @@
+package io.mongocdc.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mongocdc.ports.MirrorHealth;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.source.StreamPosition;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.MirrorStateChange;
+import io.mongocdc.workflows.model.OplogSpan;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The catalog's view of every mirror's health, which the alert rules' gauges publish. */
+class MirrorHealthQueryTest {
+
+  private static final long CHECKPOINT_SECONDS = 1_700_000_000;
+
+  private static Catalog catalog;
+  private static PostgresCheckpointCatalog port;
+
+  @BeforeAll
+  static void open() {
+    catalog = Catalog.open(EmbeddedPostgresSupport.newDatabase("health"));
+    port = new PostgresCheckpointCatalog(catalog);
+  }
+
+  private static MirrorConfig mirror(String name) {
+    return new MirrorConfig(name, "orders-mongo", "warehouse-pg", "shop", List.of("orders"), "public",
+        MirrorSettings.defaults());
+  }
+
+  private static StreamPosition token(long seconds) {
+    return StreamPosition.after(ResumeToken.of(String.format("82%08X%08X2B0404", seconds, 1)));
+  }
+
+  private static Map<String, MirrorHealth> health() {
+    return port.mirrorHealth().stream().collect(Collectors.toMap(MirrorHealth::mirror, Function.identity()));
+  }
+
+  @Test
+  void readsStateCheckpointOplogQuarantineAndTheLastFinishedVerify() {
+    port.register(mirror("healthy"));
+    port.commit("healthy", 1, token(CHECKPOINT_SECONDS), BatchFigures.builder().endReason("IDLE_TIMEOUT").attempts(1)
+        .build());
+    Instant observed = Instant.parse("2024-01-01T00:00:00Z");
+    port.recordOplogSpan("healthy", new OplogSpan(CHECKPOINT_SECONDS - 3_600, CHECKPOINT_SECONDS + 60), observed);
+    port.register(mirror("broken"));
+    port.recordState(new MirrorStateChange("broken", MirrorPhase.FAILED, "history lost", "gone",
+        "ChangeStreamHistoryLost", 1, 1_700_000_100_000L, 1, mirror("broken"), null));
+    catalog.dsl().execute("insert into mongo_cdc.quarantined_events (mirror_name, position, position_key, batch_id,"
+        + " reason) values ('broken', 'p1', 'k1', 1, 'poison'), ('broken', 'p2', 'k2', 1, 'poison'),"
+        + " ('broken', 'p3', 'k3', 1, 'poison')");
+    catalog.dsl().execute("update mongo_cdc.quarantined_events set replayed_at = now() where position = 'p3'");
+    // An older finished run with differences, the last finished one with 4 found and 1 repaired,
+    // and a newer run still verifying: the last finished one counts.
+    verifyRun("broken", "done", 9, 0);
+    verifyRun("broken", "done", 4, 1);
+    verifyRun("broken", "verifying", 50, 0);
+
+    Map<String, MirrorHealth> health = health();
+    MirrorHealth healthy = health.get("healthy");
+    assertEquals(MirrorPhase.RUNNING, healthy.state());
+    assertEquals(CHECKPOINT_SECONDS, healthy.committedClusterSeconds());
+    assertTrue(healthy.checkpointAgeSeconds(Instant.now()) < 60, "committed just now");
+    assertEquals(3_600 - 90, healthy.oplogHeadroomSeconds(observed.plusSeconds(90)), 0.001,
+        "the headroom the span left, less the time since it was read");
+    assertEquals(0, healthy.quarantinedEvents());
+    assertNull(healthy.verifyDifferences(), "no verify has finished");
+
+    MirrorHealth broken = health.get("broken");
+    assertEquals(MirrorPhase.FAILED, broken.state());
+    assertEquals(Instant.ofEpochMilli(1_700_000_100_000L), broken.stateSince());
+    assertTrue(Double.isNaN(broken.checkpointAgeSeconds(Instant.now())), "no checkpoint yet");
+    assertTrue(Double.isNaN(broken.oplogHeadroomSeconds(Instant.now())), "no span read yet");
+    assertEquals(2, broken.quarantinedEvents(), "the replayed one is not counted");
+    assertEquals(3, broken.verifyDifferences(), "the last finished run's differences less those it repaired");
+  }
+
+  private static void verifyRun(String mirror, String state, long different, long repaired) {
+    long run = ((Number) catalog.dsl().fetchValue("insert into mongo_cdc.verify_runs (mirror_name, workflow_run_id,"
+        + " state) values (?, ?, ?) returning run_id", mirror, UUID.randomUUID().toString(), state)).longValue();
+    catalog.dsl().execute("insert into mongo_cdc.verify_ranges (run_id, range_no, collection, id_range, state,"
+        + " missing, extra, different, unsettled, repaired) values (?, 0, 'orders', '{}', 'done', 0, 0, ?, 7, ?)",
+        run, different, repaired);
+  }
+}
