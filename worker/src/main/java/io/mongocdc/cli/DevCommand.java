@@ -41,6 +41,12 @@ final class DevCommand implements Callable<Integer> {
       description = "Port of the Prometheus endpoint /metrics, or -1 for none (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
+  @Option(names = "--console-port", defaultValue = "8088",
+      description = "Port of the mirror console, or -1 for none (default: ${DEFAULT-VALUE}).")
+  int consolePort;
+
+  @Mixin ConsoleOptions console;
+
   @Option(names = "--mongo-uri", defaultValue = "${env:MONGO_CDC_DEV_MONGO_URI}",
       description = "A MongoDB replica set to stream from instead of the generator (env MONGO_CDC_DEV_MONGO_URI).")
   String mongoUri;
@@ -180,7 +186,7 @@ final class DevCommand implements Callable<Integer> {
         : stop -> {
           DevReport result = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections,
               events, rate, seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents,
-              verifying, tamper, repair, fieldHashKey), out)
+              verifying, tamper, repair, fieldHashKey, console.settings(consolePort)), out)
               .run(stop);
           return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
         };

@@ -8,6 +8,10 @@ import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.catalog.ConsoleQueries;
+import io.mongocdc.console.ConsoleSettings;
+import io.mongocdc.console.MirrorConsole;
+import io.mongocdc.console.TemporalMirrorActions;
 import io.mongocdc.metrics.MirrorHealthMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
 import io.mongocdc.secrets.Redaction;
@@ -51,6 +55,13 @@ final class WorkerCommand implements Callable<Integer> {
           + " default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
+  @Option(names = "--console-port", paramLabel = "PORT", defaultValue = "${env:MONGO_CDC_CONSOLE_PORT:--1}",
+      description = "Serve the mirror console at http://<console host>:PORT/; -1 for none (env MONGO_CDC_CONSOLE_PORT;"
+          + " default: ${DEFAULT-VALUE}).")
+  int consolePort;
+
+  @Mixin ConsoleOptions console;
+
   @Mixin ApplyOptions apply;
 
   @Mixin ConcurrencyOptions concurrency;
@@ -85,6 +96,7 @@ final class WorkerCommand implements Callable<Integer> {
     if (catalogUrl == null || catalogUrl.isBlank()) {
       throw new CliException("the catalog is required: give --catalog-url or set MONGO_CDC_CATALOG_URL", ExitCodes.INVALID);
     }
+    ConsoleSettings consoleSettings = console.settings(consolePort);
     PullTuning tuning = concurrency.tuning(pullTuning());
     WorkerOptions workerOptions = workerOptions();
     PeerRegistry peers = peersOptions.registry(context.environment());
@@ -100,10 +112,18 @@ final class WorkerCommand implements Callable<Integer> {
     WorkerWiring.register(factory.newWorker(temporal.taskQueue(), workerOptions), peers, ports,
         tuning, new PipelineMetrics(registry, Clock.systemUTC(), null));
     factory.start();
+    MirrorConsole mirrorConsole = !consoleSettings.enabled() ? null
+        : MirrorConsole.start(consoleSettings.host(), consoleSettings.port(),
+            new ConsoleQueries(context.ports().catalogReads(catalogUrl)),
+            new TemporalMirrorActions(client, temporal.taskQueue()), consoleSettings.readOnly());
     spec.commandLine().getOut().printf("worker%s polling task queue %s in namespace %s at %s; catalog %s%s%n",
         identity == null ? "" : " " + identity, temporal.taskQueue(), temporal.namespace(), temporal.address(),
         Redaction.redact(catalogUrl), stickyWorkflows ? "" : "; workflows not sticky");
     spec.commandLine().getOut().println(ApplyOptions.describe(sinkOptions, concurrency.maxConcurrentActivities));
+    if (mirrorConsole != null) {
+      spec.commandLine().getOut().printf("console: %s%s%n", mirrorConsole.url(),
+          consoleSettings.readOnly() ? " (read-only)" : "");
+    }
     spec.commandLine().getOut().flush();
     context.shutdown().runUntilStopped(() -> {
       // Activities in flight get the time to notice and stop; their batches resume elsewhere.
@@ -112,6 +132,9 @@ final class WorkerCommand implements Callable<Integer> {
         factory.awaitTermination(30, TimeUnit.SECONDS);
       } catch (RuntimeException e) {
         // Stopping anyway.
+      }
+      if (mirrorConsole != null) {
+        mirrorConsole.close();
       }
       context.clients().release(client);
       if (metrics != null) {

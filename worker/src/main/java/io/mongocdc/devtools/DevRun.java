@@ -31,6 +31,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.io.PrintWriter;
+import io.mongocdc.console.ConsoleSettings;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -93,7 +94,8 @@ public final class DevRun {
       boolean verify,
       int tamper,
       boolean repair,
-      HashKey fieldHashKey) {}
+      HashKey fieldHashKey,
+      ConsoleSettings console) {}
 
   private final Options options;
   private final PrintWriter out;
@@ -124,7 +126,7 @@ public final class DevRun {
     try (DevStack stack = DevStack.start(options.temporalPort(), options.metricsPort(),
         generated ? Map.of() : Map.of("mongodb", options.mongoUri()),
         peers -> generated ? GeneratorMirrorSourceFactory.running(generator, options.seed()) : new MongoMirrorSourceFactory(peers),
-        PullTuning.defaults(), options.destination(), options.fieldHashKey())) {
+        PullTuning.defaults(), options.destination(), options.fieldHashKey(), options.console())) {
       MirrorConfig mirror = new MirrorConfig(MIRROR, generated ? DevStack.GENERATOR_PEER : "mongodb", DevStack.DESTINATION_PEER,
           database, collections, SCHEMA, options.settings()).requireValid();
       CdcFlowWorkflow workflow = stack.client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()
@@ -195,6 +197,9 @@ public final class DevRun {
     out.printf("  catalog and destination (admin SQL): %s%n", stack.jdbcUrl);
     if (stack.metricsEndpoint != null) {
       out.printf("  metrics:     http://127.0.0.1:%d/metrics%n", stack.metricsEndpoint.port());
+    }
+    if (stack.console != null) {
+      out.printf("  console:     %s%s%n", stack.console.url(), options.console().readOnly() ? " (read-only)" : "");
     }
     out.printf("  try:%n");
     out.printf("    temporal workflow query  --address %s --workflow-id mirror-%s --type status%n", target, MIRROR);

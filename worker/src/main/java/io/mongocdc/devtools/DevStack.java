@@ -18,6 +18,10 @@ import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.PostgresUrls;
 import io.mongocdc.metrics.FreshnessSamples;
 import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.catalog.ConsoleQueries;
+import io.mongocdc.console.ConsoleSettings;
+import io.mongocdc.console.MirrorConsole;
+import io.mongocdc.console.TemporalMirrorActions;
 import io.mongocdc.metrics.MirrorHealthMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
 import com.uber.m3.tally.RootScopeBuilder;
@@ -61,13 +65,16 @@ final class DevStack implements AutoCloseable {
   final PrometheusMeterRegistry registry;
   final PrometheusEndpoint metricsEndpoint;
   private final MirrorHealthMetrics health;
+  /** The mirror console, or null when it is off. */
+  final MirrorConsole console;
   /** Every freshness figure of the run, for its report. */
   final FreshnessSamples freshness;
 
   private DevStack(EmbeddedPostgres postgres, HikariDataSource catalogPool, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
       WorkflowServiceStubs service, WorkflowClient client, WorkerFactory workers, PrometheusMeterRegistry registry,
-      PrometheusEndpoint metricsEndpoint, MirrorHealthMetrics health, FreshnessSamples freshness) {
+      PrometheusEndpoint metricsEndpoint, MirrorHealthMetrics health, MirrorConsole console, FreshnessSamples freshness) {
     this.health = health;
+    this.console = console;
     this.freshness = freshness;
     this.postgres = postgres;
     this.catalogPool = catalogPool;
@@ -90,7 +97,7 @@ final class DevStack implements AutoCloseable {
    */
   static DevStack start(int temporalPort, int metricsPort, Map<String, String> sourcePeers,
       Function<PeerRegistry, MirrorSourceFactory> sources, PullTuning tuning, PostgresSinkOptions destination,
-      HashKey fieldHashKey) throws IOException {
+      HashKey fieldHashKey, ConsoleSettings consoleSettings) throws IOException {
     // Without its own shutdown hook: on Ctrl-C the database must outlive the summary, and close() stops it last.
     EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
     try {
@@ -138,8 +145,11 @@ final class DevStack implements AutoCloseable {
       PrometheusEndpoint endpoint = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "127.0.0.1", metricsPort);
       MirrorHealthMetrics health = endpoint == null ? null
           : new MirrorHealthMetrics(registry, ports.catalog()::mirrorHealth, java.time.Clock.systemUTC()).start();
+      MirrorConsole console = !consoleSettings.enabled() ? null
+          : MirrorConsole.start(consoleSettings.host(), consoleSettings.port(), new ConsoleQueries(dataSource),
+              new TemporalMirrorActions(client, TASK_QUEUE), consoleSettings.readOnly());
       return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint,
-          health, freshness);
+          health, console, freshness);
     } catch (IOException | RuntimeException e) {
       postgres.close();
       throw e;
@@ -162,7 +172,7 @@ final class DevStack implements AutoCloseable {
       WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
           WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
       WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
-      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null, null, null);
+      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null, null, null, null);
     } catch (RuntimeException e) {
       if (temporal != null) {
         temporal.close();
@@ -186,6 +196,9 @@ final class DevStack implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    if (console != null) {
+      console.close();
+    }
     if (metricsEndpoint != null) {
       metricsEndpoint.close();
       health.close();

@@ -4,6 +4,7 @@ import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.destination.PostgresSinkOptions;
 import java.util.ServiceLoader;
+import javax.sql.DataSource;
 
 /**
  * Builds the worker's ports from its configuration. The MongoDB source and the PostgreSQL
@@ -30,6 +31,15 @@ public interface PortsFactory {
     return create(null, peers, PostgresSinkOptions.defaults()).source();
   }
 
+  /**
+   * A small pool over the catalog for reading only (the mirror console's pages).
+   *
+   * @throws PortsUnavailableException when this factory has no catalog to read
+   */
+  default DataSource catalogReads(String catalogJdbcUrl) {
+    throw new PortsUnavailableException("no catalog to read in this build");
+  }
+
   /** The implementation on the class path, or one that says none is. */
   static PortsFactory installed() {
     return new PortsFactory() {
@@ -41,6 +51,11 @@ public interface PortsFactory {
       @Override
       public MirrorSourceFactory sources(PeerRegistry peers) {
         return found().sources(peers);
+      }
+
+      @Override
+      public DataSource catalogReads(String catalogJdbcUrl) {
+        return found().catalogReads(catalogJdbcUrl);
       }
 
       private PortsFactory found() {

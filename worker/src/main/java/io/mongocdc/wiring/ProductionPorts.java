@@ -38,6 +38,12 @@ public final class ProductionPorts implements PortsFactory {
     return over(Catalog.open(catalogSource), peers, destination, sources(peers));
   }
 
+  /** Two connections: the console's page reads, one at a time mostly. */
+  @Override
+  public DataSource catalogReads(String catalogJdbcUrl) {
+    return PostgresUrls.pool("pg-console", CATALOG_URL, catalogJdbcUrl, 2);
+  }
+
   /** The PostgreSQL destination and catalog over an open catalog, with {@code sources} as the source port. */
   public static WorkerPorts over(Catalog catalog, PeerRegistry peers, PostgresSinkOptions destination,
       MirrorSourceFactory sources) {

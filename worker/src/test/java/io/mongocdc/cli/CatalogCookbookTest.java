@@ -68,7 +68,7 @@ class CatalogCookbookTest {
     AtomicInteger exit = new AtomicInteger(-1);
     Thread dev = new Thread(() -> exit.set(cli(ctrlC, out).execute("dev", "--headless", "--rate", "4000",
         "--batch-size", "2000", "--report", report.toString(), "--temporal-port", String.valueOf(temporalPort),
-        "--metrics-port", "-1")), "dev");
+        "--metrics-port", "-1", "--console-port", "-1")), "dev");
     dev.start();
     WorkflowServiceStubs service = null;
     try (Connection sql = DriverManager.getConnection(await("the admin SQL address", () -> {

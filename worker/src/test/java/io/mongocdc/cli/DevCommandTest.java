@@ -38,21 +38,21 @@ class DevCommandTest {
 
   @TempDir Path directory;
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
   }
 
   /** A shutdown signal a test triggers, standing in for Ctrl-C. */
-  private static CliContext.ShutdownSignal on(CountDownLatch ctrlC) {
+  static CliContext.ShutdownSignal on(CountDownLatch ctrlC) {
     return stop -> {
       ctrlC.await();
       stop.run();
     };
   }
 
-  private static CommandLine cli(CountDownLatch ctrlC, StringWriter out) {
+  static CommandLine cli(CountDownLatch ctrlC, StringWriter out) {
     CommandLine cli = MongoCdc.commandLine(
         new CliContext(ClientFactory.grpc(), PortsFactory.installed(), Map.of(), on(ctrlC)));
     cli.setOut(new PrintWriter(out, true));
@@ -66,7 +66,7 @@ class DevCommandTest {
     StringWriter out = new StringWriter();
 
     int exit = cli(new CountDownLatch(1), out).execute("dev", "--headless", "--events", "20000", "--rate", "0",
-        "--batch-size", "5000", "--report", report.toString(), "--temporal-port", String.valueOf(freePort()), "--metrics-port", "-1");
+        "--batch-size", "5000", "--report", report.toString(), "--temporal-port", String.valueOf(freePort()), "--metrics-port", "-1", "--console-port", "-1");
 
     assertEquals(0, exit, out.toString());
     JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
@@ -98,7 +98,7 @@ class DevCommandTest {
 
     int exit = cli(new CountDownLatch(1), out).execute("dev", "--headless", "--events", "3000", "--rate", "0",
         "--tamper", "9", "--repair", "--report", report.toString(), "--temporal-port", String.valueOf(freePort()),
-        "--metrics-port", "-1");
+        "--metrics-port", "-1", "--console-port", "-1");
 
     assertEquals(0, exit, out.toString());
     JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
@@ -120,7 +120,7 @@ class DevCommandTest {
 
     int exit = cli(new CountDownLatch(1), out).execute("dev", "--headless", "--events", "3000", "--rate", "0",
         "--initial-documents", "100", "--history", "orders", "--report", report.toString(), "--temporal-port",
-        String.valueOf(freePort()), "--metrics-port", "-1");
+        String.valueOf(freePort()), "--metrics-port", "-1", "--console-port", "-1");
 
     assertEquals(0, exit, out.toString());
     JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
@@ -143,7 +143,7 @@ class DevCommandTest {
     AtomicInteger exit = new AtomicInteger(-1);
     Thread dev = new Thread(() -> exit.set(cli(ctrlC, out).execute("dev", "--headless", "--rate", "3000",
         "--report", report.toString(), "--temporal-port", String.valueOf(port), "--metrics-port",
-        String.valueOf(metricsPort))), "dev");
+        String.valueOf(metricsPort), "--console-port", "-1")), "dev");
     dev.start();
 
     WorkflowServiceStubs service = PatientServiceStubs.to(port);
@@ -177,7 +177,7 @@ class DevCommandTest {
     assertTrue(figures.get("destinationMatchesSource").asBoolean(), figures.toString());
   }
 
-  private static CdcFlowWorkflow awaitWorkflow(WorkflowClient client) throws InterruptedException {
+  static CdcFlowWorkflow awaitWorkflow(WorkflowClient client) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       try {
@@ -194,7 +194,7 @@ class DevCommandTest {
   }
 
   /** Polls the status query until it satisfies the condition: a condition, not a timed guess. */
-  private static MirrorStatus await(CdcFlowWorkflow mirror, Predicate<MirrorStatus> condition) {
+  static MirrorStatus await(CdcFlowWorkflow mirror, Predicate<MirrorStatus> condition) {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     MirrorStatus status = mirror.status();
     while (!condition.test(status)) {

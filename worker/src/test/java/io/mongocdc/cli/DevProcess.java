@@ -40,7 +40,7 @@ final class DevProcess implements AutoCloseable {
     Path output = directory.resolve("dev.out");
     String java = ProcessHandle.current().info().command().orElse("java");
     List<String> command = new ArrayList<>(List.of(java, "-jar", JAR.toString(), "dev", "--headless",
-        "--rate", "2000", "--batch-size", "2000", "--metrics-port", "-1", "--report", report.toString()));
+        "--rate", "2000", "--batch-size", "2000", "--metrics-port", "-1", "--console-port", "-1", "--report", report.toString()));
     if (!List.of(extra).contains("--temporal-port")) {
       command.addAll(List.of("--temporal-port", String.valueOf(freePort())));
     }
