@@ -25,6 +25,7 @@ import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.VerifyProgress;
 import io.mongocdc.workflows.model.VerifyRequest;
 import io.mongocdc.workflows.model.VerifyResult;
 import io.temporal.client.WorkflowClient;
@@ -38,6 +39,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -100,6 +102,10 @@ public final class DevRun {
   private final Options options;
   private final PrintWriter out;
   private final ProcessCpuSamples cpu = new ProcessCpuSamples();
+  /** The progress area of an interactive run; null for plain lines. */
+  private DevTerminal terminal;
+  /** The progress area's lines as streaming left them, under which verify adds its own. */
+  private List<String> streamingLines = List.of();
 
   public DevRun(Options options, PrintWriter out) {
     this.options = options;
@@ -111,6 +117,24 @@ public final class DevRun {
    * counts down.
    */
   public DevReport run(CountDownLatch stop) throws Exception {
+    terminal = options.headless() ? null : DevTerminal.open(logFile());
+    try {
+      return runOnTerminal(stop);
+    } finally {
+      if (terminal != null) {
+        terminal.close();
+        out.printf("log: %s%n", terminal.logFile());
+        out.flush();
+      }
+    }
+  }
+
+  /** Where an interactive run's log lines go: a file per process in the temporary directory. */
+  private static Path logFile() {
+    return Path.of(System.getProperty("java.io.tmpdir"), "mongo-cdc-dev-" + ProcessHandle.current().pid() + ".log");
+  }
+
+  private DevReport runOnTerminal(CountDownLatch stop) throws Exception {
     boolean generated = options.mongoUri() == null;
     GeneratedChangeStream generator = generated
         ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events())
@@ -173,6 +197,9 @@ public final class DevRun {
       workflow.terminate(new StopRequest(true));
       awaitClosed(stack);
       DevReport report = report(stack, generated, generator, collections, database, verified, steadyEnd);
+      if (terminal != null) {
+        terminal.clearArea();
+      }
       printSummary(report, progress(stack));
       if (options.report() != null) {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.report().toFile(), report);
@@ -195,6 +222,9 @@ public final class DevRun {
     }
     out.printf("  Temporal:    %s (namespace default, task queue %s)%n", target, DevStack.TASK_QUEUE);
     out.printf("  catalog and destination (admin SQL): %s%n", stack.jdbcUrl);
+    if (terminal != null) {
+      out.printf("  log:         %s (warnings and errors also print here)%n", terminal.logFile());
+    }
     if (stack.metricsEndpoint != null) {
       out.printf("  metrics:     http://127.0.0.1:%d/metrics%n", stack.metricsEndpoint.port());
     }
@@ -221,7 +251,8 @@ public final class DevRun {
   /** Shows progress until done, stopped or failed; returns true if the mirror failed. */
   private boolean showProgress(DevStack stack, CountDownLatch stop, BooleanSupplier done, BooleanSupplier failed)
       throws Exception {
-    ProgressBar bar = options.headless() ? null : RecordsProgressBar.start("mirror " + MIRROR, options.events());
+    ProgressBar bar = options.headless() || terminal != null ? null
+        : RecordsProgressBar.start("mirror " + MIRROR, options.events());
     try {
       long lastRecords = 0;
       long lastAt = System.nanoTime();
@@ -229,6 +260,15 @@ public final class DevRun {
       cpu.sample();
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
         cpu.sample();
+        if (terminal != null) {
+          Progress progress = progress(stack);
+          long now = System.nanoTime();
+          double rate = (progress.records - lastRecords) * 1e9 / Math.max(1, now - lastAt);
+          lastRecords = progress.records;
+          lastAt = now;
+          streamingLines = phaseLines(progress, rate, terminal.width());
+          terminal.show(streamingLines);
+        }
         if (bar != null) {
           Progress progress = progress(stack);
           long now = System.nanoTime();
@@ -257,6 +297,25 @@ public final class DevRun {
         bar.close();
       }
     }
+  }
+
+  /** The progress area's lines: the snapshot's, then streaming's. */
+  private List<String> phaseLines(Progress progress, double rate, int width) {
+    List<String> lines = new ArrayList<>();
+    if (progress.snapshotPartitions > 0) {
+      String copied = String.format("%d/%d partitions, %,d documents copied", progress.snapshotPartitionsDone,
+          progress.snapshotPartitions, progress.snapshotDocuments);
+      lines.add(progress.snapshotPartitionsDone < progress.snapshotPartitions
+          ? PhaseLines.bar("snapshot", progress.snapshotPartitionsDone, progress.snapshotPartitions, copied, width)
+          : PhaseLines.text("snapshot", "done: " + copied, width));
+    }
+    String streamed = String.format("%,d%s records, %,.0f rec/s, batch %d, lag %s", progress.records,
+        options.events() > 0 ? String.format("/%,d", options.events()) : "", rate, progress.batches,
+        progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s");
+    lines.add(options.events() > 0
+        ? PhaseLines.bar("streaming", progress.records, options.events(), streamed, width)
+        : PhaseLines.text("streaming", streamed, width));
+    return lines;
   }
 
   private record Progress(long records, long batches, long lagSeconds, long snapshotPartitions,
@@ -324,7 +383,7 @@ public final class DevRun {
     long started = System.nanoTime();
     CompletableFuture<VerifyResult> running = WorkflowClient.execute(verify::run,
         new VerifyRequest(mirror, options.repair(), null, null));
-    VerifyResult result = untilStopped(running, stop, stoppedAt);
+    VerifyResult result = untilStopped(running, stop, stoppedAt, () -> showVerifyProgress(verify));
     if (result == null) {
       // Stopped: the verify workflow ends here; what it judged so far is in the catalog's verify_runs.
       WorkflowStub.fromTyped(verify).terminate("mongo-cdc dev was stopped");
@@ -345,13 +404,33 @@ public final class DevRun {
    * once, and after a stop seen before it began it runs until {@link #VERIFY_AFTER_STOP_AT_MOST}
    * after that stop.
    */
-  private static VerifyResult untilStopped(CompletableFuture<VerifyResult> running, CountDownLatch stop, Long stoppedAt)
+  /** The verify line under the streaming ones, while the verify runs (interactive runs only). */
+  private void showVerifyProgress(VerifyMirrorWorkflow verify) {
+    if (terminal == null) {
+      return;
+    }
+    VerifyProgress progress;
+    try {
+      progress = verify.progress();
+    } catch (RuntimeException notYet) {
+      return;
+    }
+    List<String> lines = new ArrayList<>(streamingLines);
+    String figures = String.format("%d/%d ranges, %,d documents compared, %,d differ", progress.rangesDone(),
+        progress.rangesTotal(), progress.documentsCompared(), progress.mismatches());
+    lines.add(PhaseLines.bar("verify", progress.rangesDone(), progress.rangesTotal(), figures, terminal.width()));
+    terminal.show(lines);
+  }
+
+  private static VerifyResult untilStopped(CompletableFuture<VerifyResult> running, CountDownLatch stop, Long stoppedAt,
+      Runnable whileWaiting)
       throws Exception {
     Long deadline = stoppedAt == null ? null : stoppedAt + VERIFY_AFTER_STOP_AT_MOST.toNanos();
     while (true) {
       try {
         return running.get(200, TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
+        whileWaiting.run();
         boolean stoppedNow = deadline == null && stop.getCount() == 0;
         boolean outOfTime = deadline != null && System.nanoTime() >= deadline;
         if (stoppedNow || outOfTime) {
