@@ -1,13 +1,15 @@
 package io.mongocdc.console;
 
 import io.mongocdc.secrets.Redaction;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import org.apache.commons.text.StringEscapeUtils;
-import org.postgresql.util.PGInterval;
+import org.jooq.types.Interval;
 
 /** HTML text for the console's pages: every value escaped, every text redacted of credentials. */
 final class Html {
@@ -27,12 +29,15 @@ final class Html {
       return "";
     }
     if (value instanceof OffsetDateTime time) {
-      return text(TIME.format(time.atZoneSameInstant(java.time.ZoneOffset.UTC)) + " UTC");
+      return text(TIME.format(time.atZoneSameInstant(ZoneOffset.UTC)) + " UTC");
     }
-    if (value instanceof PGInterval interval) {
-      return text(duration(interval));
+    if (value instanceof Interval interval) {
+      return text(seconds(interval.toDuration().toMillis() / 1000.0));
     }
-    if (value instanceof Double || value instanceof Float || value instanceof java.math.BigDecimal) {
+    if (value instanceof BigDecimal decimal && decimal.stripTrailingZeros().scale() <= 0) {
+      return text(decimal.toBigInteger());
+    }
+    if (value instanceof Double || value instanceof Float || value instanceof BigDecimal) {
       double number = ((Number) value).doubleValue();
       return text(Math.abs(number) >= 100 ? String.format("%.0f", number) : String.format("%.2f", number));
     }
@@ -43,17 +48,14 @@ final class Html {
     if (Double.isNaN(seconds)) {
       return "";
     }
+    if (seconds < 0) {
+      return "-" + seconds(-seconds);
+    }
     Duration duration = Duration.ofSeconds((long) seconds);
     long hours = duration.toHours();
     return hours > 0 ? String.format("%d h %02d min", hours, duration.toMinutesPart())
         : duration.toMinutes() > 0 ? String.format("%d min %02d s", duration.toMinutes(), duration.toSecondsPart())
         : String.format("%d s", duration.toSeconds());
-  }
-
-  private static String duration(PGInterval interval) {
-    double seconds = ((interval.getDays() * 24.0 + interval.getHours()) * 60 + interval.getMinutes()) * 60
-        + interval.getSeconds();
-    return seconds(seconds);
   }
 
   /** A table of {@code rows} with {@code columns}, or a line saying there is nothing. */
