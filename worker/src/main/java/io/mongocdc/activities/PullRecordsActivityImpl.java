@@ -268,8 +268,10 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     return before != null ? before : thisAttempt == null ? null : thisAttempt.data();
   }
 
-  /** The source's oplog span; a failure to read it never fails a batch that delivered. */
-  /** The source's oplog span, also left in the catalog; null when the source does not tell it. */
+  /**
+   * The source's oplog span, also left in the catalog; null when the source does not tell it. A
+   * failure to read or record it never fails a batch that delivered.
+   */
   private OplogSpan oplogSpanQuietly(MirrorConfig mirror) {
     OplogSpan span;
     try {

@@ -1,5 +1,6 @@
 package io.mongocdc.devtools;
 
+import io.mongocdc.console.ConsoleSettings;
 import io.mongocdc.privacy.HashKey;
 import io.mongocdc.privacy.MirrorRedaction;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -32,7 +33,6 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.io.PrintWriter;
-import io.mongocdc.console.ConsoleSettings;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -260,29 +260,25 @@ public final class DevRun {
       cpu.sample();
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
         cpu.sample();
-        if (terminal != null) {
+        if (terminal != null || bar != null) {
           Progress progress = progress(stack);
           long now = System.nanoTime();
           double rate = (progress.records - lastRecords) * 1e9 / Math.max(1, now - lastAt);
           lastRecords = progress.records;
           lastAt = now;
-          streamingLines = phaseLines(progress, rate, terminal.width());
-          terminal.show(streamingLines);
-        }
-        if (bar != null) {
-          Progress progress = progress(stack);
-          long now = System.nanoTime();
-          double rate = (progress.records - lastRecords) * 1e9 / Math.max(1, now - lastAt);
-          lastRecords = progress.records;
-          lastAt = now;
-          bar.stepTo(progress.records);
-          // The line is cut at the terminal's width: while the snapshot copies, it leads.
-          boolean snapshotting = progress.snapshotPartitionsDone < progress.snapshotPartitions;
-          bar.setExtraMessage(snapshotting
-              ? String.format(" snapshot %d/%d partitions, %,d docs copied", progress.snapshotPartitionsDone,
-                  progress.snapshotPartitions, progress.snapshotDocuments)
-              : String.format(" %,.0f rec/s, batch %d, checkpoint lag %s", rate, progress.batches,
-                  progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
+          if (terminal != null) {
+            streamingLines = phaseLines(progress, rate, terminal.width());
+            terminal.show(streamingLines);
+          } else {
+            bar.stepTo(progress.records);
+            // The line is cut at the terminal's width: while the snapshot copies, it leads.
+            boolean snapshotting = progress.snapshotPartitionsDone < progress.snapshotPartitions;
+            bar.setExtraMessage(snapshotting
+                ? String.format(" snapshot %d/%d partitions, %,d docs copied", progress.snapshotPartitionsDone,
+                    progress.snapshotPartitions, progress.snapshotDocuments)
+                : String.format(" %,.0f rec/s, batch %d, checkpoint lag %s", rate, progress.batches,
+                    progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
+          }
         }
         if (done.getAsBoolean()) {
           return false;

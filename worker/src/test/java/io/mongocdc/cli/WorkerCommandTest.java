@@ -1,6 +1,18 @@
 package io.mongocdc.cli;
 
 import io.mongocdc.ports.VerifyCatalog;
+import io.mongocdc.catalog.CatalogMigrator;
+import io.mongocdc.destination.PostgresSinkOptions;
+import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.wiring.PortsFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
 import io.mongocdc.wiring.WorkerWiring;
 import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,10 +62,21 @@ class WorkerCommandTest {
 
   private final CliContext context = new CliContext(
       temporal -> server.client,
-      (catalogUrl, peers, sinkOptions) -> {
-        catalogUrlSeen.set(catalogUrl);
-        return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-            new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE);
+      new PortsFactory() {
+        @Override
+        public WorkerPorts create(String catalogUrl, PeerRegistry peers, PostgresSinkOptions sinkOptions) {
+          catalogUrlSeen.set(catalogUrl);
+          return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers),
+              destination, catalog, new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE);
+        }
+
+        /** The console's reads: a real catalog, migrated and empty. */
+        @Override
+        public DataSource catalogReads(String catalogUrl) {
+          DataSource reads = EmbeddedPostgresSupport.newDatabase("worker_console");
+          CatalogMigrator.migrate(reads);
+          return reads;
+        }
       },
       Map.of("MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://cdc:" + Fixtures.SOURCE_PASSWORD + "@pg1/warehouse"),
       stop -> {
@@ -156,6 +179,30 @@ class WorkerCommandTest {
         + " once per peer, the others take turns"), workerOut.toString());
     assertTrue(lines.contains("WARNING: --max-concurrent-activities 3 runs fewer batches than that: raise it, or lower"
         + " --destination-connections"), workerOut.toString());
+  }
+
+  /** Issue 35: a worker serves the mirror console where asked, on localhost, and refuses a port that cannot be. */
+  @Test
+  void aWorkerServesTheConsoleWhereAsked() throws Exception {
+    StringWriter workerOut = new StringWriter();
+    StringWriter workerErr = new StringWriter();
+    CompletableFuture<Integer> worker = CompletableFuture.supplyAsync(() -> run(workerOut, workerErr, "worker",
+        "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc", "--console-port", "0", "--console-read-only"));
+    assertTrue(workerStarted.await(20, TimeUnit.SECONDS), () -> "worker did not start: " + workerErr);
+    Matcher url = Pattern.compile("console: (http://127\\.0\\.0\\.1:\\d+/) \\(read-only\\)").matcher(workerOut.toString());
+    assertTrue(url.find(), workerOut.toString());
+    HttpResponse<String> overview = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url.group(1)))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, overview.statusCode());
+    assertTrue(overview.body().contains("No mirror yet"), overview.body());
+    stopWorker.countDown();
+    assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
+
+    StringWriter err = new StringWriter();
+    assertEquals(ExitCodes.INVALID, run(new StringWriter(), err, "worker", "--catalog-url",
+        "jdbc:postgresql://catalog-db/mongo_cdc", "--console-port", "70000"));
+    assertEquals("mongo-cdc: --console-port must be between 0 and 65535, or -1 for no console; got 70000\n",
+        err.toString());
   }
 
   @Test
