@@ -152,9 +152,10 @@ public final class FieldRedactor {
     for (int p = run; p < end; ) {
       e.read(b, p, end);
       List<RuleNode> matched = top && e.isId(b) ? List.of() : RuleNode.match(nodes, b, e.start + 1, e.nameEnd);
-      if (!matched.isEmpty()) {
+      RuleNode.Action action = matched.isEmpty() ? null : RuleNode.strongest(matched);
+      // A field the rules only lead into that holds no document or array is kept as it is, in the run.
+      if (action != null || !matched.isEmpty() && (e.type == DOCUMENT || e.type == ARRAY)) {
         out.bytes(b, run, p - run);
-        RuleNode.Action action = RuleNode.strongest(matched);
         if (action == RuleNode.Action.HASH) {
           hashed(b, e, out);
         } else if (action == null) {
@@ -180,23 +181,38 @@ public final class FieldRedactor {
     }
   }
 
-  /** An array the rules go through: each element that is a document or array gets the same rules. */
+  /**
+   * An array the rules go through: each element that is a document or array gets the same rules;
+   * the others are copied in runs.
+   */
   private void array(byte[] b, int start, List<RuleNode> nodes, Output out) {
     int end = checkedEnd(b, start);
     int size = out.reserveInt();
     Element e = new Element();
-    for (int p = start + 4; p < end; ) {
+    int run = start + 4;
+    for (int p = run; p < end; ) {
       e.read(b, p, end);
-      value(b, e, nodes, out);
+      if (e.type == DOCUMENT || e.type == ARRAY) {
+        out.bytes(b, run, p - run);
+        value(b, e, nodes, out);
+        run = e.valueEnd;
+      }
       p = e.valueEnd;
     }
+    out.bytes(b, run, end - run);
     out.end(size);
   }
 
   private void hashed(byte[] b, Element e, Output out) {
     out.oneByte(STRING);
     out.bytes(b, e.start + 1, e.valueStart - e.start - 1);
-    out.hex(hashOf(b, e.type, e.valueStart, e.valueEnd));
+    // An update's changed value is often in its post-image too: hashed once per event.
+    byte[] hash = out.hashedBefore(b, e.type, e.valueStart, e.valueEnd);
+    if (hash == null) {
+      hash = hashOf(b, e.type, e.valueStart, e.valueEnd);
+      out.rememberHash(b, e.type, e.valueStart, e.valueEnd, hash);
+    }
+    out.hex(hash);
   }
 
   /** The keyed hash of one value, given as its BSON type and bytes. */

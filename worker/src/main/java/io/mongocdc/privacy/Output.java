@@ -11,6 +11,10 @@ final class Output {
 
   private byte[] bytes;
   private int size;
+  /** The values this document hashed so far (type byte, then the value's bytes) and their hashes. */
+  private byte[][] hashedValues;
+  private byte[][] hashes;
+  private int hashCount;
 
   Output(int expected) {
     // Room for a few hashes, which are longer than most values they replace.
@@ -51,6 +55,33 @@ final class Output {
       this.bytes[size++] = HEX_DIGITS[value & 0xF];
     }
     this.bytes[size++] = 0;
+  }
+
+  /** The hash this output already wrote for the value of {@code type} at {@code b[from, to)}; null if none. */
+  byte[] hashedBefore(byte[] b, byte type, int from, int to) {
+    for (int i = 0; i < hashCount; i++) {
+      byte[] value = hashedValues[i];
+      if (value.length == to - from + 1 && value[0] == type && Arrays.equals(value, 1, value.length, b, from, to)) {
+        return hashes[i];
+      }
+    }
+    return null;
+  }
+
+  /** Keeps a value's hash for {@link #hashedBefore} (the first few of a document only). */
+  void rememberHash(byte[] b, byte type, int from, int to, byte[] hash) {
+    if (hashedValues == null) {
+      hashedValues = new byte[4][];
+      hashes = new byte[4][];
+    }
+    if (hashCount == hashedValues.length) {
+      return;
+    }
+    byte[] value = new byte[to - from + 1];
+    value[0] = type;
+    System.arraycopy(b, from, value, 1, to - from);
+    hashedValues[hashCount] = value;
+    hashes[hashCount++] = hash;
   }
 
   RawBsonDocument toDocument() {

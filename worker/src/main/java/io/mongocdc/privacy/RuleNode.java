@@ -120,6 +120,9 @@ final class RuleNode {
 
   /** The strongest action of {@code nodes}; null when they only lead deeper. */
   static Action strongest(List<RuleNode> nodes) {
+    if (nodes.size() == 1) {
+      return nodes.get(0).action;
+    }
     Action strongest = null;
     for (RuleNode node : nodes) {
       if (node.action == Action.EXCLUDE) {
