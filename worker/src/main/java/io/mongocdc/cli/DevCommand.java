@@ -41,7 +41,7 @@ final class DevCommand implements Callable<Integer> {
       description = "Port of the Prometheus endpoint /metrics, or -1 for none (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
-  @Option(names = "--console-port", defaultValue = "8088",
+  @Option(names = "--console-port", paramLabel = "PORT", defaultValue = "8088",
       description = "Port of the mirror console, or -1 for none (default: ${DEFAULT-VALUE}).")
   int consolePort;
 
