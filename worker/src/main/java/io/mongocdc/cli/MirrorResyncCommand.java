@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
 final class MirrorResyncCommand extends MirrorSubcommand {
 
   @Option(names = "--collection", paramLabel = "NAME",
-      description = "Copy only this collection again (repeat it), while the mirror keeps its checkpoint.")
+      description = "Copy only this collection again (repeat it), while the mirror keeps its checkpoint and every"
+          + " collection keeps streaming: the copy takes turns with the batches.")
   List<String> collections;
 
   MirrorResyncCommand(CliContext context) {
@@ -52,8 +53,9 @@ final class MirrorResyncCommand extends MirrorSubcommand {
 
   private void resyncCollections(WorkflowClient client, PrintWriter out) {
     EditResult result = mirror.workflow(client).edit(Map.of(MirrorSettings.RESYNC_COLLECTIONS.name(), collections));
-    out.printf("mirror %s: copying %s again from the committed checkpoint before batch %d, then deleting their rows "
-        + "the copy did not see; the other collections follow without a gap; 'mongo-cdc mirror status %s' shows the "
-        + "progress%n", mirror.name, String.join(", ", collections), result.appliesFromBatch(), mirror.name);
+    out.printf("mirror %s: copying %s again from the committed checkpoint from batch %d on, a round of partitions"
+        + " between batches, so every collection keeps streaming; then deleting their rows the copy did not see;"
+        + " 'mongo-cdc mirror status %s' shows the progress%n", mirror.name, String.join(", ", collections),
+        result.appliesFromBatch(), mirror.name);
   }
 }

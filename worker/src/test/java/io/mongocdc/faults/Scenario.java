@@ -87,6 +87,8 @@ final class Scenario {
   final Map<String, ResumeToken> snapshotStarts = new ConcurrentHashMap<>();
   /** Per partition recorded done (collection and range), the last attempt that had started then. */
   final Map<String, Long> recordedDone = new ConcurrentHashMap<>();
+  /** Per collection, the partitions its (first) plan holds. */
+  final Map<String, Integer> partitionsPlanned = new ConcurrentHashMap<>();
   /** The attempts that opened a cursor. */
   final Set<Long> openedBy = ConcurrentHashMap.newKeySet();
   final Set<String> plannedCollections = ConcurrentHashMap.newKeySet();
@@ -213,9 +215,15 @@ final class Scenario {
     counted.merge(kind, n, Long::sum);
   }
 
-  /** A batch runs with these collections: once the added one is among them, its snapshot is done. */
+  /**
+   * A batch runs with these collections. The added one is among them from its edit on, while its
+   * copy takes turns with the batches: it counts as added once every partition of that copy is
+   * recorded done too.
+   */
   synchronized void watching(List<String> collections) {
-    if (!added && collections.contains(ADDED_COLLECTION)) {
+    Integer partitions = partitionsPlanned.get(ADDED_COLLECTION);
+    long done = recordedDone.keySet().stream().filter(k -> k.startsWith(ADDED_COLLECTION + " ")).count();
+    if (!added && collections.contains(ADDED_COLLECTION) && partitions != null && done >= partitions) {
       added = true;
       count("fault: collection added, snapshot from checkpoint", 1);
     }
@@ -229,6 +237,7 @@ final class Scenario {
   }
 
   void planned(SnapshotPlan plan) {
+    partitionsPlanned.putIfAbsent(plan.collection(), plan.partitionsTotal());
     if (plannedCollections.add(plan.collection())) {
       count("snapshot: partitions planned", plan.partitionsTotal());
     }

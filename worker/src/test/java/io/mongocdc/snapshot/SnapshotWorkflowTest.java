@@ -2,6 +2,7 @@ package io.mongocdc.snapshot;
 
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -295,6 +296,54 @@ class SnapshotWorkflowTest {
       assertTrue(rs.next());
       assertTrue(rs.getBoolean(1), "the row the source never had is swept (deleted as a delete event deletes)");
     }
+  }
+
+  /**
+   * Issue 33, item 2: a copy an edit asks for takes turns with the batches, one round of
+   * {@code parallelPartitions} partitions, then a batch of every collection: the other collection's
+   * changes commit while the copy is still under way, not after it.
+   */
+  @Test
+  void aCollectionCopiedAgainTakesTurnsWithTheBatchesSoTheOtherCollectionsChangesCommitMeanwhile()
+      throws Exception {
+    World world = new World(new Random(17));
+    world.prefill("orders", 60);
+    world.prefill("items", 20);
+    world.change("items", 40);
+    world.stream.reveal(10);
+    // Partitions of 20 documents, one at a time: orders is copied again in three rounds.
+    MirrorConfig mirror = world.mirror(List.of("orders", "items"), new SnapshotSettings(true, 20, 1, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 9) && s.snapshots().stream().allMatch(SnapshotProgress::done));
+    world.applyToSource(0, 10);
+
+    Gate firstRound = new Gate();
+    Gate lastRound = new Gate();
+    world.snapshot.gateAt("orders", null, 1, firstRound);
+    world.snapshot.gateAt("orders", null, 1, passThrough());
+    world.snapshot.gateAt("orders", null, 1, lastRound);
+    workflow.edit(Map.of("resyncCollections", List.of("orders")));
+    awaitGate(firstRound);
+    // Items changes made while orders is copied again: a batch between two rounds commits them.
+    world.stream.reveal(40);
+    world.applyToSource(10, 40);
+    firstRound.release();
+    awaitGate(lastRound);
+    MirrorStatus meanwhile = workflow.status();
+    assertTrue(world.delivered(meanwhile, 39), "the items changes committed before the copy's last round: "
+        + meanwhile.committedCheckpoint());
+    SnapshotProgress copying = meanwhile.snapshots().stream().filter(p -> p.collection().equals("orders")).findFirst()
+        .orElseThrow();
+    assertFalse(copying.done(), "the copy of orders is still under way: " + copying);
+    lastRound.release();
+    // The copy's last round, its sweep, then a batch.
+    awaitStatus(workflow, s -> s.snapshots().stream().allMatch(SnapshotProgress::done)
+        && s.committedBatchId() > meanwhile.committedBatchId());
+    workflow.terminate(new StopRequest(false));
+    captureWhenClosed(mirror, "resync-one-collection-between-batches");
+
+    world.assertDestinationEqualsSource(mirror, "orders");
+    world.assertDestinationEqualsSource(mirror, "items");
   }
 
   /**

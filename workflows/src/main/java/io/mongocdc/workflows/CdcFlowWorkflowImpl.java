@@ -11,6 +11,7 @@ import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.JsonText;
+import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
@@ -88,6 +89,20 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
    * an edit adds field rules to a mirror that is set up.
    */
   static final String FIELD_RULE_REWRITE_CHANGE = "field-rule-rewrite";
+  /**
+   * The change id of copying the collections an edit of a running mirror asks for (added, copied
+   * again, history turned on) in rounds that take turns with the batches, instead of before the
+   * next batch. Recorded only when such a copy is pending.
+   */
+  static final String COPIES_BETWEEN_BATCHES_CHANGE = "copies-between-batches";
+  /**
+   * While a copy takes turns with the batches (one round of {@code parallelPartitions} partitions,
+   * then a batch), a batch runs at most this long, or its own maximum if shorter: a long maximum
+   * batch duration would otherwise stretch every turn of the copy. Rows still become visible within
+   * the batch ({@code maxVisibilityDelay}), so a shorter batch costs the destination's freshness
+   * nothing.
+   */
+  static final int TURN_SECONDS = 10;
   /** A run copies at most this many partitions, then continues as new (each adds ~6 events). */
   static final int SNAPSHOT_PARTITIONS_PER_RUN = 500;
 
@@ -99,6 +114,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private boolean backfillTurn;
   /** A batch ran since the last slice of a field rule rewrite: the next step may rewrite again. */
   private boolean rewriteTurn;
+  /** No round of a copy taking turns with the batches ran since the last batch: the next step may copy. */
+  private boolean copyTurn = true;
+  /** A copy takes turns with the batches: the next batch runs at most {@link #TURN_SECONDS}. */
+  private boolean copyBetweenBatches;
   /** This run was started by {@code mirror resync}: set up from a new starting point. */
   private final boolean resync;
   /** The scope of the PullRecords call in flight, so a signal can cancel it. */
@@ -242,21 +261,26 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** Applies pending edits, then copies snapshot partitions if any are left, else runs a batch. */
   private void nextStep() {
     applyPendingEdits();
+    state.forgetFinishedCopiesBetweenBatches();
+    boolean betweenBatches = state.pendingCopiesGoBetweenBatches() && copiesBetweenBatchesVersion();
+    copyBetweenBatches = betweenBatches;
     if (carried.resyncNeeded) {
       resyncFromNow();
     } else if (!carried.fieldRuleRewrites.isEmpty()
         && (rewriteTurn || state.snapshotPending() || !carried.sweepPending.isEmpty()) && fieldRuleRewriteVersion()) {
       // Before any copy: a copy writes its rows with the rules already, which a rewrite must not reach.
       rewriteFieldRules();
-    } else if (state.snapshotPending()) {
+    } else if (state.snapshotPending() && (!betweenBatches || copyTurn)) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
-      copySnapshots();
-    } else if (!carried.sweepPending.isEmpty()) {
+      // A copy an edit asked for copies one round of partitions, then a batch streams every collection.
+      copySnapshots(betweenBatches ? carried.config.settings().snapshot().parallelPartitions() : Integer.MAX_VALUE);
+      copyTurn = false;
+    } else if (!carried.sweepPending.isEmpty() && !state.snapshotPending()) {
       state.phase = MirrorPhase.SNAPSHOTTING;
       recordState();
       sweepUnseenRows();
-    } else if (carried.typedColumnIndexesPending && typedColumnsVersion()) {
+    } else if (carried.typedColumnIndexesPending && !state.snapshotPending() && typedColumnsVersion()) {
       int created = activities.createTypedColumnIndexes(carried.config);
       carried.typedColumnIndexesPending = false;
       log.info("mirror {}: {} typed column indexes created", carried.config.name(), created);
@@ -268,7 +292,13 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       runBatch();
       backfillTurn = true;
       rewriteTurn = true;
+      copyTurn = true;
     }
+  }
+
+  /** Histories from before a copy an edit asked for took turns with the batches: the batches waited for it. */
+  private boolean copiesBetweenBatchesVersion() {
+    return Workflow.getVersion(COPIES_BETWEEN_BATCHES_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   /**
@@ -365,14 +395,16 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   }
 
   /**
-   * After a resync's copy, before any batch: every row the copy saw carries the starting point's
-   * position, every newer change comes later, so a row with an older position is one the copy
-   * did not see (its document was deleted while the history was lost) and is deleted.
+   * After a resync's copy (before any batch) or a collection's copy again (between batches): every
+   * row the copy saw carries its starting point's position or a newer change's, so a row with an
+   * older position is one the copy did not see (its document was deleted while the history was
+   * lost, or the row was damaged by hand) and is deleted.
    */
   private void sweepUnseenRows() {
     while (!carried.sweepPending.isEmpty()) {
       String collection = carried.sweepPending.get(0);
-      long deleted = activities.sweepUnseenRows(new SweepRequest(carried.config, collection, carried.checkpoint));
+      long deleted = activities.sweepUnseenRows(
+          new SweepRequest(carried.config, collection, state.sweepPosition(collection)));
       log.info("mirror {}: {} rows of {} the resync's copy did not see deleted", carried.config.name(), deleted,
           collection);
       carried.sweepPending.remove(0);
@@ -474,10 +506,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /**
    * Plans what is not planned (after continue-as-new or a failure the catalog says which
    * partitions are done), then copies the pending partitions, {@code parallelPartitions} at a
-   * time. A pause or terminate stops starting new ones; the ones running finish. The first
-   * failure is thrown once every running copy has ended, so none outlives the step.
+   * time, starting {@code atMost} of them (one round of a copy that takes turns with the batches).
+   * A pause or terminate stops starting new ones; the ones running finish. The first failure is
+   * thrown once every running copy has ended, so none outlives the step.
    */
-  private void copySnapshots() {
+  private void copySnapshots(int atMost) {
     Deque<SnapshotPartitionRequest> queue = new ArrayDeque<>();
     for (SnapshotProgress progress : List.copyOf(carried.snapshots)) {
       if (progress.done()) {
@@ -494,8 +527,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     inFlight = Workflow.newCancellationScope(() -> {
       List<Promise<PartitionAttempt>> running = new ArrayList<>();
       int parallel = carried.config.settings().snapshot().parallelPartitions();
-      while (!running.isEmpty() || (!queue.isEmpty() && failure[0] == null && !snapshotShouldStop())) {
-        while (running.size() < parallel && !queue.isEmpty() && failure[0] == null && !snapshotShouldStop()) {
+      int started = 0;
+      while (!running.isEmpty() || (!queue.isEmpty() && started < atMost && failure[0] == null && !snapshotShouldStop())) {
+        while (running.size() < parallel && !queue.isEmpty() && started < atMost && failure[0] == null
+            && !snapshotShouldStop()) {
+          started++;
           SnapshotPartitionRequest request = queue.poll();
           running.add(activities.copySnapshotPartition(request)
               .handle((copied, error) -> new PartitionAttempt(copied, error)));
@@ -537,7 +573,12 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   private void runBatch() {
     long batchId = carried.lastBatchId + 1;
-    PullRecordsRequest request = new PullRecordsRequest(carried.config, batchId, carried.checkpoint);
+    MirrorConfig config = carried.config;
+    if (copyBetweenBatches
+        && config.settings().maxBatchDurationSeconds() > TURN_SECONDS) {
+      config = config.withSettings(config.settings().toBuilder().maxBatchDurationSeconds(TURN_SECONDS).build());
+    }
+    PullRecordsRequest request = new PullRecordsRequest(config, batchId, carried.checkpoint);
     BatchOutcome[] outcome = new BatchOutcome[1];
     state.batchInFlight = batchId;
     inFlight = Workflow.newCancellationScope(() -> {

@@ -281,17 +281,18 @@ final class FlowState {
       carried.pendingEdits.addAll(later);
       if (carried.config.settings().snapshot().enabled()) {
         startSnapshots(added);
+        copyBetweenBatches(added);
       }
       copyAgain(resynced);
     }
   }
 
   /**
-   * {@code collections} are copied again from the current checkpoint before the next batch (their
-   * earlier snapshots replaced, their plans made afresh), then their rows the copy did not see are
-   * swept, as a resync does; the other collections' changes wait in the stream meanwhile and follow
-   * without a gap. A collection with a snapshot filter is not swept: the copy does not see the
-   * documents the filter leaves out, whose rows the change stream wrote and must keep.
+   * {@code collections} are copied again from the current checkpoint (their earlier snapshots
+   * replaced, their plans made afresh), taking turns with the batches, then their rows the copy
+   * did not see are swept, as a resync does. A collection with a snapshot filter is not swept: the
+   * copy does not see the documents the filter leaves out, whose rows the change stream wrote and
+   * must keep.
    */
   void copyAgain(List<String> collections) {
     if (collections.isEmpty()) {
@@ -299,6 +300,7 @@ final class FlowState {
     }
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
     startSnapshots(collections);
+    copyBetweenBatches(collections);
     planAfresh(collections);
     withoutSnapshotFilter(collections).stream().filter(c -> !carried.sweepPending.contains(c))
         .forEach(carried.sweepPending::add);
@@ -329,6 +331,43 @@ final class FlowState {
   List<String> historyTurnedOnSince(List<String> before) {
     return carried.config.settings().history().collections().stream()
         .filter(c -> !before.contains(c) && !beingCopied(c)).toList();
+  }
+
+  private void copyBetweenBatches(List<String> collections) {
+    collections.stream().filter(c -> !carried.copiesBetweenBatches.contains(c))
+        .forEach(carried.copiesBetweenBatches::add);
+  }
+
+  /**
+   * Whether every copy still to make was asked for by an edit of the running mirror: its rounds of
+   * partitions then take turns with the batches, which go on streaming every collection.
+   */
+  boolean pendingCopiesGoBetweenBatches() {
+    return snapshotPending() && carried.snapshots.stream()
+        .filter(s -> !s.done()).allMatch(s -> carried.copiesBetweenBatches.contains(s.collection()));
+  }
+
+  /**
+   * The position a sweep of {@code collection} deletes the rows older than: where its copy
+   * started. For a copy made while batches waited that is the checkpoint still; one that took
+   * turns with the batches started at its own snapshot's position, which the checkpoint has passed.
+   */
+  Checkpoint sweepPosition(String collection) {
+    if (carried.copiesBetweenBatches.contains(collection)) {
+      for (SnapshotProgress snapshot : carried.snapshots) {
+        if (snapshot.collection().equals(collection)) {
+          return snapshot.position();
+        }
+      }
+    }
+    return carried.checkpoint;
+  }
+
+  /** Once every copy and sweep is done, no collection's copy takes turns with the batches. */
+  void forgetFinishedCopiesBetweenBatches() {
+    if (!snapshotPending() && carried.sweepPending.isEmpty()) {
+      carried.copiesBetweenBatches.clear();
+    }
   }
 
   /** Whether {@code collection} has a snapshot still to copy. */
@@ -388,6 +427,7 @@ final class FlowState {
    */
   void resyncFromCheckpoint(List<String> collections, List<String> sweep) {
     carried.snapshots.removeIf(s -> collections.contains(s.collection()));
+    carried.copiesBetweenBatches.clear();
     startSnapshots(collections);
     planAfresh(collections);
     carried.sweepPending.clear();

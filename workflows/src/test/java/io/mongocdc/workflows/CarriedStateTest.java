@@ -157,6 +157,7 @@ class CarriedStateTest {
     carried.totals = new MirrorTotals(7, 70, 60, 10, 7000, 1, 2, 3, Map.of("public.orders", Map.of("total", 4L)),
         Map.of("createIndexes", 2L));
     carried.freshSnapshotPlans.add("orders");
+    carried.copiesBetweenBatches.add("orders");
     carried.paused = true;
     carried.failed = true;
     carried.pausedReason = "failed: boom";

@@ -92,6 +92,14 @@ public final class CarriedState {
    */
   @JsonSetter(nulls = Nulls.SKIP)
   public List<String> freshSnapshotPlans = new ArrayList<>();
+  /**
+   * Collections whose copy an edit asked for while the mirror ran (added, copied again, history
+   * turned on): their copy takes turns with the batches, which go on streaming every collection. A
+   * setup's or a resync's copy is not listed: batches wait for it (empty, and absent in older
+   * histories, otherwise).
+   */
+  @JsonSetter(nulls = Nulls.SKIP)
+  public List<String> copiesBetweenBatches = new ArrayList<>();
   /** {@code autoResync} found the history lost: the next step resynchronises (absent in older histories: no). */
   public boolean resyncNeeded;
   /** When {@code autoResync} last resynchronised; null if never. */
