@@ -25,7 +25,6 @@ import io.mongocdc.workflows.model.TableFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.PullRecordsRequest;
-import io.mongocdc.workflows.model.SnapshotSettings;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
