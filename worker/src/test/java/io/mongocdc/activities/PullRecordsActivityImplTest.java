@@ -38,6 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -263,11 +264,18 @@ class PullRecordsActivityImplTest {
     CompletableFuture<BatchOutcome> failing = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(mirror, start())));
     assertTrue(beforeFailure.awaitReached(WAIT));
     destination.awaitCommitted(20, WAIT);
+    // The heartbeat of the second commit follows it on the pull's progress report: the failure waits
+    // for it, or it would race the report (a retry from the older heartbeat only replays more).
+    Checkpoint afterVisibilityCommits = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (heartbeats.stream().noneMatch(h -> afterVisibilityCommits.equals(h.delivered()))) {
+      assertTrue(System.nanoTime() < deadline, () -> "no heartbeat reported the second commit: " + heartbeats);
+      LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+    }
     beforeFailure.release();
     ExecutionException failed = assertThrows(ExecutionException.class, () -> failing.get(WAIT.toSeconds(), TimeUnit.SECONDS));
     assertInstanceOf(ActivityFailure.class, failed.getCause());
 
-    Checkpoint afterVisibilityCommits = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
     PullHeartbeat last = heartbeats.get(heartbeats.size() - 1);
     assertEquals(afterVisibilityCommits, last.delivered(), "the failed attempt heartbeated its last visibility commit");
     assertEquals(20, destination.recordsCommitted(), "events 0-19 are committed, the tail 20-27 is not");
