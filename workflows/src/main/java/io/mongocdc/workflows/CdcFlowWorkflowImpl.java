@@ -116,8 +116,6 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private boolean rewriteTurn;
   /** No round of a copy taking turns with the batches ran since the last batch: the next step may copy. */
   private boolean copyTurn = true;
-  /** A copy takes turns with the batches: the next batch runs at most {@link #TURN_SECONDS}. */
-  private boolean copyBetweenBatches;
   /** This run was started by {@code mirror resync}: set up from a new starting point. */
   private final boolean resync;
   /** The scope of the PullRecords call in flight, so a signal can cancel it. */
@@ -263,7 +261,6 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     applyPendingEdits();
     state.forgetFinishedCopiesBetweenBatches();
     boolean betweenBatches = state.pendingCopiesGoBetweenBatches() && copiesBetweenBatchesVersion();
-    copyBetweenBatches = betweenBatches;
     if (carried.resyncNeeded) {
       resyncFromNow();
     } else if (!carried.fieldRuleRewrites.isEmpty()
@@ -289,7 +286,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     } else {
       state.phase = MirrorPhase.RUNNING;
       recordState();
-      runBatch();
+      runBatch(betweenBatches);
       backfillTurn = true;
       rewriteTurn = true;
       copyTurn = true;
@@ -571,10 +568,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   /** How one partition's copy ended: copied, or the failure. */
   private record PartitionAttempt(SnapshotPartitionCopied copied, RuntimeException error) {}
 
-  private void runBatch() {
+  /** @param betweenCopyRounds a copy takes turns with the batches: this one runs at most {@link #TURN_SECONDS} */
+  private void runBatch(boolean betweenCopyRounds) {
     long batchId = carried.lastBatchId + 1;
     MirrorConfig config = carried.config;
-    if (copyBetweenBatches
+    if (betweenCopyRounds
         && config.settings().maxBatchDurationSeconds() > TURN_SECONDS) {
       config = config.withSettings(config.settings().toBuilder().maxBatchDurationSeconds(TURN_SECONDS).build());
     }
