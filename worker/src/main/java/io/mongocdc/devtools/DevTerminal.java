@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DevTerminal implements AutoCloseable {
 
-  /** The pattern of the worker's own log lines (logback.xml), redaction included. */
-  static final String LOG_PATTERN = "%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %redactedMsg%n%redactedEx";
+  /** The context property logback.xml declares its log lines' pattern in, redaction included. */
+  static final String LOG_PATTERN = "LOG_PATTERN";
 
   private final Terminal terminal;
   private final Status status;
@@ -64,8 +64,14 @@ final class DevTerminal implements AutoCloseable {
       close(terminal);
       return null;
     }
+    String pattern = ((LoggerContext) LoggerFactory.getILoggerFactory()).getProperty(LOG_PATTERN);
+    if (pattern == null) {
+      // Another logging configuration than the worker's: its log lines stay where it sends them.
+      close(terminal);
+      return null;
+    }
     DevTerminal opened = new DevTerminal(terminal, status, logFile);
-    opened.moveLogs();
+    opened.moveLogs(pattern);
     return opened;
   }
 
@@ -96,11 +102,11 @@ final class DevTerminal implements AutoCloseable {
   }
 
   /** Log lines go to the file; warnings and errors also print above the area. */
-  private void moveLogs() {
+  private void moveLogs(String pattern) {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.iteratorForAppenders().forEachRemaining(detached::add);
-    PatternLayoutEncoder fileEncoder = encoder(context);
+    PatternLayoutEncoder fileEncoder = encoder(context, pattern);
     FileAppender<ILoggingEvent> file = new FileAppender<>();
     file.setContext(context);
     file.setName("dev-log-file");
@@ -108,7 +114,7 @@ final class DevTerminal implements AutoCloseable {
     file.setAppend(true);
     file.setEncoder(fileEncoder);
     file.start();
-    PatternLayoutEncoder aboveEncoder = encoder(context);
+    PatternLayoutEncoder aboveEncoder = encoder(context, pattern);
     AppenderBase<ILoggingEvent> warnings = new AppenderBase<>() {
       @Override
       protected void append(ILoggingEvent event) {
@@ -128,10 +134,10 @@ final class DevTerminal implements AutoCloseable {
     detached.forEach(root::detachAppender);
   }
 
-  private static PatternLayoutEncoder encoder(LoggerContext context) {
+  private static PatternLayoutEncoder encoder(LoggerContext context, String pattern) {
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
-    encoder.setPattern(LOG_PATTERN);
+    encoder.setPattern(pattern);
     encoder.setCharset(StandardCharsets.UTF_8);
     encoder.start();
     return encoder;
