@@ -260,6 +260,8 @@ public final class DevRun {
       cpu.sample();
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
         cpu.sample();
+        // Asked before the catalog is read, so the frame drawn last shows everything delivered.
+        boolean finished = done.getAsBoolean();
         if (terminal != null || bar != null) {
           Progress progress = progress(stack);
           long now = System.nanoTime();
@@ -280,7 +282,7 @@ public final class DevRun {
                     progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
           }
         }
-        if (done.getAsBoolean()) {
+        if (finished) {
           return false;
         }
         if (++polls % 4 == 0 && failed.getAsBoolean()) {
