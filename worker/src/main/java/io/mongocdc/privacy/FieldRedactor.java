@@ -4,8 +4,6 @@ import io.mongocdc.workflows.model.FieldRules;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -41,11 +39,11 @@ public final class FieldRedactor {
   private static final byte[] TERMINATOR = {0};
   private static final byte[] UPDATED_FIELDS = "updatedFields".getBytes(StandardCharsets.UTF_8);
 
-  private final List<RuleNode> root;
+  private final RuleNode[] root;
   private final HashKey key;
 
   private FieldRedactor(RuleNode root, HashKey key) {
-    this.root = List.of(root);
+    this.root = new RuleNode[] {root};
     this.key = key;
   }
 
@@ -65,13 +63,13 @@ public final class FieldRedactor {
   public RawBsonDocument document(RawBsonDocument document) {
     ByteBuf buffer = document.getByteBuffer();
     Output out = new Output(buffer.remaining());
-    document(arrayOf(buffer), offsetOf(buffer), root, true, out);
+    document(arrayOf(buffer), offsetOf(buffer), root, true, 0, out);
     return out.toDocument();
   }
 
-  /** Writes the document at {@code b[start]} with the rules applied to {@code out}. */
-  void document(byte[] b, int start, Output out) {
-    document(b, start, root, true, out);
+  /** Writes the document at {@code b[start]}, {@code depth} levels down its event, with the rules applied to {@code out}. */
+  void document(byte[] b, int start, int depth, Output out) {
+    document(b, start, root, true, depth, out);
   }
 
   /**
@@ -83,20 +81,20 @@ public final class FieldRedactor {
   public RawBsonDocument updateDescription(RawBsonDocument description) {
     ByteBuf buffer = description.getByteBuffer();
     Output out = new Output(buffer.remaining());
-    updateDescription(arrayOf(buffer), offsetOf(buffer), out);
+    updateDescription(arrayOf(buffer), offsetOf(buffer), 0, out);
     return out.toDocument();
   }
 
-  /** Writes the update description at {@code b[start]} with the rules applied to {@code out}. */
-  void updateDescription(byte[] b, int start, Output out) {
+  /** Writes the update description at {@code b[start]}, {@code depth} levels down its event, with the rules applied to {@code out}. */
+  void updateDescription(byte[] b, int start, int depth, Output out) {
     int end = checkedEnd(b, start);
     int size = out.reserveInt();
-    Element e = new Element();
+    Element e = out.element(depth);
     for (int p = start + 4; p < end; ) {
       e.read(b, p, end);
       if (e.type == DOCUMENT && e.nameEquals(b, UPDATED_FIELDS)) {
         out.bytes(b, p, e.valueStart - p);
-        updatedFields(b, e.valueStart, out);
+        updatedFields(b, e.valueStart, depth + 1, out);
       } else {
         out.bytes(b, p, e.valueEnd - p);
       }
@@ -105,61 +103,62 @@ public final class FieldRedactor {
     out.end(size);
   }
 
-  private void updatedFields(byte[] b, int start, Output out) {
+  private void updatedFields(byte[] b, int start, int depth, Output out) {
     int end = checkedEnd(b, start);
     int size = out.reserveInt();
-    Element e = new Element();
+    Element e = out.element(depth);
     for (int p = start + 4; p < end; ) {
       e.read(b, p, end);
-      String[] segments = e.name(b).split("\\.", -1);
-      List<RuleNode> current = root;
+      RuleNode[] current = root;
       boolean done = false;
-      for (int i = 0; i < segments.length && !done; i++) {
-        List<RuleNode> named = RuleNode.match(current, segments[i]);
-        RuleNode.Action action = RuleNode.strongest(named);
+      // The name's segments, read in place: from, to the next '.' or the name's end.
+      for (int from = e.start + 1; from <= e.nameEnd && !done; ) {
+        int to = from;
+        while (to < e.nameEnd && b[to] != '.') {
+          to++;
+        }
+        RuleNode[] named = RuleNode.match(current, b, from, to);
+        RuleNode.Action action = named.length == 0 ? null : RuleNode.strongest(named);
         if (action != null) {
-          if (i == segments.length - 1 && action == RuleNode.Action.HASH) {
+          if (to == e.nameEnd && action == RuleNode.Action.HASH) {
             hashed(b, e, out);
           }
           // Excluded, or part of a hashed value: left out.
           done = true;
-        } else if (isIndex(segments[i])) {
-          List<RuleNode> both = new ArrayList<>(named);
-          both.addAll(current);
-          current = both;
         } else {
-          current = named;
+          current = isIndex(b, from, to) ? RuleNode.concat(named, current) : named;
+          if (current.length == 0) {
+            out.bytes(b, p, e.valueEnd - p);
+            done = true;
+          }
         }
-        if (!done && current.isEmpty()) {
-          out.bytes(b, p, e.valueEnd - p);
-          done = true;
-        }
+        from = to + 1;
       }
       if (!done) {
-        value(b, e, current, out);
+        value(b, e, current, depth, out);
       }
       p = e.valueEnd;
     }
     out.end(size);
   }
 
-  private void document(byte[] b, int start, List<RuleNode> nodes, boolean top, Output out) {
+  private void document(byte[] b, int start, RuleNode[] nodes, boolean top, int depth, Output out) {
     int end = checkedEnd(b, start);
     int size = out.reserveInt();
-    Element e = new Element();
+    Element e = out.element(depth);
     // Fields no rule reaches are copied in runs, not one by one.
     int run = start + 4;
     for (int p = run; p < end; ) {
       e.read(b, p, end);
-      List<RuleNode> matched = top && e.isId(b) ? List.of() : RuleNode.match(nodes, b, e.start + 1, e.nameEnd);
-      RuleNode.Action action = matched.isEmpty() ? null : RuleNode.strongest(matched);
+      RuleNode[] matched = top && e.isId(b) ? RuleNode.NONE : RuleNode.match(nodes, b, e.start + 1, e.nameEnd);
+      RuleNode.Action action = matched.length == 0 ? null : RuleNode.strongest(matched);
       // A field the rules only lead into that holds no document or array is kept as it is, in the run.
-      if (action != null || !matched.isEmpty() && (e.type == DOCUMENT || e.type == ARRAY)) {
+      if (action != null || matched.length > 0 && (e.type == DOCUMENT || e.type == ARRAY)) {
         out.bytes(b, run, p - run);
         if (action == RuleNode.Action.HASH) {
           hashed(b, e, out);
         } else if (action == null) {
-          value(b, e, matched, out);
+          value(b, e, matched, depth, out);
         }
         run = e.valueEnd;
       }
@@ -170,12 +169,12 @@ public final class FieldRedactor {
   }
 
   /** A field some rules lie below: a document or array goes through them, anything else is copied. */
-  private void value(byte[] b, Element e, List<RuleNode> nodes, Output out) {
+  private void value(byte[] b, Element e, RuleNode[] nodes, int depth, Output out) {
     out.bytes(b, e.start, e.valueStart - e.start);
     if (e.type == DOCUMENT) {
-      document(b, e.valueStart, nodes, false, out);
+      document(b, e.valueStart, nodes, false, depth + 1, out);
     } else if (e.type == ARRAY) {
-      array(b, e.valueStart, nodes, out);
+      array(b, e.valueStart, nodes, depth + 1, out);
     } else {
       out.bytes(b, e.valueStart, e.valueEnd - e.valueStart);
     }
@@ -185,16 +184,16 @@ public final class FieldRedactor {
    * An array the rules go through: each element that is a document or array gets the same rules;
    * the others are copied in runs.
    */
-  private void array(byte[] b, int start, List<RuleNode> nodes, Output out) {
+  private void array(byte[] b, int start, RuleNode[] nodes, int depth, Output out) {
     int end = checkedEnd(b, start);
     int size = out.reserveInt();
-    Element e = new Element();
+    Element e = out.element(depth);
     int run = start + 4;
     for (int p = run; p < end; ) {
       e.read(b, p, end);
       if (e.type == DOCUMENT || e.type == ARRAY) {
         out.bytes(b, run, p - run);
-        value(b, e, nodes, out);
+        value(b, e, nodes, depth, out);
         run = e.valueEnd;
       }
       p = e.valueEnd;
@@ -267,8 +266,14 @@ public final class FieldRedactor {
     return value;
   }
 
-  private static boolean isIndex(String segment) {
-    return !segment.isEmpty() && segment.chars().allMatch(c -> c >= '0' && c <= '9');
+  /** Whether {@code b[from, to)} is a number, which in an update's dotted name may index an array. */
+  private static boolean isIndex(byte[] b, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (b[i] < '0' || b[i] > '9') {
+        return false;
+      }
+    }
+    return to > from;
   }
 
   /** The array behind a document's bytes (a copy only when they have none); they start at {@link #offsetOf}. */

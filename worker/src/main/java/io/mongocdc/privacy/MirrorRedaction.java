@@ -2,6 +2,7 @@ package io.mongocdc.privacy;
 
 import io.mongocdc.workflows.model.FieldRuleSettings;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.bson.ByteBuf;
@@ -25,10 +26,25 @@ public final class MirrorRedaction {
   private static final byte[] NS = utf8("ns");
   private static final byte[] COLL = utf8("coll");
 
+  /** An event whose {@code ns.coll} cannot be read (see {@link #indexOf}). */
+  private static final int UNREADABLE = -2;
+  /** An event of a collection without rules. */
+  private static final int WITHOUT_RULES = -1;
+
   private final Map<String, FieldRedactor> byCollection;
+  /** The same, as two arrays: collection names as UTF-8, matched against an event's bytes without decoding them. */
+  private final byte[][] collectionNames;
+  private final FieldRedactor[] redactors;
 
   private MirrorRedaction(Map<String, FieldRedactor> byCollection) {
     this.byCollection = byCollection;
+    this.collectionNames = new byte[byCollection.size()][];
+    this.redactors = new FieldRedactor[byCollection.size()];
+    int i = 0;
+    for (Map.Entry<String, FieldRedactor> each : byCollection.entrySet()) {
+      collectionNames[i] = utf8(each.getKey());
+      redactors[i++] = each.getValue();
+    }
   }
 
   /**
@@ -75,18 +91,18 @@ public final class MirrorRedaction {
     ByteBuf buffer = event.getByteBuffer();
     byte[] b = FieldRedactor.arrayOf(buffer);
     int start = FieldRedactor.offsetOf(buffer);
-    String collection = collectionOf(b, start);
-    FieldRedactor redactor = collection == null ? null : byCollection.get(collection);
-    if (collection != null && redactor == null) {
+    int index = indexOf(b, start);
+    if (index == WITHOUT_RULES) {
       return event;
     }
+    FieldRedactor redactor = index == UNREADABLE ? null : redactors[index];
     Output out = new Output(buffer.remaining());
     int end = start + Element.readInt(b, start) - 1;
     if (end < start + 4 || end >= b.length || b[end] != 0) {
       throw new IllegalArgumentException("malformed BSON: the change event has a bad size");
     }
     int size = out.reserveInt();
-    Element e = new Element();
+    Element e = out.element(0);
     for (int p = start + 4; p < end; ) {
       e.read(b, p, end);
       boolean document = e.type == 0x03;
@@ -99,9 +115,9 @@ public final class MirrorRedaction {
       } else if (redactor != null) {
         out.bytes(b, p, e.valueStart - p);
         if (e.nameEquals(b, UPDATE_DESCRIPTION)) {
-          redactor.updateDescription(b, e.valueStart, out);
+          redactor.updateDescription(b, e.valueStart, 1, out);
         } else {
-          redactor.document(b, e.valueStart, out);
+          redactor.document(b, e.valueStart, 1, out);
         }
       }
       p = e.valueEnd;
@@ -110,8 +126,12 @@ public final class MirrorRedaction {
     return out.toDocument();
   }
 
-  /** The {@code ns.coll} string of the event at {@code b[start]}; null when it has none or is malformed. */
-  private static String collectionOf(byte[] b, int start) {
+  /**
+   * Which collection with rules the event at {@code b[start]} is of, by its {@code ns.coll}: the
+   * index of its redactor, {@link #WITHOUT_RULES}, or {@link #UNREADABLE} when the event has no {@code
+   * ns.coll} string or is malformed.
+   */
+  private int indexOf(byte[] b, int start) {
     try {
       int end = start + Element.readInt(b, start) - 1;
       Element e = new Element();
@@ -124,18 +144,27 @@ public final class MirrorRedaction {
             field.read(b, q, nsEnd);
             if (field.type == 0x02 && field.nameEquals(b, COLL)) {
               // A string value: its length (with the 0x00), then its UTF-8.
-              return new String(b, field.valueStart + 4, Element.readInt(b, field.valueStart) - 1,
-                  java.nio.charset.StandardCharsets.UTF_8);
+              int from = field.valueStart + 4;
+              int to = from + Element.readInt(b, field.valueStart) - 1;
+              if (to < from || to > nsEnd) {
+                return UNREADABLE;
+              }
+              for (int i = 0; i < collectionNames.length; i++) {
+                if (Arrays.equals(collectionNames[i], 0, collectionNames[i].length, b, from, to)) {
+                  return i;
+                }
+              }
+              return WITHOUT_RULES;
             }
             q = field.valueEnd;
           }
-          return null;
+          return UNREADABLE;
         }
         p = e.valueEnd;
       }
-      return null;
+      return UNREADABLE;
     } catch (RuntimeException e) {
-      return null;
+      return UNREADABLE;
     }
   }
 

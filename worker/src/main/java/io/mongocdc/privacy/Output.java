@@ -4,7 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.bson.RawBsonDocument;
 
-/** The bytes of a BSON document being written: appended, with document sizes filled in at their end. */
+/**
+ * The bytes of a BSON document being written: appended, with document sizes filled in at their end;
+ * and what the one walk that writes them keeps as it goes (an element reader per level, the values
+ * hashed so far).
+ */
 final class Output {
 
   private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -15,6 +19,8 @@ final class Output {
   private byte[][] hashedValues;
   private byte[][] hashes;
   private int hashCount;
+  /** One element reader per level of the walk, so walking a document allocates none. */
+  private Element[] elements = new Element[8];
 
   Output(int expected) {
     // Room for a few hashes, which are longer than most values they replace.
@@ -82,6 +88,18 @@ final class Output {
     System.arraycopy(b, from, value, 1, to - from);
     hashedValues[hashCount] = value;
     hashes[hashCount++] = hash;
+  }
+
+  /**
+   * The element reader of the walk's level {@code depth}: a document's fields are read with it, and
+   * the documents inside them with the next level's, so a field stays read while its value is walked.
+   */
+  Element element(int depth) {
+    if (depth >= elements.length) {
+      elements = Arrays.copyOf(elements, depth * 2);
+    }
+    Element element = elements[depth];
+    return element != null ? element : (elements[depth] = new Element());
   }
 
   RawBsonDocument toDocument() {

@@ -2,7 +2,7 @@ package io.mongocdc.privacy;
 
 import io.mongocdc.workflows.model.FieldRules;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +17,9 @@ final class RuleNode {
 
   enum Action { HASH, EXCLUDE }
 
+  /** No node: a field no rule reaches. */
+  static final RuleNode[] NONE = {};
+
   private Action action;
   private final Map<String, RuleNode> children = new LinkedHashMap<>();
   private RuleNode anyChild;
@@ -24,7 +27,7 @@ final class RuleNode {
   private byte[][] childNames;
   private RuleNode[] childNodes;
   /** This node alone, the common answer of {@link #match}, made once. */
-  private final List<RuleNode> alone = List.of(this);
+  private final RuleNode[] alone = {this};
 
   static RuleNode compile(FieldRules rules) {
     RuleNode root = new RuleNode();
@@ -67,43 +70,46 @@ final class RuleNode {
     return action;
   }
 
-  /** The nodes a field named {@code name} reaches from {@code nodes}; empty when none. */
-  static List<RuleNode> match(List<RuleNode> nodes, String name) {
-    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-    return match(nodes, utf8, 0, utf8.length);
-  }
-
-  /** The nodes the field whose UTF-8 name is {@code b[from, to)} reaches from {@code nodes}; empty when none. */
-  static List<RuleNode> match(List<RuleNode> nodes, byte[] b, int from, int to) {
-    RuleNode first = null;
-    List<RuleNode> more = null;
-    for (int n = 0, size = nodes.size(); n < size; n++) {
-      RuleNode node = nodes.get(n);
+  /**
+   * The nodes the field whose UTF-8 name is {@code b[from, to)} reaches from {@code nodes}; empty when
+   * none. Arrays, not lists: this runs for every field the rules lead into, and calls through one
+   * list type stay cheap only while no other type has been seen there.
+   */
+  static RuleNode[] match(RuleNode[] nodes, byte[] b, int from, int to) {
+    if (nodes.length == 1) {
+      RuleNode node = nodes[0];
+      RuleNode named = node.named(b, from, to);
+      if (node.anyChild == null) {
+        return named == null ? NONE : named.alone;
+      }
+      return named == null ? node.anyChild.alone : new RuleNode[] {named, node.anyChild};
+    }
+    RuleNode[] matched = NONE;
+    for (RuleNode node : nodes) {
       RuleNode named = node.named(b, from, to);
       if (named != null) {
-        if (first == null) {
-          first = named;
-        } else {
-          more = add(more, first, named);
-        }
+        matched = with(matched, named);
       }
       if (node.anyChild != null) {
-        if (first == null) {
-          first = node.anyChild;
-        } else {
-          more = add(more, first, node.anyChild);
-        }
+        matched = with(matched, node.anyChild);
       }
     }
-    return more != null ? more : first != null ? first.alone : List.of();
+    return matched;
   }
 
-  private static List<RuleNode> add(List<RuleNode> more, RuleNode first, RuleNode matched) {
-    if (more == null) {
-      more = new ArrayList<>(4);
-      more.add(first);
+  /** {@code first}'s nodes, then {@code second}'s. */
+  static RuleNode[] concat(RuleNode[] first, RuleNode[] second) {
+    RuleNode[] both = Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    return both;
+  }
+
+  private static RuleNode[] with(RuleNode[] nodes, RuleNode node) {
+    if (nodes.length == 0) {
+      return node.alone;
     }
-    more.add(matched);
+    RuleNode[] more = Arrays.copyOf(nodes, nodes.length + 1);
+    more[nodes.length] = node;
     return more;
   }
 
@@ -111,7 +117,7 @@ final class RuleNode {
     int length = to - from;
     for (int i = 0; i < childNames.length; i++) {
       byte[] name = childNames[i];
-      if (name.length == length && java.util.Arrays.equals(name, 0, length, b, from, to)) {
+      if (name.length == length && Arrays.equals(name, 0, length, b, from, to)) {
         return childNodes[i];
       }
     }
@@ -119,9 +125,9 @@ final class RuleNode {
   }
 
   /** The strongest action of {@code nodes}; null when they only lead deeper. */
-  static Action strongest(List<RuleNode> nodes) {
-    if (nodes.size() == 1) {
-      return nodes.get(0).action;
+  static Action strongest(RuleNode[] nodes) {
+    if (nodes.length == 1) {
+      return nodes[0].action;
     }
     Action strongest = null;
     for (RuleNode node : nodes) {

@@ -159,6 +159,21 @@ class FieldRedactorTest {
   }
 
   @Test
+  void eachCollectionGetsItsOwnRulesByItsWholeNameNotAPrefix() {
+    MirrorRedaction redaction = MirrorRedaction.of(new FieldRuleSettings(Map.of("orders", exclude("email"),
+        "orders_archive", exclude("address"), "é", exclude("email"))), KEY);
+    String doc = ", documentKey: {_id: 1}, fullDocument: {_id: 1, email: 'a@example.com', address: 'x'}}";
+    RawBsonDocument archived = redaction.changeEvent(raw("{_id: {_data: '82'}, ns: {db: 'shop', coll: 'orders_archive'}" + doc));
+    assertEquals(BsonDocument.parse("{_id: 1, email: 'a@example.com'}"), archived.getDocument("fullDocument"));
+    RawBsonDocument order = redaction.changeEvent(raw("{_id: {_data: '82'}, ns: {db: 'shop', coll: 'orders'}" + doc));
+    assertEquals(BsonDocument.parse("{_id: 1, address: 'x'}"), order.getDocument("fullDocument"));
+    RawBsonDocument accented = redaction.changeEvent(raw("{_id: {_data: '82'}, ns: {db: 'shop', coll: 'é'}" + doc));
+    assertEquals(BsonDocument.parse("{_id: 1, address: 'x'}"), accented.getDocument("fullDocument"));
+    RawBsonDocument prefix = raw("{_id: {_data: '82'}, ns: {db: 'shop', coll: 'order'}" + doc);
+    assertEquals(prefix, redaction.changeEvent(prefix), "a collection without rules keeps its events as they are");
+  }
+
+  @Test
   void anEventThatIsASliceOfALargerArrayIsReadAtItsOffsetAndCopiedAlone() {
     MirrorRedaction redaction = MirrorRedaction.of(new FieldRuleSettings(Map.of("orders",
         new FieldRules(List.of("address"), List.of("email")))), KEY);
