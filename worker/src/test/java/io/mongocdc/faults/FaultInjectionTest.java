@@ -42,6 +42,7 @@ import org.junit.jupiter.api.TestFactory;
  * one scenario alone, {@code -Dseed=N,M,...} those scenarios side by side; {@code -Dfaults.soak=N}
  * runs seeds 1..N; {@code -Dfaults.lanes=N} sets the lanes; {@code -Dfaults.snapshotEvery=N} runs
  * every N-th seed with snapshots (1: all, 0: none), {@code -Dfaults.snapshotSeedsOnly} only those;
+ * {@code -Dfaults.fieldRulesEvery=N} runs every seed whose remainder by N is 2 with field rules (0: none);
  * {@code -Dfaults.times} prints each scenario's time; {@code -Dfaults.noCrash},
  * {@code -Dfaults.noHeartbeat} and {@code -Dfaults.noCancel} leave a fault kind out;
  * {@code -Dfaults.debug} prints the driver's looks and, on failure, the workflow's histories.

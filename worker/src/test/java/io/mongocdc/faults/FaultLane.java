@@ -1,8 +1,9 @@
 package io.mongocdc.faults;
 
-import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
+import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.ports.PeerRegistry;
+import io.mongocdc.privacy.HashKey;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -29,6 +30,9 @@ final class FaultLane implements AutoCloseable {
   static final String TEST_APPLICATION = "faults-oracle";
   /** A test server serves this many scenarios, then a new one starts (its histories are kept in memory). */
   private static final int SCENARIOS_PER_HARNESS = 50;
+  /** The workers' field hash key, as their environment gives it; the oracle hashes with the same. */
+  private static final String FIELD_HASH_KEY_TEXT = "the fault suite's field hash key";
+  static final HashKey FIELD_HASH_KEY = HashKey.of(FIELD_HASH_KEY_TEXT, "the fault suite");
 
   final DestinationServer destination;
   final DataSource destinationData;
@@ -61,7 +65,8 @@ final class FaultLane implements AutoCloseable {
           + " new.\"_position\"); end if; return new; end $$");
     }
     this.peers = new ConfiguredPeerRegistry(
-        Map.of(SOURCE_PEER, Fixtures.SOURCE_URI, DESTINATION_PEER, url), Map.of());
+        Map.of(SOURCE_PEER, Fixtures.SOURCE_URI, DESTINATION_PEER, url),
+        Map.of(HashKey.ENVIRONMENT_VARIABLE, FIELD_HASH_KEY_TEXT));
   }
 
   /** The test server and worker for the next scenario. */

@@ -2,7 +2,8 @@ package io.mongocdc.faults;
 
 /**
  * The fault suite's switches ({@code -Dfaults.*}, see {@link FaultInjectionTest}) and the choices
- * made from a seed alone: whether it runs with snapshots, whether it keeps a change history.
+ * made from a seed alone: whether it runs with snapshots, whether it keeps a change history, whether
+ * it has field rules.
  */
 final class FaultOptions {
 
@@ -13,6 +14,8 @@ final class FaultOptions {
   static final int SNAPSHOT_EVERY = Integer.getInteger("faults.snapshotEvery", 4);
   /** Seeds without snapshots whose remainder by this is 1 keep a change history of orders (0: none). */
   static final int HISTORY_EVERY = Integer.getInteger("faults.historyEvery", 3);
+  /** Seeds whose remainder by this is 2 run with field rules on orders (0: none). */
+  static final int FIELD_RULES_EVERY = Integer.getInteger("faults.fieldRulesEvery", 5);
   /** Prints the driver's looks and, on failure, the workflow's histories. */
   static final boolean DEBUG = Boolean.getBoolean("faults.debug");
   /** Prints every scenario's time, plan and counts as it ends. */
@@ -23,6 +26,11 @@ final class FaultOptions {
   /** Whether the seed keeps a change history of orders: chosen from the seed alone. */
   static boolean isHistorySeed(long seed) {
     return HISTORY_EVERY > 0 && !isSnapshotSeed(seed) && seed % HISTORY_EVERY == 1 % HISTORY_EVERY;
+  }
+
+  /** Whether the seed runs with field rules on orders: chosen from the seed alone. */
+  static boolean isFieldRuleSeed(long seed) {
+    return FIELD_RULES_EVERY > 0 && seed % FIELD_RULES_EVERY == 2 % FIELD_RULES_EVERY;
   }
 
   /** Whether the seed runs with snapshots on: chosen from the seed alone. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.destination.TableNaming;
+import io.mongocdc.privacy.FieldRedactor;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import java.sql.Connection;
@@ -58,6 +59,9 @@ final class FaultOracle {
       }
       if (scenario.history) {
         checkHistory(c);
+      }
+      if (scenario.ordersRules != null) {
+        checkRulesLeftNothing(c);
       }
       // Per _id, applied positions never went backwards (the trigger saw every update).
       try (PreparedStatement st = c.prepareStatement("select id, old_position, new_position"
@@ -127,6 +131,30 @@ final class FaultOracle {
   }
 
   /**
+   * With field rules, no row of orders, nor of its history, holds the excluded field or a status
+   * as the source wrote it: not in a document, a pre-image or an update's changed fields.
+   */
+  private void checkRulesLeftNothing(Connection c) throws SQLException {
+    String table = scenario.tableOf(RandomWorkload.ORDERS);
+    String orders = "select count(*) from " + table + " where doc::text ~ ?";
+    String history = "select count(*) from " + TableNaming.qualified(scenario.mirror.destinationSchema(),
+        TableNaming.historyTableName(TableNaming.tableName(RandomWorkload.NS)))
+        + " where concat(doc::text, doc_before::text, \"updateDescription\"::text) ~ ?";
+    for (String query : scenario.history ? List.of(orders, history) : List.of(orders)) {
+      try (PreparedStatement st = c.prepareStatement(query)) {
+        st.setString(1, "\"tag\"|\"status\": \"(new|s[0-9])\"");
+        try (ResultSet rs = st.executeQuery()) {
+          rs.next();
+          if (rs.getLong(1) > 0) {
+            fail(rs.getLong(1) + " rows (" + query + ") hold a value the field rules exclude or hash");
+          }
+        }
+      }
+    }
+    scenario.count("field rule leak checks", 1);
+  }
+
+  /**
    * The destination table of {@code collection} holds exactly the {@code expected} rows: per key
    * the position, whether it is deleted, and the document.
    */
@@ -144,8 +172,12 @@ final class FaultOracle {
     }
     try (PreparedStatement st = c.prepareStatement(
         "select doc = ?::jsonb, \"_position\", \"_deleted\", doc::text from " + table + " where \"_id\" = ?")) {
+      FieldRedactor rules = collection.equals(RandomWorkload.ORDERS) ? scenario.ordersRules : null;
       for (Map.Entry<String, RandomWorkload.KeyState> e : expected.entrySet()) {
-        RandomWorkload.KeyState want = e.getValue();
+        RandomWorkload.KeyState source = e.getValue();
+        // With field rules, the source's document as they leave it.
+        RandomWorkload.KeyState want = rules == null || source.document() == null ? source
+            : new RandomWorkload.KeyState(rules.document(source.document()), source.deleted(), source.token());
         st.setString(1, want.document() == null ? "null" : documents.render(want.document()));
         st.setString(2, e.getKey());
         try (ResultSet rs = st.executeQuery()) {

@@ -13,11 +13,14 @@ import io.mongocdc.decode.Namespace;
 import io.mongocdc.destination.PostgresMirrorDestination;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.TableNaming;
+import io.mongocdc.privacy.FieldRedactor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.ChangeHistorySettings;
 import io.mongocdc.workflows.model.ControlEventPolicy;
+import io.mongocdc.workflows.model.FieldRuleSettings;
+import io.mongocdc.workflows.model.FieldRules;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -79,6 +82,13 @@ final class Scenario {
   final boolean snapshots;
   /** The mirror keeps a change history of orders, checked event by event at the end. */
   final boolean history;
+  /**
+   * The field rules on orders ({@link #FIELD_RULES}), or null without: the oracle expects every
+   * row of orders as the rules leave its document.
+   */
+  final FieldRedactor ordersRules;
+  /** A seed's field rules: an exclude inside a sub-document, and a hash of a field every update sets. */
+  static final FieldRules FIELD_RULES = new FieldRules(List.of("nested.tag"), List.of("status"));
   /** Whether the scenario adds {@link #ADDED_COLLECTION} to the running mirror. */
   final boolean addsCollection;
   /** The source of a snapshot scenario (null otherwise). */
@@ -166,6 +176,14 @@ final class Scenario {
       // No draw from random: the seed plays the workload and faults it played without history.
       settings = settings.withHistory(new ChangeHistorySettings(null, List.of(RandomWorkload.ORDERS), null));
       count("history scenarios", 1);
+    }
+    if (FaultOptions.isFieldRuleSeed(seed)) {
+      // No draw from random either.
+      settings = settings.withFieldRules(new FieldRuleSettings(Map.of(RandomWorkload.ORDERS, FIELD_RULES)));
+      this.ordersRules = FieldRedactor.of(FIELD_RULES, FaultLane.FIELD_HASH_KEY);
+      count("field rule scenarios", 1);
+    } else {
+      this.ordersRules = null;
     }
     this.mirror = new MirrorConfig(name, FaultLane.SOURCE_PEER, FaultLane.DESTINATION_PEER, RandomWorkload.DATABASE,
         List.of(RandomWorkload.ORDERS), name, settings);
