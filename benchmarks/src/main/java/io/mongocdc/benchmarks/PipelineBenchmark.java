@@ -10,6 +10,8 @@ import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.pipeline.DecodedBytesBudget;
+import io.mongocdc.privacy.HashKey;
+import io.mongocdc.privacy.MirrorRedaction;
 import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullResult;
@@ -20,8 +22,11 @@ import io.mongocdc.devtools.generator.ResumeTokens;
 import io.mongocdc.devtools.generator.SampleDocuments;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.workflows.model.FieldRuleSettings;
+import io.mongocdc.workflows.model.FieldRules;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.bson.BsonTimestamp;
 import org.bson.RawBsonDocument;
@@ -66,6 +71,17 @@ public class PipelineBenchmark {
   @Param({"transcoder", "driver"})
   public String renderer;
 
+  /**
+   * {@code none}: no field rules; {@code five}: five rules on orders, applied in the decode pool as a
+   * mirror applies them (run both with {@code -p rules=none,five}; the ratio is issue 32's figure).
+   */
+  @Param({"none"})
+  public String rules;
+
+  /** Two excludes, two hashes and a top-level wildcard, as FieldRulesBenchmark's five on its orders. */
+  private static final FieldRuleSettings FIVE_RULES = new FieldRuleSettings(Map.of("orders", new FieldRules(
+      List.of("customer.address", "note", "*.sku"), List.of("customer.email", "orderNumber"))));
+
   private ScriptedChangeStream stream;
   private PullRecords pullRecords;
 
@@ -90,6 +106,17 @@ public class PipelineBenchmark {
             namespace -> false, ColumnProjections.NONE)
         : new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), DestinationTableResolver.sourceName(),
             namespace -> false, ColumnProjections.NONE);
+    if (rules.equals("five")) {
+      decoder = decoder.redacting(
+          MirrorRedaction.of(FIVE_RULES, HashKey.of("the benchmark's field hash key..", "benchmark"))::changeEvent);
+      String json = decoder.decode(decoder.redact(script.get(0)), ResumeTokens.highWaterMark(new BsonTimestamp(1, 1)))
+          .toString();
+      if (json.contains("address") || json.contains("SKU-") || json.contains("@example.com")) {
+        throw new IllegalStateException("the rules did not apply: " + json);
+      }
+    } else if (!rules.equals("none")) {
+      throw new IllegalArgumentException("rules is none or five, not " + rules);
+    }
     pullRecords = new PullRecords("bench", stream, decoder, settings, System::nanoTime, DecodedBytesBudget.ofDefaultSize());
   }
 
