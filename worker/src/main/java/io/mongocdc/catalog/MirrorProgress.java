@@ -120,6 +120,16 @@ public final class MirrorProgress {
         .fetchOptional(0, Long.class);
   }
 
+  /**
+   * Seconds from the source commit time of the newest change visible in the destination to now
+   * ({@code mirror_status.visible_lag}: as of the running batch's last report, every 2 s, or the
+   * last batch that delivered); empty before any change is visible.
+   */
+  public Optional<Long> visibleLagSeconds(String mirror) {
+    return dsl.fetchOptional("select extract(epoch from visible_lag)::bigint from mongo_cdc.mirror_status"
+        + " where mirror = ? and visible_lag is not null", mirror).map(row -> row.get(0, Long.class));
+  }
+
   public SnapshotTotals snapshotTotals(String mirror) {
     long partitions = dsl.select(coalesce(sum(SNAPSHOT_COLLECTIONS.PARTITIONS_TOTAL), BigDecimal.ZERO))
         .from(SNAPSHOT_COLLECTIONS)

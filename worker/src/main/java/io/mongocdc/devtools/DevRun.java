@@ -279,7 +279,7 @@ public final class DevRun {
                 ? String.format(" snapshot %d/%d partitions, %,d docs copied", progress.snapshotPartitionsDone,
                     progress.snapshotPartitions, progress.snapshotDocuments)
                 : String.format(" %,.0f rec/s, batch %d, checkpoint lag %s", rate, progress.batches,
-                    progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s"));
+                    progress.checkpointLagSeconds < 0 ? "?" : progress.checkpointLagSeconds + " s"));
           }
         }
         if (finished) {
@@ -307,23 +307,25 @@ public final class DevRun {
           ? PhaseLines.bar("snapshot", progress.snapshotPartitionsDone, progress.snapshotPartitions, copied, width)
           : PhaseLines.text("snapshot", "done: " + copied, width));
     }
-    String streamed = String.format("%,d%s records, %,.0f rec/s, batch %d, lag %s", progress.records,
+    // How stale a reader of the destination is, the figure a user watches; not the checkpoint's age.
+    String streamed = String.format("%,d%s records, %,.0f rec/s, batch %d, visible lag %s", progress.records,
         options.events() > 0 ? String.format("/%,d", options.events()) : "", rate, progress.batches,
-        progress.lagSeconds < 0 ? "?" : progress.lagSeconds + " s");
+        progress.visibleLagSeconds < 0 ? "?" : progress.visibleLagSeconds + " s");
     lines.add(options.events() > 0
         ? PhaseLines.bar("streaming", progress.records, options.events(), streamed, width)
         : PhaseLines.text("streaming", streamed, width));
     return lines;
   }
 
-  private record Progress(long records, long batches, long lagSeconds, long snapshotPartitions,
-      long snapshotPartitionsDone, long snapshotDocuments) {}
+  private record Progress(long records, long batches, long checkpointLagSeconds, long visibleLagSeconds,
+      long snapshotPartitions, long snapshotPartitionsDone, long snapshotDocuments) {}
 
   private static Progress progress(DevStack stack) {
     MirrorProgress catalog = stack.progress();
     MirrorProgress.BatchTotals batches = catalog.batchTotals(MIRROR);
     MirrorProgress.SnapshotTotals snapshot = catalog.snapshotTotals(MIRROR);
     return new Progress(batches.records(), batches.lastBatchId(), catalog.checkpointAgeSeconds(MIRROR).orElse(-1L),
+        catalog.visibleLagSeconds(MIRROR).orElse(-1L),
         snapshot.partitions(), snapshot.partitionsDone(), snapshot.documentsCopied());
   }
 
