@@ -1,17 +1,14 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.workflows.VerifyMirrorStart;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
-import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.VerifyProgress;
 import io.mongocdc.workflows.model.VerifyRequest;
 import io.mongocdc.workflows.model.VerifyResult;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowExecutionAlreadyStarted;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,23 +52,21 @@ final class MirrorVerifyCommand extends MirrorSubcommand {
     // The configuration in effect says which collections and tables to compare.
     MirrorConfig config = mirror.workflow(client).status().config();
     VerifyRequest request = new VerifyRequest(config, repair, documentsPerSecond, parallelRanges);
-    List<String> problems = request.problems();
-    if (!problems.isEmpty()) {
-      throw new CliException("cannot verify mirror " + mirror.name + ": " + String.join("; ", problems),
-          ExitCodes.INVALID);
-    }
-    String workflowId = MirrorIds.verifyWorkflowId(mirror.name);
-    VerifyMirrorWorkflow verify = client.newWorkflowStub(VerifyMirrorWorkflow.class, WorkflowOptions.newBuilder()
-        .setWorkflowId(workflowId).setTaskQueue(mirror.temporal.taskQueue()).build());
+    VerifyMirrorStart started;
     try {
-      WorkflowClient.start(verify::run, request);
-      out.printf("mirror %s: verify started (workflow %s)%s%n", mirror.name, workflowId, repair ? ", repairing" : "");
-    } catch (WorkflowExecutionAlreadyStarted running) {
-      out.printf("mirror %s: a verify is running already (workflow %s); following it%n", mirror.name, workflowId);
-      verify = client.newWorkflowStub(VerifyMirrorWorkflow.class, workflowId);
+      started = VerifyMirrorStart.start(client, mirror.temporal.taskQueue(), request);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(e.getMessage(), ExitCodes.INVALID);
+    }
+    if (started.alreadyRunning()) {
+      out.printf("mirror %s: a verify is running already (workflow %s); following it%n", mirror.name,
+          started.workflowId());
+    } else {
+      out.printf("mirror %s: verify started (workflow %s)%s%n", mirror.name, started.workflowId(),
+          repair ? ", repairing" : "");
     }
     out.flush();
-    VerifyResult result = await(verify, out);
+    VerifyResult result = await(started.workflow(), out);
     print(result, out);
   }
 

@@ -4,19 +4,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.workflows.CdcFlowWorkflow;
-import io.mongocdc.workflows.VerifyMirrorWorkflow;
+import io.mongocdc.workflows.VerifyMirrorStart;
 import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.VerifyRequest;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowExecutionAlreadyStarted;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.TemporalFailure;
-import java.util.List;
 import java.util.function.Supplier;
 
 /** The console's actions through the Temporal calls the {@code mongo-cdc mirror} commands make. */
@@ -52,20 +49,16 @@ public final class TemporalMirrorActions implements MirrorActions {
   public String verify(String mirror) {
     return refusing(() -> {
       MirrorConfig config = workflow(mirror).status().config();
-      VerifyRequest request = new VerifyRequest(config, false, null, null);
-      List<String> problems = request.problems();
-      if (!problems.isEmpty()) {
-        throw new ActionRefusedException("cannot verify mirror " + mirror + ": " + String.join("; ", problems));
-      }
-      String workflowId = MirrorIds.verifyWorkflowId(mirror);
-      VerifyMirrorWorkflow verify = client.newWorkflowStub(VerifyMirrorWorkflow.class,
-          WorkflowOptions.newBuilder().setWorkflowId(workflowId).setTaskQueue(taskQueue).build());
+      VerifyMirrorStart started;
       try {
-        WorkflowClient.start(verify::run, request);
-        return "verify of mirror " + mirror + " started (workflow " + workflowId + "); its runs show below as it goes";
-      } catch (WorkflowExecutionAlreadyStarted running) {
-        return "a verify of mirror " + mirror + " runs already (workflow " + workflowId + ")";
+        started = VerifyMirrorStart.start(client, taskQueue, new VerifyRequest(config, false, null, null));
+      } catch (IllegalArgumentException e) {
+        throw new ActionRefusedException(e.getMessage());
       }
+      return started.alreadyRunning()
+          ? "a verify of mirror " + mirror + " runs already (workflow " + started.workflowId() + ")"
+          : "verify of mirror " + mirror + " started (workflow " + started.workflowId() + "); its runs show below as"
+              + " it goes";
     });
   }
 

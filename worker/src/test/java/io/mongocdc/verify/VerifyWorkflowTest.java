@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.console.TemporalMirrorActions;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.catalog.Catalog;
@@ -163,6 +164,13 @@ class VerifyWorkflowTest {
         .execute("mirror", "verify", mirror.name(), "--documents-per-second", "0");
     assertEquals(2, refused, err.toString());
     assertTrue(err.toString().contains("documentsPerSecond must be between 1 and"), err.toString());
+    // The console's verify button starts the same workflow, through the same start.
+    String started = new TemporalMirrorActions(fixture.temporal().client, WorkerEnvironment.TASK_QUEUE)
+        .verify(mirror.name());
+    assertTrue(started.startsWith("verify of mirror " + mirror.name() + " started"), started);
+    VerifyResult fromConsole = fixture.temporal().client.newUntypedWorkflowStub(
+        MirrorIds.verifyWorkflowId(mirror.name())).getResult(VerifyResult.class);
+    assertEquals(0, fromConsole.mismatches(), fromConsole.toString());
     flow.terminate(new StopRequest(false));
     world.assertDestinationEqualsSource(mirror);
     assertEquals(0, world.rowsWhoseTypedColumnsDisagreeWithDoc(mirror), "typed columns of repaired rows");
