@@ -268,7 +268,16 @@ public final class Catalog {
   }
 
   /** A phase as {@code mirrors.status} stores it: its name in lower case. */
-  private static String statusOf(MirrorPhase phase) {
+  static String statusOf(MirrorPhase phase) {
     return phase.name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The phase {@code mirrors.status} stores ({@link #statusOf}); null for a status no phase has. */
+  static MirrorPhase phaseOf(String status) {
+    try {
+      return MirrorPhase.valueOf(status.toUpperCase(Locale.ROOT));
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 }

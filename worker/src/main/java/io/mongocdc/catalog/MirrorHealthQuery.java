@@ -9,14 +9,12 @@ import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.max;
 
 import io.mongocdc.ports.MirrorHealth;
-import io.mongocdc.workflows.model.MirrorPhase;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -51,7 +49,7 @@ final class MirrorHealthQuery {
         .fetch()) {
       String name = row.get(MIRRORS.NAME);
       OffsetDateTime clusterTime = row.get(CHECKPOINTS.CLUSTER_TIME_AT);
-      health.add(new MirrorHealth(name, phaseOf(row.get(MIRRORS.STATUS)), instant(row.get(MIRRORS.STATUS_CHANGED_AT)),
+      health.add(new MirrorHealth(name, Catalog.phaseOf(row.get(MIRRORS.STATUS)), instant(row.get(MIRRORS.STATUS_CHANGED_AT)),
           instant(row.get(CHECKPOINTS.COMMITTED_AT)), clusterTime == null ? null : clusterTime.toEpochSecond(),
           row.get(MIRRORS.OPLOG_OLDEST_SECONDS), instant(row.get(MIRRORS.OPLOG_OBSERVED_AT)),
           quarantined.getOrDefault(name, 0), differences.get(name)));
@@ -76,14 +74,6 @@ final class MirrorHealthQuery {
         .forEach(row -> differences.put(row.value1(),
             Math.max(0, row.value2().longValue() - row.value3().longValue())));
     return differences;
-  }
-
-  private static MirrorPhase phaseOf(String status) {
-    try {
-      return MirrorPhase.valueOf(status.toUpperCase(Locale.ROOT));
-    } catch (RuntimeException e) {
-      return null;
-    }
   }
 
   private static Instant instant(OffsetDateTime time) {

@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -96,7 +95,7 @@ public final class MirrorProgress {
   public Optional<String> firstFailed(Collection<String> mirrors) {
     return dsl.select(MIRRORS.NAME)
         .from(MIRRORS)
-        .where(MIRRORS.NAME.in(mirrors).and(MIRRORS.STATUS.eq(MirrorPhase.FAILED.name().toLowerCase(Locale.ROOT))))
+        .where(MIRRORS.NAME.in(mirrors).and(MIRRORS.STATUS.eq(Catalog.statusOf(MirrorPhase.FAILED))))
         .orderBy(MIRRORS.NAME)
         .limit(1)
         .fetchOptional(MIRRORS.NAME);
