@@ -305,7 +305,7 @@ public final class DevRun {
           progress.snapshotPartitions, progress.snapshotDocuments);
       lines.add(progress.snapshotPartitionsDone < progress.snapshotPartitions
           ? PhaseLines.bar("snapshot", progress.snapshotPartitionsDone, progress.snapshotPartitions, copied, width)
-          : PhaseLines.text("snapshot", "done: " + copied, width));
+          : PhaseLines.text("snapshot", "done: " + copied));
     }
     // How stale a reader of the destination is, the figure a user watches; not the checkpoint's age.
     String streamed = String.format("%,d%s records, %,.0f rec/s, batch %d, visible lag %s", progress.records,
@@ -313,7 +313,7 @@ public final class DevRun {
         progress.visibleLagSeconds < 0 ? "?" : progress.visibleLagSeconds + " s");
     lines.add(options.events() > 0
         ? PhaseLines.bar("streaming", progress.records, options.events(), streamed, width)
-        : PhaseLines.text("streaming", streamed, width));
+        : PhaseLines.text("streaming", streamed));
     return lines;
   }
 

@@ -1,9 +1,9 @@
 package io.mongocdc.devtools;
 
 /**
- * The lines of dev's progress area, one per phase, each fit to the terminal's width: a label, a bar
- * a quarter of the width (at least 10 columns, at most 40, the same from one update to the next)
- * and the figures, cut where the width ends.
+ * The lines of dev's progress area, one per phase: a label, a bar a quarter of the terminal's
+ * width (at least 10 columns, at most 40, the same from one update to the next) and the figures.
+ * {@link DevTerminal#show} cuts each where the width ends.
  */
 final class PhaseLines {
 
@@ -18,17 +18,11 @@ final class PhaseLines {
     String head = String.format("%-" + LABEL + "s", label);
     int bar = Math.max(MIN_BAR, Math.min(MAX_BAR, width / 4));
     int filled = total <= 0 ? 0 : (int) Math.min(bar, bar * Math.max(0, done) / total);
-    String line = head + "[" + "#".repeat(filled) + ".".repeat(bar - filled) + "] " + figures;
-    return fit(line, width);
+    return head + "[" + "#".repeat(filled) + ".".repeat(bar - filled) + "] " + figures;
   }
 
   /** A phase without a known end, or one that is over: {@code label figures}. */
-  static String text(String label, String figures, int width) {
-    return fit(String.format("%-" + LABEL + "s", label) + figures, width);
-  }
-
-  /** Cut to {@code width - 1} columns, so the terminal never wraps it onto a second line. */
-  static String fit(String line, int width) {
-    return line.length() < width ? line : line.substring(0, Math.max(0, width - 1));
+  static String text(String label, String figures) {
+    return String.format("%-" + LABEL + "s", label) + figures;
   }
 }
