@@ -302,8 +302,7 @@ final class FlowState {
     startSnapshots(collections);
     copyBetweenBatches(collections);
     planAfresh(collections);
-    withoutSnapshotFilter(collections).stream().filter(c -> !carried.sweepPending.contains(c))
-        .forEach(carried.sweepPending::add);
+    addAbsent(carried.sweepPending, withoutSnapshotFilter(collections));
   }
 
   /**
@@ -311,7 +310,7 @@ final class FlowState {
    * last copy would otherwise find that copy's finished plan and read nothing.
    */
   void planAfresh(List<String> collections) {
-    collections.stream().filter(c -> !carried.freshSnapshotPlans.contains(c)).forEach(carried.freshSnapshotPlans::add);
+    addAbsent(carried.freshSnapshotPlans, collections);
   }
 
   /**
@@ -334,8 +333,16 @@ final class FlowState {
   }
 
   private void copyBetweenBatches(List<String> collections) {
-    collections.stream().filter(c -> !carried.copiesBetweenBatches.contains(c))
-        .forEach(carried.copiesBetweenBatches::add);
+    addAbsent(carried.copiesBetweenBatches, collections);
+  }
+
+  /** Appends to {@code list}, in their order, the {@code collections} it does not hold yet. */
+  private static void addAbsent(List<String> list, List<String> collections) {
+    for (String collection : collections) {
+      if (!list.contains(collection)) {
+        list.add(collection);
+      }
+    }
   }
 
   /**
