@@ -5,8 +5,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The secret key of a worker's {@code hash} field rules. It comes from the worker's environment
@@ -21,17 +19,17 @@ public final class HashKey {
   /** Bytes a key must have at least: 16 is 128 bits, the least an HMAC key should carry. */
   public static final int MIN_BYTES = 16;
 
-  private static final String ALGORITHM = "HmacSHA256";
   private static final byte[] FINGERPRINT_INPUT = "mongo-cdc field hash key fingerprint".getBytes(StandardCharsets.UTF_8);
 
-  private final SecretKeySpec key;
   private final String fingerprint;
-  private final ThreadLocal<Mac> macs;
+  /** Each thread's own copy, as a digest holds the state of the hash it runs. The key's bytes are not kept, only those digests. */
+  private final ThreadLocal<KeyedHmac> hmacs;
 
   private HashKey(byte[] bytes) {
-    this.key = new SecretKeySpec(bytes, ALGORITHM);
-    this.macs = ThreadLocal.withInitial(this::newMac);
-    this.fingerprint = HexFormat.of().formatHex(sha256(macs.get().doFinal(FINGERPRINT_INPUT))).substring(0, 16);
+    KeyedHmac keyed = new KeyedHmac(bytes);
+    this.hmacs = ThreadLocal.withInitial(keyed::copy);
+    this.fingerprint = HexFormat.of().formatHex(sha256(keyed.mac(
+        KeyedHmac.NOTHING, FINGERPRINT_INPUT, 0, FINGERPRINT_INPUT.length, KeyedHmac.NOTHING))).substring(0, 16);
   }
 
   /**
@@ -66,28 +64,12 @@ public final class HashKey {
 
   /** The HMAC-SHA-256 of {@code head}, {@code body[offset, offset + length)} and {@code tail}, one after the other. */
   byte[] mac(byte[] head, byte[] body, int offset, int length, byte[] tail) {
-    Mac mac = macs.get();
-    mac.update(head);
-    mac.update(body, offset, length);
-    mac.update(tail);
-    return mac.doFinal();
+    return hmacs.get().mac(head, body, offset, length, tail);
   }
 
   /** The HMAC-SHA-256 of {@code input}: 32 bytes. */
   byte[] mac(byte[] input, int offset, int length) {
-    Mac mac = macs.get();
-    mac.update(input, offset, length);
-    return mac.doFinal();
-  }
-
-  private Mac newMac() {
-    try {
-      Mac mac = Mac.getInstance(ALGORITHM);
-      mac.init(key);
-      return mac;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HMAC-SHA-256 is not available on this JVM", e);
-    }
+    return hmacs.get().mac(KeyedHmac.NOTHING, input, offset, length, KeyedHmac.NOTHING);
   }
 
   private static byte[] sha256(byte[] bytes) {
