@@ -1,5 +1,8 @@
 package io.mongocdc.privacy;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -8,6 +11,9 @@ import java.nio.charset.StandardCharsets;
  * document, so malformed bytes are an error, never a read past them.
  */
 final class Element {
+
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   int start;
   byte type;
@@ -21,13 +27,7 @@ final class Element {
    */
   Element read(byte[] b, int p, int end) {
     byte type = b[p];
-    int nameEnd = -1;
-    for (int i = p + 1; i < end; i++) {
-      if (b[i] == 0) {
-        nameEnd = i;
-        break;
-      }
-    }
+    int nameEnd = zeroAt(b, p + 1, end);
     if (nameEnd < 0) {
       throw malformed(p, "a field name without its end");
     }
@@ -57,20 +57,57 @@ final class Element {
     return this;
   }
 
+  /**
+   * The offset of the first 0x00 in {@code b[from, to)}, -1 if none: eight bytes at a time while
+   * eight remain, as most field names are about that long and a byte loop branches on each.
+   */
+  static int zeroAt(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + Long.BYTES <= to; i += Long.BYTES) {
+      long word = (long) LONGS.get(b, i);
+      // A byte's high bit set here where that byte is 0x00; the lowest such bit is exact.
+      long zeros = (word - 0x0101010101010101L) & ~word & 0x8080808080808080L;
+      if (zeros != 0) {
+        return i + (Long.numberOfTrailingZeros(zeros) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (b[i] == 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   String name(byte[] b) {
     return new String(b, start + 1, nameEnd - start - 1, StandardCharsets.UTF_8);
   }
 
   boolean nameEquals(byte[] b, byte[] name) {
-    if (nameEnd - start - 1 != name.length) {
-      return false;
+    return nameEnd - start - 1 == name.length && startsWith(b, start + 1, name);
+  }
+
+  /**
+   * Whether {@code b} holds all of {@code name} from {@code from} (which the caller knows has room):
+   * field names are mostly 5 to 16 bytes, which two overlapping eight-byte words cover.
+   */
+  static boolean startsWith(byte[] b, int from, byte[] name) {
+    int length = name.length;
+    if (length < Long.BYTES) {
+      for (int i = 0; i < length; i++) {
+        if (b[from + i] != name[i]) {
+          return false;
+        }
+      }
+      return true;
     }
-    for (int i = 0; i < name.length; i++) {
-      if (b[start + 1 + i] != name[i]) {
+    int last = length - Long.BYTES;
+    for (int i = 0; i < last; i += Long.BYTES) {
+      if ((long) LONGS.get(b, from + i) != (long) LONGS.get(name, i)) {
         return false;
       }
     }
-    return true;
+    return (long) LONGS.get(b, from + last) == (long) LONGS.get(name, last);
   }
 
   boolean isId(byte[] b) {
@@ -78,7 +115,7 @@ final class Element {
   }
 
   static int readInt(byte[] b, int p) {
-    return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | b[p + 3] << 24;
+    return (int) INTS.get(b, p);
   }
 
   private static int length(byte[] b, int v, int end, int p) {

@@ -1,5 +1,8 @@
 package io.mongocdc.privacy;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.bson.RawBsonDocument;
@@ -11,7 +14,16 @@ import org.bson.RawBsonDocument;
  */
 final class Output {
 
-  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+  /** Each byte's two lowercase hex digits, as the little-endian short that writes them in order. */
+  private static final short[] HEX_PAIRS = new short[256];
+  private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+
+  static {
+    byte[] digits = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    for (int value = 0; value < 256; value++) {
+      HEX_PAIRS[value] = (short) (digits[value >> 4] | digits[value & 0xF] << 8);
+    }
+  }
 
   private byte[] bytes;
   private int size;
@@ -55,12 +67,15 @@ final class Output {
   void hex(byte[] bytes) {
     ensure(4 + 2 * bytes.length + 1);
     putInt(size, 2 * bytes.length + 1);
-    size += 4;
+    // In locals: written through the fields, each digit would reload them (the arrays could alias).
+    byte[] out = this.bytes;
+    int at = size + 4;
     for (byte value : bytes) {
-      this.bytes[size++] = HEX_DIGITS[(value >> 4) & 0xF];
-      this.bytes[size++] = HEX_DIGITS[value & 0xF];
+      SHORTS.set(out, at, HEX_PAIRS[value & 0xFF]);
+      at += 2;
     }
-    this.bytes[size++] = 0;
+    out[at] = 0;
+    size = at + 1;
   }
 
   /** The hash this output already wrote for the value of {@code type} at {@code b[from, to)}; null if none. */

@@ -26,6 +26,12 @@ final class RuleNode {
   /** The children's names as UTF-8 and the children, for matching names without decoding them. */
   private byte[][] childNames;
   private RuleNode[] childNodes;
+  /** Bit n set when some child's name has n bytes (n below 64): most fields are told apart by it alone. */
+  private long childNameLengths;
+  /** Whether a child's name has 64 bytes or more, which {@link #childNameLengths} cannot say. */
+  private boolean longChildName;
+  /** Each child with {@link #anyChild}: what a field of that name reaches when both match, made once. */
+  private RuleNode[][] childNodesWithAny;
   /** This node alone, the common answer of {@link #match}, made once. */
   private final RuleNode[] alone = {this};
 
@@ -40,10 +46,17 @@ final class RuleNode {
   private void freeze() {
     childNames = new byte[children.size()][];
     childNodes = new RuleNode[children.size()];
+    childNodesWithAny = new RuleNode[children.size()][];
     int i = 0;
     for (Map.Entry<String, RuleNode> child : children.entrySet()) {
       childNames[i] = child.getKey().getBytes(StandardCharsets.UTF_8);
-      childNodes[i++] = child.getValue();
+      if (childNames[i].length < Long.SIZE) {
+        childNameLengths |= 1L << childNames[i].length;
+      } else {
+        longChildName = true;
+      }
+      childNodes[i] = child.getValue();
+      childNodesWithAny[i++] = new RuleNode[] {child.getValue(), anyChild};
       child.getValue().freeze();
     }
     if (anyChild != null) {
@@ -78,17 +91,17 @@ final class RuleNode {
   static RuleNode[] match(RuleNode[] nodes, byte[] b, int from, int to) {
     if (nodes.length == 1) {
       RuleNode node = nodes[0];
-      RuleNode named = node.named(b, from, to);
+      int named = node.named(b, from, to);
       if (node.anyChild == null) {
-        return named == null ? NONE : named.alone;
+        return named < 0 ? NONE : node.childNodes[named].alone;
       }
-      return named == null ? node.anyChild.alone : new RuleNode[] {named, node.anyChild};
+      return named < 0 ? node.anyChild.alone : node.childNodesWithAny[named];
     }
     RuleNode[] matched = NONE;
     for (RuleNode node : nodes) {
-      RuleNode named = node.named(b, from, to);
-      if (named != null) {
-        matched = with(matched, named);
+      int named = node.named(b, from, to);
+      if (named >= 0) {
+        matched = with(matched, node.childNodes[named]);
       }
       if (node.anyChild != null) {
         matched = with(matched, node.anyChild);
@@ -113,15 +126,19 @@ final class RuleNode {
     return more;
   }
 
-  private RuleNode named(byte[] b, int from, int to) {
+  /** The index of the child named {@code b[from, to)}; -1 if none. */
+  private int named(byte[] b, int from, int to) {
     int length = to - from;
+    if (length < Long.SIZE ? (childNameLengths & 1L << length) == 0 : !longChildName) {
+      return -1;
+    }
     for (int i = 0; i < childNames.length; i++) {
       byte[] name = childNames[i];
-      if (name.length == length && Arrays.equals(name, 0, length, b, from, to)) {
-        return childNodes[i];
+      if (name.length == length && Element.startsWith(b, from, name)) {
+        return i;
       }
     }
-    return null;
+    return -1;
   }
 
   /** The strongest action of {@code nodes}; null when they only lead deeper. */
