@@ -20,6 +20,7 @@ import io.mongocdc.source.mongo.MongoMirrorSourceFactory;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
 import io.mongocdc.workflows.model.CdcFlowInput;
+import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -456,9 +457,12 @@ public final class DevRun {
       long quarantined = catalog.quarantined(MIRROR);
       if (generated) {
         // The generator's model leaves its poison events out: the destination cannot hold them,
-        // so each must be in quarantine instead.
+        // so each must be in quarantine instead. Its documents are compared as the rules in effect
+        // leave them: an edit may have added rules, whose rewrite reaches the rows written before.
+        FieldRuleSettings rules = stack.registered(MIRROR).map(mirror -> mirror.settings().fieldRules())
+            .orElse(options.settings().fieldRules());
         mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState(),
-            MirrorRedaction.of(options.settings().fieldRules(), options.fieldHashKey()))
+            MirrorRedaction.of(rules, options.fieldHashKey()))
             + Math.abs(generator.poisonEventsGenerated() - quarantined);
         matches = mismatched == 0;
         sourceEvents = generator.eventsGenerated();

@@ -11,6 +11,7 @@ import io.mongocdc.ports.UnknownPeerException;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.MirrorProgress;
 import io.mongocdc.catalog.CatalogMigrator;
+import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.wiring.ProductionPorts;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.wiring.WorkerWiring;
@@ -24,6 +25,7 @@ import io.mongocdc.console.MirrorConsole;
 import io.mongocdc.console.TemporalMirrorActions;
 import io.mongocdc.metrics.MirrorHealthMetrics;
 import io.mongocdc.metrics.PrometheusEndpoint;
+import io.mongocdc.workflows.model.MirrorConfig;
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
 import io.temporal.client.WorkflowClient;
@@ -38,6 +40,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.Optional;
 import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
 
@@ -192,6 +195,11 @@ final class DevStack implements AutoCloseable {
 
   DataSource dataSource() {
     return catalogPool;
+  }
+
+  /** The mirror's configuration in effect, as the catalog records it: an edit may have changed it since the start. */
+  Optional<MirrorConfig> registered(String mirror) {
+    return new PostgresCheckpointCatalog(Catalog.open(catalogPool)).registered(mirror);
   }
 
   @Override

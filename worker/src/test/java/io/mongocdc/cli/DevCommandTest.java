@@ -24,11 +24,19 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -134,7 +142,7 @@ class DevCommandTest {
   }
 
   @Test
-  void pauseEditAndResumeThroughATemporalClientWhileItRuns() throws Exception {
+  void pauseEditWithAFieldRuleAndResumeThroughATemporalClientWhileItRuns() throws Exception {
     int port = freePort();
     int metricsPort = freePort();
     Path report = directory.resolve("report.json");
@@ -154,10 +162,21 @@ class DevCommandTest {
 
       mirror.pause(StopRequest.AT_BATCH_BOUNDARY);
       MirrorStatus paused = await(mirror, s -> s.state() == MirrorPhase.PAUSED);
-      WorkflowStub.fromTyped(mirror).update("edit", Object.class, Map.of("batchSize", 1234));
+      // A field rule added on the way: the closing comparison must hold the rows to it, not to
+      // the rules dev started with (none), once its rewrite has reached the rows written before.
+      WorkflowStub.fromTyped(mirror).update("edit", Object.class, Map.of("batchSize", 1234,
+          "fieldRules", Map.of("orders", Map.of("exclude", List.of("customer.address")))));
       mirror.resume();
       await(mirror, s -> s.state() == MirrorPhase.RUNNING && s.committedBatchId() > paused.committedBatchId()
           && s.config().settings().batchSize() == 1234);
+      try (Connection catalog = DriverManager.getConnection(jdbcUrlIn(out.toString()))) {
+        awaitRewriteDone(catalog);
+        try (ResultSet addresses = catalog.createStatement().executeQuery(
+            "select count(*) from public.\"demo.orders\" where doc->'customer' ? 'address'")) {
+          addresses.next();
+          assertEquals(0, addresses.getLong(1), "rows written before the rule were rewritten, later ones redacted");
+        }
+      }
 
       String metrics = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
@@ -175,6 +194,30 @@ class DevCommandTest {
     assertTrue(out.toString().contains("stopping: delivering the events generated so far"), out.toString());
     JsonNode figures = new ObjectMapper().readTree(Files.readString(report));
     assertTrue(figures.get("destinationMatchesSource").asBoolean(), figures.toString());
+  }
+
+  /** The catalog's JDBC URL from dev's banner. */
+  private static String jdbcUrlIn(String banner) {
+    Matcher url = Pattern.compile("jdbc:postgresql://\\S+").matcher(banner);
+    assertTrue(url.find(), banner);
+    return url.group();
+  }
+
+  /** Until the catalog shows a field rule rewrite finished (its rows counted) and none running. */
+  private static void awaitRewriteDone(Connection catalog) throws SQLException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      try (ResultSet mirror = catalog.createStatement().executeQuery("select field_rule_rewrite is null"
+          + " and field_rule_rewrite_rows is not null from mongo_cdc.mirrors where name = 'dev'")) {
+        if (mirror.next() && mirror.getBoolean(1)) {
+          return;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the field rule rewrite never finished");
+      }
+      LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+    }
   }
 
   static CdcFlowWorkflow awaitWorkflow(WorkflowClient client) throws InterruptedException {
