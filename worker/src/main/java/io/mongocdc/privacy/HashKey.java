@@ -22,7 +22,10 @@ public final class HashKey {
   private static final byte[] FINGERPRINT_INPUT = "mongo-cdc field hash key fingerprint".getBytes(StandardCharsets.UTF_8);
 
   private final String fingerprint;
-  /** Each thread's own copy, as a digest holds the state of the hash it runs. The key's bytes are not kept, only those digests. */
+  /**
+   * Each thread's own copy, as a digest holds the state of the hash it runs. The key's bytes are
+   * not kept, only those digests.
+   */
   private final ThreadLocal<KeyedHmac> hmacs;
 
   private HashKey(byte[] bytes) {

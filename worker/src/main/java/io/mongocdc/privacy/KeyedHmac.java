@@ -5,11 +5,11 @@ import java.security.MessageDigest;
 import java.util.Arrays;
 
 /**
- * HMAC-SHA-256 (RFC 2104) under one key, for one thread ({@link #copy} for another): two SHA-256 digests that have taken the
- * key's inner and outer pads once, copied for each hash. {@link javax.crypto.Mac} feeds both pads
- * anew every time, two of the four SHA-256 blocks a short value's hash runs; a copy of a digest's
- * state costs less than a block. The result is the same bytes {@code Mac} gives ({@code
- * KeyedHmacTest}).
+ * HMAC-SHA-256 (RFC 2104) under one key, for one thread ({@link #copy} for another): two SHA-256
+ * digests that took the key's inner and outer pads once, copied for each hash. {@link
+ * javax.crypto.Mac} feeds both pads again for every value, two of the four SHA-256 blocks a short
+ * value's hash takes; copying a digest costs less than a block. The bytes are those {@code Mac}
+ * gives ({@code KeyedHmacTest}).
  */
 final class KeyedHmac {
 
