@@ -10,7 +10,6 @@ import io.mongocdc.activities.PullTuning;
 import io.mongocdc.ports.UnknownPeerException;
 import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.MirrorProgress;
-import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.wiring.ProductionPorts;
 import io.mongocdc.wiring.WorkerPorts;
@@ -59,6 +58,8 @@ final class DevStack implements AutoCloseable {
 
   final EmbeddedPostgres postgres;
   final HikariDataSource catalogPool;
+  /** The catalog over that pool, migrated once at the start. */
+  private final Catalog catalog;
   final String jdbcUrl;
   final TestServer.PortBoundTestServer temporal;
   final int temporalPort;
@@ -73,7 +74,7 @@ final class DevStack implements AutoCloseable {
   /** Every freshness figure of the run, for its report. */
   final FreshnessSamples freshness;
 
-  private DevStack(EmbeddedPostgres postgres, HikariDataSource catalogPool, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
+  private DevStack(EmbeddedPostgres postgres, HikariDataSource catalogPool, Catalog catalog, String jdbcUrl, TestServer.PortBoundTestServer temporal, int temporalPort,
       WorkflowServiceStubs service, WorkflowClient client, WorkerFactory workers, PrometheusMeterRegistry registry,
       PrometheusEndpoint metricsEndpoint, MirrorHealthMetrics health, MirrorConsole console, FreshnessSamples freshness) {
     this.health = health;
@@ -81,6 +82,7 @@ final class DevStack implements AutoCloseable {
     this.freshness = freshness;
     this.postgres = postgres;
     this.catalogPool = catalogPool;
+    this.catalog = catalog;
     this.jdbcUrl = jdbcUrl;
     this.temporal = temporal;
     this.temporalPort = temporalPort;
@@ -107,7 +109,7 @@ final class DevStack implements AutoCloseable {
       String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
       HikariDataSource dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(),
           ProductionPorts.CATALOG_CONNECTIONS);
-      CatalogMigrator.migrate(dataSource);
+      Catalog catalog = Catalog.open(dataSource);
       PeerRegistry peers = new PeerRegistry() {
         @Override
         public Peer resolve(String name) {
@@ -129,7 +131,7 @@ final class DevStack implements AutoCloseable {
           return fieldHashKey;
         }
       };
-      WorkerPorts ports = ProductionPorts.over(Catalog.open(dataSource), peers, destination, sources.apply(peers));
+      WorkerPorts ports = ProductionPorts.over(catalog, peers, destination, sources.apply(peers));
 
       TestServer.PortBoundTestServer temporal = TestServer.createPortBoundServer(temporalPort, true);
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -151,8 +153,8 @@ final class DevStack implements AutoCloseable {
       MirrorConsole console = !consoleSettings.enabled() ? null
           : MirrorConsole.start(consoleSettings.host(), consoleSettings.port(), new ConsoleQueries(dataSource),
               new TemporalMirrorActions(client, TASK_QUEUE), consoleSettings.readOnly());
-      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, workers, registry, endpoint,
-          health, console, freshness);
+      return new DevStack(postgres, dataSource, catalog, jdbcUrl, temporal, temporalPort, service, client, workers, registry,
+          endpoint, health, console, freshness);
     } catch (IOException | RuntimeException e) {
       postgres.close();
       throw e;
@@ -170,12 +172,13 @@ final class DevStack implements AutoCloseable {
     try {
       String jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
       dataSource = PostgresUrls.pool("pg-catalog", postgres.getPostgresDatabase(), ProductionPorts.CATALOG_CONNECTIONS);
-      CatalogMigrator.migrate(dataSource);
+      Catalog catalog = Catalog.open(dataSource);
       temporal = TestServer.createPortBoundServer(temporalPort, true);
       WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
           WorkflowServiceStubsOptions.newBuilder().setTarget("localhost:" + temporalPort).build());
       WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
-      return new DevStack(postgres, dataSource, jdbcUrl, temporal, temporalPort, service, client, null, null, null, null, null, null);
+      return new DevStack(postgres, dataSource, catalog, jdbcUrl, temporal, temporalPort, service, client, null, null, null,
+          null, null, null);
     } catch (RuntimeException e) {
       if (temporal != null) {
         temporal.close();
@@ -199,7 +202,7 @@ final class DevStack implements AutoCloseable {
 
   /** The mirror's configuration in effect, as the catalog records it: an edit may have changed it since the start. */
   Optional<MirrorConfig> registered(String mirror) {
-    return new PostgresCheckpointCatalog(Catalog.open(catalogPool)).registered(mirror);
+    return new PostgresCheckpointCatalog(catalog).registered(mirror);
   }
 
   @Override
