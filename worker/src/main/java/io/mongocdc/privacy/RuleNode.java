@@ -30,7 +30,10 @@ final class RuleNode {
   private long childNameLengths;
   /** Whether a child's name has 64 bytes or more, which {@link #childNameLengths} cannot say. */
   private boolean longChildName;
-  /** Each child with {@link #anyChild}: what a field of that name reaches when both match, made once. */
+  /**
+   * Each child with {@link #anyChild}, what a field of that name reaches when both match, made once;
+   * null when this node has no {@code *} child.
+   */
   private RuleNode[][] childNodesWithAny;
   /** This node alone, the common answer of {@link #match}, made once. */
   private final RuleNode[] alone = {this};
@@ -46,7 +49,7 @@ final class RuleNode {
   private void freeze() {
     childNames = new byte[children.size()][];
     childNodes = new RuleNode[children.size()];
-    childNodesWithAny = new RuleNode[children.size()][];
+    childNodesWithAny = anyChild == null ? null : new RuleNode[children.size()][];
     int i = 0;
     for (Map.Entry<String, RuleNode> child : children.entrySet()) {
       childNames[i] = child.getKey().getBytes(StandardCharsets.UTF_8);
@@ -56,7 +59,10 @@ final class RuleNode {
         longChildName = true;
       }
       childNodes[i] = child.getValue();
-      childNodesWithAny[i++] = new RuleNode[] {child.getValue(), anyChild};
+      if (anyChild != null) {
+        childNodesWithAny[i] = new RuleNode[] {child.getValue(), anyChild};
+      }
+      i++;
       child.getValue().freeze();
     }
     if (anyChild != null) {
