@@ -37,12 +37,12 @@ class FlowStateSnapshotTest {
   @Test
   void progressFollowsPlansAndCopiedPartitionsAndSurvivesContinueAsNew() {
     FlowState state = state(List.of("orders", "items"), MirrorSettings.defaults());
-    state.startSnapshots(List.of("orders", "items"));
-    assertTrue(state.snapshotPending());
+    state.copies.start(List.of("orders", "items"));
+    assertTrue(state.copies.pending());
 
-    state.snapshotPlanned(new SnapshotPlan("orders", 3, List.of(1, 2), 40));
-    state.snapshotPlanned(new SnapshotPlan("items", 1, List.of(), 7));
-    state.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 1, 50, 500, null));
+    state.copies.planned(new SnapshotPlan("orders", 3, List.of(1, 2), 40));
+    state.copies.planned(new SnapshotPlan("items", 1, List.of(), 7));
+    state.copies.partitionCopied(new SnapshotPartitionCopied("orders", 1, 50, 500, null));
 
     SnapshotProgress orders = state.status(0).snapshots().get(0);
     assertEquals(new SnapshotProgress("orders", START, SnapshotProgress.State.COPYING, 3, 2, 90), orders);
@@ -51,8 +51,8 @@ class FlowStateSnapshotTest {
 
     FlowState next = new FlowState(CarriedStateTest.throughTheDataConverter(state.carry()));
     assertEquals(state.status(0).snapshots(), next.status(0).snapshots());
-    next.snapshotPartitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100, null));
-    assertFalse(next.snapshotPending());
+    next.copies.partitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100, null));
+    assertFalse(next.copies.pending());
     assertEquals(100, next.status(0).snapshots().get(0).documentsCopied());
   }
 
@@ -61,27 +61,27 @@ class FlowStateSnapshotTest {
     MirrorSettings filtered = MirrorSettings.defaults().apply(
         EditRequest.fromJson(Map.of("snapshotFilters", Map.of("items", "{\"status\": \"active\"}"))));
     FlowState state = state(List.of("orders", "items"), filtered);
-    state.startSnapshots(List.of("orders", "items"));
-    state.snapshotPlanned(new SnapshotPlan("orders", 1, List.of(), 40));
-    state.snapshotPlanned(new SnapshotPlan("items", 1, List.of(), 7));
+    state.copies.start(List.of("orders", "items"));
+    state.copies.planned(new SnapshotPlan("orders", 1, List.of(), 40));
+    state.copies.planned(new SnapshotPlan("items", 1, List.of(), 7));
     state.carried.checkpoint = LATER;
 
-    state.checkEdit(Map.of("resyncCollections", List.of("orders", "items")));
+    new EditChecks(state).check(Map.of("resyncCollections", List.of("orders", "items")));
     state.carried.pendingEdits.add(EditRequest.fromJson(Map.of("resyncCollections", List.of("orders", "items"))));
-    state.applyPendingEdits();
+    state.edits.apply();
 
     assertEquals(List.of(SnapshotProgress.pending("orders", LATER), SnapshotProgress.pending("items", LATER)),
         state.status(0).snapshots(), "both copied again from the checkpoint now");
     assertEquals(List.of("orders", "items"), state.carried.freshSnapshotPlans);
     assertEquals(List.of("orders"), state.carried.sweepPending, "items has a filter: its other rows stay");
     InvalidEditException again = assertThrows(InvalidEditException.class,
-        () -> state.checkEdit(Map.of("resyncCollections", List.of("orders"))));
+        () -> new EditChecks(state).check(Map.of("resyncCollections", List.of("orders"))));
     assertEquals(List.of("resyncCollections: 'orders' is being copied already"), again.problems());
     InvalidEditException other = assertThrows(InvalidEditException.class,
-        () -> state.checkEdit(Map.of("resyncCollections", List.of("refunds"))));
+        () -> new EditChecks(state).check(Map.of("resyncCollections", List.of("refunds"))));
     assertEquals(List.of("resyncCollections: 'refunds' is not a collection of this mirror (orders, items)"),
         other.problems());
-    state.snapshotPlanned(new SnapshotPlan("orders", 1, List.of(0), 40));
+    state.copies.planned(new SnapshotPlan("orders", 1, List.of(0), 40));
     assertEquals(List.of("items"), state.carried.freshSnapshotPlans, "planned once afresh, not again");
   }
 
@@ -89,11 +89,11 @@ class FlowStateSnapshotTest {
   void addedCollectionsAreSnapshottedFromTheCommittedCheckpoint() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
     state.carried.checkpoint = LATER;
-    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items", "users"))));
-    assertEquals(List.of("items", "users"), state.collectionsToAdd());
+    state.carried.pendingEdits.add(new EditChecks(state).check(Map.of("addCollections", List.of("items", "users"))));
+    assertEquals(List.of("items", "users"), state.edits.collectionsToAdd());
     assertEquals(List.of("orders"), state.carried.config.collections(), "nothing changes before the step boundary");
 
-    state.applyPendingEdits();
+    state.edits.apply();
 
     assertEquals(List.of("orders", "items", "users"), state.carried.config.collections());
     assertEquals(List.of(SnapshotProgress.pending("items", LATER), SnapshotProgress.pending("users", LATER)),
@@ -103,26 +103,26 @@ class FlowStateSnapshotTest {
   @Test
   void withSnapshotsOffAnAddedCollectionIsOnlyReplicated() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults().withSnapshot(SnapshotSettings.off()));
-    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
-    state.applyPendingEdits();
+    state.carried.pendingEdits.add(new EditChecks(state).check(Map.of("addCollections", List.of("items"))));
+    state.edits.apply();
     assertEquals(List.of("orders", "items"), state.carried.config.collections());
-    assertFalse(state.snapshotPending());
+    assertFalse(state.copies.pending());
   }
 
   @Test
   void addingACollectionTwiceOrToAMirrorOfEveryCollectionIsRejected() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
-    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("items"))));
+    state.carried.pendingEdits.add(new EditChecks(state).check(Map.of("addCollections", List.of("items"))));
 
     InvalidEditException twice = assertThrows(InvalidEditException.class,
-        () -> state.checkEdit(Map.of("addCollections", List.of("orders", "items", " "))));
+        () -> new EditChecks(state).check(Map.of("addCollections", List.of("orders", "items", " "))));
     assertTrue(twice.getMessage().contains("'orders' is already replicated"), twice.getMessage());
     assertTrue(twice.getMessage().contains("'items' is already replicated or being added"), twice.getMessage());
     assertTrue(twice.getMessage().contains("must not be blank"), twice.getMessage());
 
     FlowState everything = state(List.of(), MirrorSettings.defaults());
     InvalidEditException all = assertThrows(InvalidEditException.class,
-        () -> everything.checkEdit(Map.of("addCollections", List.of("items"))));
+        () -> new EditChecks(everything).check(Map.of("addCollections", List.of("items"))));
     assertTrue(all.getMessage().contains("replicates every collection of shop already"), all.getMessage());
   }
 
@@ -130,11 +130,11 @@ class FlowStateSnapshotTest {
   void aFilterMustNameACollectionOfTheMirrorIncludingOneBeingAdded() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
     InvalidEditException unknown = assertThrows(InvalidEditException.class,
-        () -> state.checkEdit(Map.of("snapshotFilters", Map.of("items", "{\"a\": 1}"))));
+        () -> new EditChecks(state).check(Map.of("snapshotFilters", Map.of("items", "{\"a\": 1}"))));
     assertTrue(unknown.getMessage().contains("snapshotFilters: 'items' is not one of the mirror's collections"),
         unknown.getMessage());
 
-    EditRequest both = state.checkEdit(Map.of("addCollections", List.of("items"),
+    EditRequest both = new EditChecks(state).check(Map.of("addCollections", List.of("items"),
         "snapshotFilters", Map.of("items", Map.of("status", "active"))));
     assertEquals(Map.of("items", "{\"status\":\"active\"}"), both.snapshotFilters());
   }
@@ -142,12 +142,12 @@ class FlowStateSnapshotTest {
   @Test
   void refusedCollectionsLeaveTheRestOfTheEditPending() {
     FlowState state = state(List.of("orders"), MirrorSettings.defaults());
-    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nope"), "batchSize", 10)));
-    state.carried.pendingEdits.add(state.checkEdit(Map.of("addCollections", List.of("nada"))));
+    state.carried.pendingEdits.add(new EditChecks(state).check(Map.of("addCollections", List.of("nope"), "batchSize", 10)));
+    state.carried.pendingEdits.add(new EditChecks(state).check(Map.of("addCollections", List.of("nada"))));
 
-    state.rejectAddedCollections(5, "InvalidConfiguration: collection nope does not exist");
+    state.edits.rejectAddedCollections(5, "InvalidConfiguration: collection nope does not exist");
 
-    assertEquals(List.of(), state.collectionsToAdd());
+    assertEquals(List.of(), state.edits.collectionsToAdd());
     assertEquals(1, state.carried.pendingEdits.size());
     assertEquals(10, (int) state.carried.pendingEdits.get(0).get(MirrorSettings.BATCH_SIZE));
     assertEquals("{\"addCollections\":[\"nope\",\"nada\"]}", state.carried.rejectedEdits.get(0).request());

@@ -1,0 +1,46 @@
+package io.mongocdc.workflows;
+
+import io.mongocdc.workflows.model.CarriedState;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.temporal.workflow.Workflow;
+import org.slf4j.Logger;
+
+/**
+ * One slice of the rewrite of the rows written before field rules were added (queued by {@link
+ * PendingEditsStep}), then a batch. It goes before any copy: a copy writes its rows with the rules
+ * already, which a rewrite must not reach.
+ */
+final class FieldRuleRewriteStep implements Step {
+
+  private static final Logger log = Workflow.getLogger(FieldRuleRewriteStep.class);
+
+  private final Flow flow;
+  private final CarriedState carried;
+  /** {@code batchesThisRun} at the last slice: the next waits for a batch, unless a copy waits for it. */
+  private long rewroteAtBatch;
+
+  FieldRuleRewriteStep(Flow flow) {
+    this.flow = flow;
+    this.carried = flow.carried;
+  }
+
+  @Override
+  public boolean due() {
+    boolean turn = flow.state.batchesThisRun > rewroteAtBatch;
+    return !carried.fieldRuleRewrites.isEmpty()
+        && (turn || flow.state.copies.pending() || !carried.sweepPending.isEmpty())
+        && SharedChanges.fieldRuleRewrite();
+  }
+
+  @Override
+  public void run() {
+    FieldRuleRewrite next = flow.activities.rewriteFieldRules(carried.config, carried.fieldRuleRewrites.get(0));
+    rewroteAtBatch = flow.state.batchesThisRun;
+    if (next.done()) {
+      carried.fieldRuleRewrites.remove(0);
+      log.info("mirror {}: field rule rewrite done: {}", flow.name(), next.describe());
+    } else {
+      carried.fieldRuleRewrites.set(0, next);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.mongocdc.workflows;
+
+import io.mongocdc.workflows.model.CarriedState;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.StartPointRequest;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * Sets the mirror up once: checks it, creates its tables, registers it in the catalog, and
+ * chooses where its stream starts: the catalog's checkpoint of a mirror created again, the start
+ * point its creator chose, or the source's "now". A new mirror (and a resync) copies its
+ * collections from there first.
+ */
+final class SetUpStep implements Step {
+
+  /** The change id of the initial snapshot: histories from before it replay without one. */
+  static final String SNAPSHOT_CHANGE = "initial-snapshot";
+  /** The change id of numbering batches after the stored checkpoint's when a mirror is created again. */
+  static final String STORED_BATCH_IDS_CHANGE = "stored-batch-ids";
+
+  private static final Logger log = Workflow.getLogger(SetUpStep.class);
+
+  private final Flow flow;
+  private final CarriedState carried;
+
+  SetUpStep(Flow flow) {
+    this.flow = flow;
+    this.carried = flow.carried;
+  }
+
+  @Override
+  public boolean due() {
+    return !carried.setUp;
+  }
+
+  @Override
+  public void run() {
+    flow.recorder.record();
+    flow.activities.validateMirror(carried.config);
+    Checkpoint chosen = carried.chosenStart == null ? null : checkedStartPoint();
+    List<String> tables = flow.activities.createDestinationTables(carried.config);
+    Checkpoint stored = flow.activities.registerMirror(carried.config);
+    if (stored != null && Workflow.getVersion(STORED_BATCH_IDS_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
+      // A mirror created again on a catalog that holds its rows: its batches go on after the
+      // stored one. Numbered from 1, the catalog would refuse them as old and the checkpoint
+      // would never move.
+      carried.lastBatchId = Math.max(carried.lastBatchId, flow.activities.committedBatchId(carried.config));
+    }
+    if (flow.resync) {
+      // The stored checkpoint's history is gone: start again from now, over the existing rows.
+      stored = null;
+    }
+    if (chosen != null) {
+      if (stored != null) {
+        log.info("mirror {}: starting {} as its creator chose, not {} as the catalog held",
+            flow.name(), chosen.describe(), stored.describe());
+      }
+      stored = null;
+    }
+    carried.checkpoint = stored != null ? stored
+        : chosen != null ? chosen : flow.activities.takeStartingPoint(carried.config);
+    // Only a mirror without a committed checkpoint is new; one with a checkpoint has its rows.
+    // A resync copies whatever the snapshot setting says: its rows would otherwise miss the gap.
+    if (stored == null
+        && (flow.resync || carried.config.settings().snapshot().enabled())
+        && Workflow.getVersion(SNAPSHOT_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
+      List<String> collections = carried.config.collections().isEmpty()
+          ? flow.activities.listSourceCollections(carried.config)
+          : carried.config.collections();
+      flow.state.copies.start(collections);
+      if (flow.resync) {
+        carried.sweepPending.addAll(ResyncSweeps.of(flow, collections));
+        // A source whose "now" has not moved since the last copy (a generator that has written
+        // nothing since) gives the same start, whose finished plan would answer the copy unread.
+        flow.state.copies.planAfresh(collections);
+      }
+    }
+    if (!carried.config.settings().columns().indexes().isEmpty() && SharedChanges.typedColumns()) {
+      carried.typedColumnIndexesPending = true;
+    }
+    flow.state.rememberHashedPaths(carried.config.settings().fieldRules());
+    carried.startedFrom = stored == null ? carried.checkpoint : null;
+    carried.chosenStart = null;
+    carried.setUp = true;
+    log.info("mirror {} set up: tables {}, starting {}", flow.name(), tables, carried.checkpoint.describe());
+  }
+
+  /**
+   * The chosen start point, checked before anything is created. A point the source's history does
+   * not hold never will again (history only moves on), so the workflow ends there, failed, and the
+   * mirror can be created again at another point; other failures are retried as setup's are.
+   */
+  private Checkpoint checkedStartPoint() {
+    try {
+      return flow.activities.checkStartPoint(new StartPointRequest(carried.config, carried.chosenStart));
+    } catch (ActivityFailure e) {
+      if (!Failures.isInvalidConfiguration(e)) {
+        throw e;
+      }
+      throw ApplicationFailure.newNonRetryableFailure("start point refused: " + Failures.message(e),
+          FailureTypes.INVALID_CONFIGURATION);
+    }
+  }
+}
