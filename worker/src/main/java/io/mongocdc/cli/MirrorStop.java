@@ -49,7 +49,8 @@ final class MirrorStop {
     return true;
   }
 
-  private static boolean running(WorkflowStub stub) {
+  /** Whether a run of the workflow is running (not never started, not closed). */
+  static boolean running(WorkflowStub stub) {
     try {
       return stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
     } catch (WorkflowNotFoundException e) {

@@ -199,6 +199,21 @@ public final class InMemoryDestination implements MirrorDestination {
     }
   }
 
+  /** Marks deleted, as the PostgreSQL destination does, the live rows of {@code table} older than {@code position}. */
+  @Override
+  public synchronized long deleteRowsOlderThan(MirrorConfig mirror, io.mongocdc.decode.Namespace source, String table,
+      ResumeToken position, java.time.Instant commitTime) {
+    long deleted = 0;
+    for (Map.Entry<String, Row> entry : tables.getOrDefault(table, new TreeMap<>()).entrySet()) {
+      Row row = entry.getValue();
+      if (!row.deleted() && position.isAfter(row.position())) {
+        entry.setValue(new Row(row.document(), position, true));
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
   /** The live rows of a table: key to document. */
   public synchronized Map<String, String> rows(String table) {
     Map<String, String> live = new TreeMap<>();

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
+import io.mongocdc.cli.CliContext;
+import io.mongocdc.cli.MongoCdc;
 import io.mongocdc.privacy.HashKey;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
@@ -21,9 +23,12 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,6 +132,58 @@ class FieldRulesWorkflowTest {
     workflow.terminate(null);
     flow.result("orders");
     flow.captureWhenClosed("orders", "field-rule-rewrite");
+  }
+
+  /**
+   * Issue 47, findings 2 and 3: {@code mirror resync} of a running mirror used to stop its
+   * workflow and start a new run from a fresh state, which threw away the rewrite under way (the
+   * rows written before the rule kept their values) and the edits not applied yet, without a word.
+   * The running workflow resyncs in place now: the edits take effect first, the rewrite finishes
+   * before the copy, and the operator is told both.
+   */
+  @Test
+  void aFullResyncFinishesTheRewriteUnderWayAndAppliesThePendingEditsFirst() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    CdcFlowWorkflow workflow = flow.start(mirror(MirrorSettings.defaults()));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+    List<FieldRuleRewrite> asked = new CopyOnWriteArrayList<>();
+    CountDownLatch rewriting = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      rewriting.countDown();
+      try {
+        assertTrue(release.await(60, TimeUnit.SECONDS), "the test never released the rewrite");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return rewrite.finished(rewrite.rowsRewritten() + ORDERS);
+    });
+    workflow.edit(Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("email")))));
+    assertTrue(rewriting.await(60, TimeUnit.SECONDS), "no rewrite was asked for");
+    // The workflow is inside the rewrite's slice: this edit waits for the next turn.
+    workflow.edit(Map.of("batchSize", 500));
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = MongoCdc.commandLine(new CliContext(options -> flow.client, (url, peers, sinks) -> null, Map.of(),
+        stop -> stop.run())).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute("mirror", "resync", "orders");
+    assertEquals(0, exit, err.toString());
+    assertTrue(out.toString().contains("the 1 pending edit(s) take effect first"), out.toString());
+    assertTrue(out.toString().contains("finishes before the copy"), out.toString());
+    release.countDown();
+
+    MirrorStatus after = WorkerEnvironment.awaitStatus(workflow, s -> s.fieldRuleRewrite() == null
+        && s.config().settings().batchSize() == 500 && !s.snapshots().isEmpty()
+        && s.snapshots().stream().allMatch(SnapshotProgress::done) && s.state() == MirrorPhase.RUNNING);
+    assertEquals("null " + ORDERS, catalog.fieldRuleRewrite("orders"), "the catalog shows the rewrite done");
+    assertEquals(1, asked.size(), "the rewrite went on where it was, not again: " + asked);
+    assertEquals(List.of("email"), after.config().settings().fieldRules().of("orders").hash());
+    workflow.terminate(null);
+    flow.result("orders");
+    flow.captureWhenClosed("orders", "resync-by-update");
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.mongocdc.workflows;
 
 import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.ResyncAccepted;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;
@@ -85,4 +86,18 @@ public interface CdcFlowWorkflow {
 
   @QueryMethod(name = "status")
   MirrorStatus status();
+
+  /**
+   * Copies every collection again from a new starting point, into the existing tables, then
+   * deletes the rows the copy did not see, then streams from there: what {@code autoResync} does
+   * after the history was lost, asked for by the operator ({@code mongo-cdc mirror resync}). Edits
+   * accepted before it take effect first, a field rule rewrite under way finishes before the
+   * copy, and a paused or failed mirror goes on. Refused while the mirror terminates or before it
+   * is set up.
+   */
+  @UpdateMethod(name = "resync")
+  ResyncAccepted resync();
+
+  @UpdateValidatorMethod(updateName = "resync")
+  void validateResync();
 }

@@ -7,6 +7,7 @@ import io.mongocdc.workflows.model.EditResult;
 import io.mongocdc.workflows.model.JsonText;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.ResyncAccepted;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -247,6 +248,29 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   @Override
   public void validateEdit(Object edit) {
     editChecks.check(edit);
+  }
+
+  @Override
+  public ResyncAccepted resync() {
+    validateResync();
+    carried.resyncNeeded = true;
+    // The operator asked for it: a mirror paused or failed (the history lost) goes on with it.
+    state.resume();
+    long afterBatch = carried.lastBatchId + (state.batchInFlight != 0 ? 1 : 0);
+    log.info("mirror {}: resync asked for by the operator, after batch {}", carried.config.name(), afterBatch);
+    return new ResyncAccepted(afterBatch, carried.pendingEdits.size(),
+        carried.fieldRuleRewrites.isEmpty() ? null : carried.fieldRuleRewrites.get(0).describe());
+  }
+
+  @Override
+  public void validateResync() {
+    if (state.terminateRequested || state.phase == MirrorPhase.TERMINATED) {
+      throw new IllegalStateException("mirror '" + carried.config.name() + "' is terminating; it cannot resync");
+    }
+    if (!carried.setUp) {
+      throw new IllegalStateException("mirror '" + carried.config.name() + "' is not set up yet; it copies its"
+          + " collections when it is");
+    }
   }
 
   @Override

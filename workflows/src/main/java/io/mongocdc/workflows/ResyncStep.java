@@ -8,8 +8,11 @@ import java.util.List;
 import org.slf4j.Logger;
 
 /**
- * {@code autoResync} found the source's history lost: a new starting point, every collection
- * copied again (before any batch), then the rows the copy did not see swept ({@link SweepStep}).
+ * A resync ({@code autoResync} found the source's history lost, or the operator asked with the
+ * {@code resync} update): a new starting point, every collection copied again (before any batch),
+ * then the rows the copy did not see swept ({@link SweepStep}). It runs in the same workflow run,
+ * after the pending edits took effect, so what the run carries (edits, a field rule rewrite, the
+ * paths hashed before, the batch numbers) carries on.
  */
 final class ResyncStep implements Step {
 

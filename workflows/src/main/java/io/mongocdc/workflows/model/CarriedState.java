@@ -100,9 +100,12 @@ public final class CarriedState {
    */
   @JsonSetter(nulls = Nulls.SKIP)
   public List<String> copiesBetweenBatches = new ArrayList<>();
-  /** {@code autoResync} found the history lost: the next step resynchronises (absent in older histories: no). */
+  /**
+   * The next step resynchronises: {@code autoResync} found the history lost, or the operator asked
+   * ({@code mongo-cdc mirror resync}) (absent in older histories: no).
+   */
   public boolean resyncNeeded;
-  /** When {@code autoResync} last resynchronised; null if never. */
+  /** When the mirror last resynchronised ({@code autoResync} or the operator's); null if never. */
   public Long autoResyncedAtMillis;
   /**
    * Typed columns added by an edit are still being filled from {@code doc}, from here on (see
