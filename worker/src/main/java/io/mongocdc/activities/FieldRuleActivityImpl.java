@@ -9,6 +9,7 @@ import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FieldRuleActivity;
+import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.temporal.activity.Activity;
@@ -47,24 +48,30 @@ public final class FieldRuleActivityImpl implements FieldRuleActivity {
       ActivityExecutionContext context = Activity.getExecutionContext();
       MirrorRedaction added = redactions.of(mirror, rewrite.rules());
       FieldRuleRewrite at = rewrite;
+      ResumeToken after = tokenOf(rewrite.after());
+      ResumeToken upTo = tokenOf(rewrite.upTo());
       if (at.stage() == null) {
-        int events = catalog.rewriteQuarantined(mirror.name(), at.id(), event -> rewritten(event, added));
+        int events = catalog.rewriteQuarantined(mirror.name(), at.id(), after, upTo, event -> rewritten(event, added));
         List<String> collections = List.copyOf(at.rules().collections().keySet());
-        at = new FieldRuleRewrite(at.rules(), at.upTo(), collections.isEmpty() ? null : collections.get(0),
-            FieldRuleRewrite.TABLE, null, null, at.rowsRewritten() + events);
+        at = at.at(collections.isEmpty() ? null : collections.get(0), FieldRuleRewrite.TABLE, null, null,
+            at.rowsRewritten() + events);
       }
-      ResumeToken upTo = SnapshotPosition.tokenOf(Checkpoints.toPosition(at.upTo()));
       FieldRuleRewrite next;
       try (PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat, 0L, HEARTBEAT_EVERY,
           "mongo-cdc-" + mirror.name() + "-field-rules-heartbeat", () -> {})) {
         long[] transactions = {0};
         next = at.collection() == null ? at.finished(at.rowsRewritten())
-            : destination.rewriteFieldRules(mirror, at, upTo, added, () -> heartbeat.progress(++transactions[0]));
+            : destination.rewriteFieldRules(mirror, at, after, upTo, added, () -> heartbeat.progress(++transactions[0]));
       }
       catalog.recordFieldRuleRewrite(mirror.name(), next.done() ? null : next.describe(), next.rowsRewritten());
       log.info("mirror {}: field rule rewrite: {}", mirror.name(), next.describe());
       return next;
     });
+  }
+
+  /** The position a rewrite's bound stands for; null for no bound. */
+  private static ResumeToken tokenOf(Checkpoint bound) {
+    return bound == null ? null : SnapshotPosition.tokenOf(Checkpoints.toPosition(bound));
   }
 
   /** A quarantined event with the added rules applied to what it kept. */

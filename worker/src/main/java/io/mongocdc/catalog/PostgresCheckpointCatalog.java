@@ -181,9 +181,10 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public int rewriteQuarantined(String mirror, String rewriteId,
+  public int rewriteQuarantined(String mirror, String rewriteId, ResumeToken after, ResumeToken upTo,
       java.util.function.UnaryOperator<PoisonEvent> rewrite) {
-    return catalog.quarantine().rewrite(mirror, rewriteId, rewrite);
+    return catalog.quarantine().rewrite(mirror, rewriteId, after == null ? null : after.data(),
+        upTo == null ? null : upTo.data(), rewrite);
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.Objects;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -71,13 +72,16 @@ public final class QuarantineStore {
   }
 
   /**
-   * Rewrites every event the mirror quarantined, replayed or not, as {@code rewrite} says (its
-   * kept BSON and document only), in one transaction, once per {@code rewriteId}: the transaction
+   * Rewrites every event the mirror quarantined, replayed or not, at a position after {@code after}
+   * and not after {@code upTo} (null: no bound), as {@code rewrite} says (its kept BSON and
+   * document only), in one transaction, once per {@code rewriteId}: the transaction
    * records the id, and a call with the id recorded rewrites nothing (a retry after a crash).
    *
    * @return the events whose kept parts changed
    */
-  public int rewrite(String mirror, String rewriteId, UnaryOperator<PoisonEvent> rewrite) {
+  public int rewrite(String mirror, String rewriteId, String after, String upTo, UnaryOperator<PoisonEvent> rewrite) {
+    Condition inRange = (after == null ? DSL.noCondition() : QUARANTINED_EVENTS.POSITION.gt(after))
+        .and(upTo == null ? DSL.noCondition() : QUARANTINED_EVENTS.POSITION.le(upTo));
     int[] changed = {0};
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();
@@ -88,14 +92,15 @@ public final class QuarantineStore {
       }
       tx.update(MIRRORS).set(MIRRORS.FIELD_RULE_REWRITE_QUARANTINED, rewriteId).where(MIRRORS.NAME.eq(mirror)).execute();
       for (QuarantinedEventsRecord row : tx.selectFrom(QUARANTINED_EVENTS)
-          .where(QUARANTINED_EVENTS.MIRROR_NAME.eq(mirror)).orderBy(QUARANTINED_EVENTS.ID).forUpdate().fetch()) {
-        PoisonEvent before = event(row).event();
-        PoisonEvent after = rewrite.apply(before);
-        if (!java.util.Arrays.equals(before.rawEvent(), after.rawEvent())
-            || !java.util.Objects.equals(before.document(), after.document())) {
+          .where(QUARANTINED_EVENTS.MIRROR_NAME.eq(mirror)).and(inRange).orderBy(QUARANTINED_EVENTS.ID).forUpdate()
+          .fetch()) {
+        PoisonEvent kept = event(row).event();
+        PoisonEvent rewritten = rewrite.apply(kept);
+        if (!java.util.Arrays.equals(kept.rawEvent(), rewritten.rawEvent())
+            || !java.util.Objects.equals(kept.document(), rewritten.document())) {
           tx.update(QUARANTINED_EVENTS)
-              .set(QUARANTINED_EVENTS.RAW_EVENT, after.rawEvent())
-              .set(QUARANTINED_EVENTS.DOCUMENT, text(after.document()))
+              .set(QUARANTINED_EVENTS.RAW_EVENT, rewritten.rawEvent())
+              .set(QUARANTINED_EVENTS.DOCUMENT, text(rewritten.document()))
               .where(QUARANTINED_EVENTS.ID.eq(row.getId()))
               .execute();
           changed[0]++;

@@ -26,8 +26,9 @@ import org.bson.RawBsonDocument;
 /**
  * Applies field rules added to a mirror to the rows one collection's tables hold from before them:
  * the state table in key order, then the history table in stream order, a bounded number of rows
- * per transaction, only rows whose {@code _position} is not after the point the rules took effect
- * at (later rows have them already). Each document is read back as Extended JSON, as a typed
+ * per transaction, only rows whose {@code _position} is in the rewrite's {@link Range}: not after
+ * the point the rules took effect at (later rows have them already), or past it for the rows a
+ * cancelled or failed batch wrote before the rules. Each document is read back as Extended JSON, as a typed
  * column backfill reads it, given the rules, rendered again and written with its typed columns; a
  * row the stream rewrote meanwhile (its {@code _position} moved) is left to the stream's values. A
  * document Extended JSON cannot read back (an integer beyond int64 stored long ago) becomes {@code
@@ -39,6 +40,29 @@ final class FieldRuleRewriter {
 
   /** Where a slice ended: the last row it read, or null when the table has no row left. */
   record Next(String position, String key, long rewritten) {}
+
+  /**
+   * The {@code _position}s a rewrite covers: after {@code after} (null: from the first) and not
+   * after {@code upTo} (null: to the last).
+   */
+  record Range(String after, String upTo) {
+
+    /** {@code and <column> > ? and <column> <= ?}, each bound only when there is one. */
+    String condition(String column) {
+      return (after == null ? "" : " and " + column + " > ?") + (upTo == null ? "" : " and " + column + " <= ?");
+    }
+
+    /** Binds the bounds {@link #condition} names, from parameter {@code index} on; returns the next index. */
+    int bind(PreparedStatement statement, int index) throws SQLException {
+      if (after != null) {
+        statement.setString(index++, after);
+      }
+      if (upTo != null) {
+        statement.setString(index++, upTo);
+      }
+      return index;
+    }
+  }
 
   private static final RawBsonDocument EMPTY = RawBsonDocument.parse("{}");
 
@@ -62,18 +86,17 @@ final class FieldRuleRewriter {
   }
 
   /**
-   * Rewrites the state table's next rows after key {@code afterKey} ("" for the first) written up
-   * to {@code upTo}, in one transaction on the caller's connection (auto-commit off).
+   * Rewrites the state table's next rows after key {@code afterKey} ("" for the first) written in
+   * {@code range}, in one transaction on the caller's connection (auto-commit off).
    */
-  Next rewriteTable(Connection connection, String afterKey, String upTo, int rows) throws SQLException {
+  Next rewriteTable(Connection connection, String afterKey, Range range, int rows) throws SQLException {
     String id = ID.quoted();
     List<String[]> read = new ArrayList<>(rows);
     try (PreparedStatement select = connection.prepareStatement("select " + id + ", coalesce(" + RAW_DOC.quoted()
         + ", " + DOC.quoted() + "::text), " + POSITION.quoted() + " from " + table.qualifiedName() + " where " + id
-        + " > ? and " + POSITION.quoted() + " <= ? order by " + id + " limit ?")) {
+        + " > ?" + range.condition(POSITION.quoted()) + " order by " + id + " limit ?")) {
       select.setString(1, afterKey);
-      select.setString(2, upTo);
-      select.setInt(3, rows);
+      select.setInt(range.bind(select, 2), rows);
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
           read.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});
@@ -132,10 +155,10 @@ final class FieldRuleRewriter {
 
   /**
    * Rewrites the history table's next rows after ({@code afterPosition}, {@code afterKey}) ("" and
-   * "" for the first) written up to {@code upTo}: the document, the pre-image and the update
+   * "" for the first) written in {@code range}: the document, the pre-image and the update
    * description of each.
    */
-  Next rewriteHistory(Connection connection, String afterPosition, String afterKey, String upTo, int rows)
+  Next rewriteHistory(Connection connection, String afterPosition, String afterKey, Range range, int rows)
       throws SQLException {
     String position = POSITION.quoted();
     String id = ID.quoted();
@@ -143,11 +166,10 @@ final class FieldRuleRewriter {
     try (PreparedStatement select = connection.prepareStatement("select " + position + ", " + id + ", coalesce("
         + RAW_DOC.quoted() + ", " + DOC.quoted() + "::text), " + DOC_BEFORE.quoted() + "::text, "
         + UPDATE_DESCRIPTION.quoted() + "::text from " + table.qualifiedName() + " where (" + position + ", " + id
-        + ") > (?, ?) and " + position + " <= ? order by " + position + ", " + id + " limit ?")) {
+        + ") > (?, ?)" + range.condition(position) + " order by " + position + ", " + id + " limit ?")) {
       select.setString(1, afterPosition);
       select.setString(2, afterKey);
-      select.setString(3, upTo);
-      select.setInt(4, rows);
+      select.setInt(range.bind(select, 3), rows);
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
           read.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)});

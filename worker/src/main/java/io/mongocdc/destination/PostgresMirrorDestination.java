@@ -232,12 +232,13 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   }
 
   @Override
-  public FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite, ResumeToken upToPosition,
-      MirrorRedaction added, Runnable progress) {
+  public FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite, ResumeToken afterPosition,
+      ResumeToken upToPosition, MirrorRedaction added, Runnable progress) {
     DataSource data = dataSource(mirror.destinationPeer());
     TranscodingJsonRenderer renderer = TranscodingJsonRenderer.relaxed();
     ColumnProjections projections = MirrorColumns.of(mirror, renderer);
-    String upTo = upToPosition.data();
+    FieldRuleRewriter.Range range = new FieldRuleRewriter.Range(
+        afterPosition == null ? null : afterPosition.data(), upToPosition == null ? null : upToPosition.data());
     List<String> collections = List.copyOf(rewrite.rules().collections().keySet());
     FieldRuleRewriteProgress committed = new FieldRuleRewriteProgress(mirror.destinationSchema(), mirror.name(),
         rewrite.id());
@@ -271,10 +272,9 @@ public final class PostgresMirrorDestination implements MirrorDestination {
           String key = resumes && at.key() != null ? at.key() : "";
           while (key != null) {
             if (rows >= budget) {
-              return new FieldRuleRewrite(rewrite.rules(), rewrite.upTo(), collection, FieldRuleRewrite.TABLE, null,
-                  key, rows);
+              return rewrite.at(collection, FieldRuleRewrite.TABLE, null, key, rows);
             }
-            FieldRuleRewriter.Next next = rewriter.rewriteTable(connection, key, upTo, BACKFILL_ROWS_PER_TRANSACTION);
+            FieldRuleRewriter.Next next = rewriter.rewriteTable(connection, key, range, BACKFILL_ROWS_PER_TRANSACTION);
             rows += next == null ? 0 : next.rewritten();
             key = next == null ? null : next.key();
             progress.run();
@@ -286,10 +286,9 @@ public final class PostgresMirrorDestination implements MirrorDestination {
           String key = historyStage && at.key() != null ? at.key() : "";
           while (position != null) {
             if (rows >= budget) {
-              return new FieldRuleRewrite(rewrite.rules(), rewrite.upTo(), collection, FieldRuleRewrite.HISTORY,
-                  position, key, rows);
+              return rewrite.at(collection, FieldRuleRewrite.HISTORY, position, key, rows);
             }
-            FieldRuleRewriter.Next next = rewriter.rewriteHistory(connection, position, key, upTo,
+            FieldRuleRewriter.Next next = rewriter.rewriteHistory(connection, position, key, range,
                 BACKFILL_ROWS_PER_TRANSACTION);
             rows += next == null ? 0 : next.rewritten();
             position = next == null ? null : next.position();

@@ -92,11 +92,13 @@ public interface CheckpointCatalog {
   String recordFieldHashKeyFingerprint(String mirror, String fingerprint);
 
   /**
-   * Rewrites the kept BSON and document of every event the mirror quarantined, replayed or not, as
-   * {@code rewrite} says, once per {@code rewriteId}: a second call with the same id (a retry after
-   * a crash) changes nothing. @return the events it changed
+   * Rewrites the kept BSON and document of every event the mirror quarantined, replayed or not, at
+   * a position after {@code after} and not after {@code upTo} (null: no bound), as {@code rewrite}
+   * says, once per {@code rewriteId}: a second call with the same id (a retry after a crash)
+   * changes nothing. @return the events it changed
    */
-  int rewriteQuarantined(String mirror, String rewriteId, java.util.function.UnaryOperator<PoisonEvent> rewrite);
+  int rewriteQuarantined(String mirror, String rewriteId, io.mongocdc.source.ResumeToken after,
+      io.mongocdc.source.ResumeToken upTo, java.util.function.UnaryOperator<PoisonEvent> rewrite);
 
   /** Where the rewrite of rows before an added field rule is (null: none running), and the rows it rewrote. */
   void recordFieldRuleRewrite(String mirror, String state, long rows);

@@ -150,13 +150,13 @@ public interface MirrorDestination {
   /**
    * Applies {@code added}, the field rules {@code rewrite} adds, to a bounded slice of the rows the
    * mirror's tables (state, then history, collection by collection) hold whose {@code _position}
-   * is not after {@code upTo} (the position of {@code rewrite.upTo()}), calling {@code progress}
-   * after each transaction.
+   * is after {@code after} and not after {@code upTo} (the positions of {@code rewrite.after()} and
+   * {@code rewrite.upTo()}; null for no bound), calling {@code progress} after each transaction.
    *
    * @return the rewrite with its new place; {@link FieldRuleRewrite#done} once no row is left
    */
-  default FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite, ResumeToken upTo,
-      MirrorRedaction added, Runnable progress) {
+  default FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite, ResumeToken after,
+      ResumeToken upTo, MirrorRedaction added, Runnable progress) {
     return rewrite.finished(rewrite.rowsRewritten());
   }
 

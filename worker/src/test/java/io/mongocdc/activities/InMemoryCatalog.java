@@ -189,13 +189,20 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public synchronized int rewriteQuarantined(String mirror, String rewriteId,
-      java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
+  public synchronized int rewriteQuarantined(String mirror, String rewriteId, io.mongocdc.source.ResumeToken after,
+      io.mongocdc.source.ResumeToken upTo, java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
     if (!quarantineRewrites.add(mirror + "\0" + rewriteId)) {
       return 0;
     }
-    quarantined.replaceAll(rewrite);
-    return quarantined.size();
+    int changed = 0;
+    for (int i = 0; i < quarantined.size(); i++) {
+      io.mongocdc.source.ResumeToken position = quarantined.get(i).position();
+      if ((after == null || position.isAfter(after)) && (upTo == null || !position.isAfter(upTo))) {
+        quarantined.set(i, rewrite.apply(quarantined.get(i)));
+        changed++;
+      }
+    }
+    return changed;
   }
 
   @Override

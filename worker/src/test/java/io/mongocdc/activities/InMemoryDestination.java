@@ -102,8 +102,8 @@ public final class InMemoryDestination implements MirrorDestination {
 
   @Override
   public io.mongocdc.workflows.model.FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror,
-      io.mongocdc.workflows.model.FieldRuleRewrite rewrite, io.mongocdc.source.ResumeToken upTo,
-      io.mongocdc.privacy.MirrorRedaction added, Runnable progress) {
+      io.mongocdc.workflows.model.FieldRuleRewrite rewrite, io.mongocdc.source.ResumeToken after,
+      io.mongocdc.source.ResumeToken upTo, io.mongocdc.privacy.MirrorRedaction added, Runnable progress) {
     return rewriting.apply(rewrite, upTo);
   }
 

@@ -299,9 +299,9 @@ class PostgresCheckpointCatalogTest {
         e.position(), e.source(), e.table(), e.key(), e.operation(), e.document().replace("}", ", \"x\": 1}"),
         e.commitTime(), e.rawEvent(), e.reason());
 
-    assertEquals(1, port.rewriteQuarantined("q32", "rewrite A", increment));
-    assertEquals(0, port.rewriteQuarantined("q32", "rewrite A", increment), "the retry changes nothing");
-    assertEquals(1, port.rewriteQuarantined("q32", "rewrite B", increment), "another rewrite does");
+    assertEquals(1, port.rewriteQuarantined("q32", "rewrite A", null, null, increment));
+    assertEquals(0, port.rewriteQuarantined("q32", "rewrite A", null, null, increment), "the retry changes nothing");
+    assertEquals(1, port.rewriteQuarantined("q32", "rewrite B", null, null, increment), "another rewrite does");
     assertEquals("{\"_id\": 1, \"n\": 0, \"x\": 1, \"x\": 1}", port.quarantined("q32").get(0).event().document());
   }
 }

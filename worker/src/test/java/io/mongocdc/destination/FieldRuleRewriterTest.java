@@ -65,16 +65,16 @@ class FieldRuleRewriterTest {
     tables.stream(after, USERS, later);
 
     FieldRuleRewrite rewrite = FieldRuleRewrite.of(rules, io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0));
-    rewrite = new FieldRuleRewrite(rules, rewrite.upTo(), "users", FieldRuleRewrite.TABLE, null, null, 0);
+    rewrite = rewrite.at("users", FieldRuleRewrite.TABLE, null, null, 0);
     FieldRuleRewrite first = rewrite;
     int calls = 0;
     while (!rewrite.done()) {
-      rewrite = tables.destination().rewriteFieldRules(after, rewrite, upTo, redaction, () -> {});
+      rewrite = tables.destination().rewriteFieldRules(after, rewrite, null, upTo, redaction, () -> {});
       calls++;
     }
     assertEquals(1, calls, "90 rows fit one call");
     // The same call again, as a retry after a crash that lost its answer: nothing is rewritten twice.
-    FieldRuleRewrite retried = tables.destination().rewriteFieldRules(after, first, upTo, redaction, () -> {});
+    FieldRuleRewrite retried = tables.destination().rewriteFieldRules(after, first, null, upTo, redaction, () -> {});
     assertTrue(retried.done(), retried.toString());
 
     assertEquals("", tables.rows("select _id, _position, doc, email from " + state + " where doc::text like '%example.com%'"
@@ -94,6 +94,57 @@ class FieldRuleRewriterTest {
     assertEquals(30 + 60, rewrite.rowsRewritten(), "u0-u29 in the table, the 60 history rows written before");
   }
 
+  /**
+   * Issue 47, finding 1: a batch cancelled (or failed) after some of its commits leaves rows past
+   * the checkpoint, written before a rule added then. The rewrite up to the checkpoint never
+   * reached them, and the batch's replay writes the same positions, which leave them as they are:
+   * they kept their values. The rewrite past the checkpoint (which the workflow runs before any
+   * batch) takes them, and only them, so no value is hashed twice.
+   */
+  @Test
+  void theRowsACancelledBatchWrotePastTheCheckpointAreRewrittenOnceAndTheOthersNotTwice() throws Exception {
+    MirrorSettings plain = MirrorSettings.defaults()
+        .withColumns(new TypedColumnSettings(Map.of("users", List.of(new TypedColumn("email", "text", "email"))), null))
+        .apply(EditRequest.fromJson(Map.of("history", Map.of("users", true))));
+    MirrorConfig before = TypedColumnTables.mirror("rewrite3", List.of("users"), plain);
+    tables.destination().createTables(before);
+    tables.stream(before, USERS, users(0, 40, 0));
+    String state = TableNaming.qualified("rewrite3", TableNaming.tableName(USERS));
+    String history = TableNaming.qualified("rewrite3", TableNaming.historyTableName(TableNaming.tableName(USERS)));
+    io.mongocdc.source.ResumeToken checkpoint = io.mongocdc.source.ResumeToken.of(tables.one(
+        "select max(_position) from " + state));
+    // The cancelled batch: its first commit, past the checkpoint, before the rules.
+    tables.stream(before, USERS, users(0, 10, 1));
+
+    FieldRuleSettings rules = new FieldRuleSettings(Map.of("users",
+        new FieldRules(List.of("address"), List.of("email"))));
+    MirrorConfig after = before.withSettings(plain.withFieldRules(rules));
+    MirrorRedaction redaction = MirrorRedaction.of(rules, KEY);
+    io.mongocdc.workflows.model.Checkpoint at = io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0);
+    FieldRuleRewrite past = FieldRuleRewrite.pastCheckpoint(rules, at).at("users", FieldRuleRewrite.TABLE, null, null, 0);
+    while (!past.done()) {
+      past = tables.destination().rewriteFieldRules(after, past, checkpoint, null, redaction, () -> {});
+    }
+    assertEquals(10 + 10, past.rowsRewritten(), "u0-u9 in the table and their 10 history rows past the checkpoint");
+    FieldRuleRewrite upTo = FieldRuleRewrite.of(rules, at).at("users", FieldRuleRewrite.TABLE, null, null, 0);
+    while (!upTo.done()) {
+      upTo = tables.destination().rewriteFieldRules(after, upTo, null, checkpoint, redaction, () -> {});
+    }
+    assertEquals(30 + 40, upTo.rowsRewritten(), "u10-u39 in the table and the 40 history rows up to the checkpoint");
+
+    assertEquals("", tables.rows("select _id, _position, doc, email from " + state
+        + " where doc::text like '%example.com%' or doc ? 'address' or email like '%example.com%'"));
+    assertEquals("0", tables.one("select count(*) from " + history + " where doc::text like '%example.com%'"
+        + " or doc::text like '%Rue%'"));
+    Map<String, BsonDocument> current = new LinkedHashMap<>(redacted(users(0, 10, 1), redaction));
+    current.putAll(redacted(users(10, 40, 0), redaction));
+    tables.assertAsStreamed(after, Map.of(USERS, current), "");
+    String fresh = TableNaming.qualified("rewrite3_fresh", TableNaming.tableName(USERS));
+    assertEquals("", tables.rows("(select _id, doc, email from " + state + " except select _id, doc, email from "
+        + fresh + ") union all (select _id, doc, email from " + fresh + " except select _id, doc, email from " + state
+        + ")"), "every row hashed once, as the stream writes it under the rules");
+  }
+
   @Test
   void aRewriteGoesOnWhereTheLastSliceStopped() throws Exception {
     MirrorConfig before = TypedColumnTables.mirror("rewrite2", List.of("users"), MirrorSettings.defaults()
@@ -105,10 +156,10 @@ class FieldRuleRewriterTest {
     String state = TableNaming.qualified("rewrite2", TableNaming.tableName(USERS));
 
     // As a call that stopped after u4 of the state table left it.
-    FieldRuleRewrite stopped = new FieldRuleRewrite(rules, io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0),
-        "users", FieldRuleRewrite.TABLE, null, "u4", 5);
+    FieldRuleRewrite stopped = FieldRuleRewrite.of(rules, io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0))
+        .at("users", FieldRuleRewrite.TABLE, null, "u4", 5);
     FieldRuleRewrite done = tables.destination().rewriteFieldRules(before.withSettings(before.settings()
-        .withFieldRules(rules)), stopped, Records.pos(1_000_000), redaction, () -> {});
+        .withFieldRules(rules)), stopped, null, Records.pos(1_000_000), redaction, () -> {});
 
     assertTrue(done.done(), done.toString());
     assertEquals("5", tables.one("select count(*) from " + state + " where doc ? 'email'"), "u0-u4 were not read again");

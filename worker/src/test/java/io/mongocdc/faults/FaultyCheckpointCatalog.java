@@ -151,9 +151,9 @@ final class FaultyCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
-  public int rewriteQuarantined(String m, String rewriteId,
-      java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
-    return SuiteCatalog.checkpoints().rewriteQuarantined(m, rewriteId, rewrite);
+  public int rewriteQuarantined(String m, String rewriteId, io.mongocdc.source.ResumeToken after,
+      io.mongocdc.source.ResumeToken upTo, java.util.function.UnaryOperator<io.mongocdc.pipeline.PoisonEvent> rewrite) {
+    return SuiteCatalog.checkpoints().rewriteQuarantined(m, rewriteId, after, upTo, rewrite);
   }
 
   @Override

@@ -8,7 +8,9 @@ import org.slf4j.Logger;
 /**
  * One slice of the rewrite of the rows written before field rules were added (queued by {@link
  * PendingEditsStep}), then a batch. It goes before any copy: a copy writes its rows with the rules
- * already, which a rewrite must not reach.
+ * already, which a rewrite must not reach. The rewrite of the rows past the checkpoint (a
+ * cancelled or failed batch's, {@link FieldRuleRewrite#after}) goes before any batch too: its
+ * replay writes rows under the rules, which the rewrite must not reach either.
  */
 final class FieldRuleRewriteStep implements Step {
 
@@ -28,7 +30,8 @@ final class FieldRuleRewriteStep implements Step {
   public boolean due() {
     boolean turn = flow.state.batchesThisRun > rewroteAtBatch;
     return !carried.fieldRuleRewrites.isEmpty()
-        && (turn || flow.state.copies.pending() || !carried.sweepPending.isEmpty())
+        && (turn || flow.state.copies.pending() || !carried.sweepPending.isEmpty()
+            || carried.fieldRuleRewrites.get(0).after() != null)
         && SharedChanges.fieldRuleRewrite();
   }
 

@@ -29,6 +29,11 @@ final class PendingEditsStep implements Step {
    * holds a row at every current row's position. Recorded only when an edit turns history on.
    */
   static final String HISTORY_ON_COPIES_CHANGE = "history-on-copies";
+  /**
+   * The change id of rewriting, before any batch, the rows past the checkpoint that a cancelled or
+   * failed batch wrote before added field rules. Recorded only when an edit adds field rules.
+   */
+  static final String REWRITE_PAST_CHECKPOINT_CHANGE = "rewrite-past-checkpoint";
 
   private static final Logger log = Workflow.getLogger(PendingEditsStep.class);
 
@@ -144,7 +149,8 @@ final class PendingEditsStep implements Step {
 
   /**
    * Field rules an applied edit added reach the rows written before them: their rewrite is queued,
-   * up to the committed checkpoint, where the rules took effect.
+   * up to the committed checkpoint, where the rules took effect, after the rewrite of the rows past
+   * it (see {@link FieldRuleRewrite}), which goes before any batch.
    */
   private void rewriteRowsBeforeAddedRules(FieldRuleSettings before) {
     FieldRuleSettings now = carried.config.settings().fieldRules();
@@ -159,6 +165,11 @@ final class PendingEditsStep implements Step {
     flow.recorder.record();
     FieldRuleSettings added = now.addedSince(before);
     if (!added.isEmpty() && carried.checkpoint != null) {
+      if (Workflow.getVersion(REWRITE_PAST_CHECKPOINT_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
+        // Rows a cancelled or failed batch committed past the checkpoint: its replay writes the
+        // same positions, which leaves them as they are, so they are rewritten first.
+        carried.fieldRuleRewrites.add(FieldRuleRewrite.pastCheckpoint(added, carried.checkpoint));
+      }
       carried.fieldRuleRewrites.add(FieldRuleRewrite.of(added, carried.checkpoint));
       log.info("mirror {}: field rules {} added; rewriting the rows written up to {}", flow.name(),
           added.collections(), carried.checkpoint.describe());

@@ -177,8 +177,9 @@ class CarriedStateTest {
     carried.typedColumnIndexesPending = true;
     carried.lastFreshness = FRESHNESS;
     FieldRuleSettings rules = new FieldRuleSettings(Map.of("orders", new FieldRules(List.of("a"), List.of("b"))));
-    carried.fieldRuleRewrites.add(new FieldRuleRewrite(rules, CHECKPOINT, "orders", FieldRuleRewrite.HISTORY, "8265",
-        "\"k\"", 12));
+    carried.fieldRuleRewrites.add(FieldRuleRewrite.of(rules, CHECKPOINT)
+        .at("orders", FieldRuleRewrite.HISTORY, "8265", "\"k\"", 12));
+    carried.fieldRuleRewrites.add(FieldRuleRewrite.pastCheckpoint(rules, CHECKPOINT));
     carried.hashedPaths.put("orders", List.of("b"));
     return carried;
   }
