@@ -16,6 +16,7 @@ import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.pipeline.PullSettings;
+import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.devtools.generator.ResumeTokens;
@@ -97,9 +98,9 @@ public class PipelineBenchmark {
     }
     stream = ScriptedChangeStream.of(script);
     int decodeWorkers = workers == 0 ? Runtime.getRuntime().availableProcessors() : workers;
-    PullSettings settings = PullSettings.builder()
+    MirrorSettings settings = MirrorSettings.defaults().toBuilder()
         .decodeWorkers(decodeWorkers)
-        .maxBatchSize(EVENTS)
+        .batchSize(EVENTS)
         .build();
     ChangeEventDecoder decoder = renderer.equals("driver")
         ? new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(),
@@ -117,7 +118,8 @@ public class PipelineBenchmark {
     } else if (!rules.equals("none")) {
       throw new IllegalArgumentException("rules is none or five, not " + rules);
     }
-    pullRecords = new PullRecords("bench", stream, decoder, settings, System::nanoTime, DecodedBytesBudget.ofDefaultSize());
+    pullRecords = new PullRecords("bench", stream, decoder, settings, PullSettings.defaults(), System::nanoTime,
+        DecodedBytesBudget.ofDefaultSize());
   }
 
   @Benchmark

@@ -2,7 +2,6 @@ package io.mongocdc.activities;
 
 import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.ports.CheckpointCommit;
-import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.CommitCheckpointActivity;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
@@ -19,10 +18,8 @@ public final class CommitCheckpointActivityImpl implements CommitCheckpointActiv
 
   @Override
   public CommitResult commitCheckpoint(CommitCheckpointRequest request) {
-    return FailureClassifier.classified(ActivityNames.COMMIT_CHECKPOINT, () -> {
-      CheckpointCommit commit = catalog.commit(request.mirror(), request.batchId(),
-          Checkpoints.toPosition(request.checkpoint()), request.figures());
-      return new CommitResult(Checkpoints.of(commit.stored()), commit.advanced());
-    });
+    CheckpointCommit commit = catalog.commit(request.mirror(), request.batchId(),
+        Checkpoints.toPosition(request.checkpoint()), request.figures());
+    return new CommitResult(Checkpoints.of(commit.stored()), commit.advanced());
   }
 }

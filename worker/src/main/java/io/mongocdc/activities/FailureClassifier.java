@@ -19,7 +19,6 @@ import io.mongocdc.workflows.model.InvalidMirrorException;
 import io.temporal.failure.ApplicationFailure;
 import java.sql.SQLException;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * Turns an activity's failure into the ApplicationFailure Temporal records: history lost,
@@ -51,15 +50,11 @@ public final class FailureClassifier {
 
   private FailureClassifier() {}
 
-  /** Runs an activity's step; what it throws reaches Temporal classified as {@link #classify} says. */
-  public static <T> T classified(String activity, Supplier<T> step) {
-    try {
-      return step.get();
-    } catch (RuntimeException e) {
-      throw classify(activity, e);
-    }
-  }
-
+  /**
+   * The failure Temporal records for {@code failure} of activity {@code what}. Every activity's
+   * failure comes here through {@link ActivityFailureInterceptor}; an activity calls it itself only
+   * to log or record the classified failure before it throws it.
+   */
   public static ApplicationFailure classify(String what, Throwable failure) {
     String type = typeOf(failure);
     String message = Redaction.redact(what + ": " + advice(type, messageOf(failure)));

@@ -7,15 +7,11 @@ import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.privacy.MirrorRedaction;
 import io.mongocdc.snapshot.SnapshotPosition;
 import io.mongocdc.source.ResumeToken;
-import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FieldRuleActivity;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.workflows.model.MirrorConfig;
-import io.temporal.activity.Activity;
-import io.temporal.activity.ActivityExecutionContext;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.bson.RawBsonDocument;
@@ -30,7 +26,6 @@ import org.slf4j.LoggerFactory;
 public final class FieldRuleActivityImpl implements FieldRuleActivity {
 
   private static final Logger log = LoggerFactory.getLogger(FieldRuleActivityImpl.class);
-  private static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
 
   private final MirrorDestination destination;
   private final CheckpointCatalog catalog;
@@ -44,29 +39,25 @@ public final class FieldRuleActivityImpl implements FieldRuleActivity {
 
   @Override
   public FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite) {
-    return FailureClassifier.classified(ActivityNames.REWRITE_FIELD_RULES, () -> {
-      ActivityExecutionContext context = Activity.getExecutionContext();
-      MirrorRedaction added = redactions.of(mirror, rewrite.rules());
-      FieldRuleRewrite at = rewrite;
-      ResumeToken after = tokenOf(rewrite.after());
-      ResumeToken upTo = tokenOf(rewrite.upTo());
-      if (at.stage() == null) {
-        int events = catalog.rewriteQuarantined(mirror.name(), at.id(), after, upTo, event -> rewritten(event, added));
-        List<String> collections = List.copyOf(at.rules().collections().keySet());
-        at = at.at(collections.isEmpty() ? null : collections.get(0), FieldRuleRewrite.TABLE, null, null,
-            at.rowsRewritten() + events);
-      }
-      FieldRuleRewrite next;
-      try (PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat, 0L, HEARTBEAT_EVERY,
-          "mongo-cdc-" + mirror.name() + "-field-rules-heartbeat", () -> {})) {
-        long[] transactions = {0};
-        next = at.collection() == null ? at.finished(at.rowsRewritten())
-            : destination.rewriteFieldRules(mirror, at, after, upTo, added, () -> heartbeat.progress(++transactions[0]));
-      }
-      catalog.recordFieldRuleRewrite(mirror.name(), next.done() ? null : next.describe(), next.rowsRewritten());
-      log.info("mirror {}: field rule rewrite: {}", mirror.name(), next.describe());
-      return next;
-    });
+    MirrorRedaction added = redactions.of(mirror, rewrite.rules());
+    FieldRuleRewrite at = rewrite;
+    ResumeToken after = tokenOf(rewrite.after());
+    ResumeToken upTo = tokenOf(rewrite.upTo());
+    if (at.stage() == null) {
+      int events = catalog.rewriteQuarantined(mirror.name(), at.id(), after, upTo, event -> rewritten(event, added));
+      List<String> collections = List.copyOf(at.rules().collections().keySet());
+      at = at.at(collections.isEmpty() ? null : collections.get(0), FieldRuleRewrite.TABLE, null, null,
+          at.rowsRewritten() + events);
+    }
+    FieldRuleRewrite next;
+    try (PartitionHeartbeat heartbeat = PartitionHeartbeat.ofActivity(mirror.name(), "field-rules", 0L)) {
+      long[] transactions = {0};
+      next = at.collection() == null ? at.finished(at.rowsRewritten())
+          : destination.rewriteFieldRules(mirror, at, after, upTo, added, () -> heartbeat.progress(++transactions[0]));
+    }
+    catalog.recordFieldRuleRewrite(mirror.name(), next.done() ? null : next.describe(), next.rowsRewritten());
+    log.info("mirror {}: field rule rewrite: {}", mirror.name(), next.describe());
+    return next;
   }
 
   /** The position a rewrite's bound stands for; null for no bound. */

@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.temporal.activity.Activity;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -8,15 +9,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Heartbeats a running snapshot partition on a timer, besides after each chunk: a cursor can read
- * for a long time without yielding a document (a filter that matches little of a large
- * partition), and that must not look like a lost worker. The timer stops with the copy, so a
- * worker that dies still stops heartbeating.
+ * Heartbeats a long activity on a timer, besides after each step of progress: a snapshot cursor
+ * can read for a long time without yielding a document (a filter that matches little of a large
+ * partition), a destination statement can run for minutes, and that must not look like a lost
+ * worker. The timer stops with the work, so a worker that dies still stops heartbeating.
  *
  * <p>A heartbeat that fails (the activity was cancelled or timed out) is kept and {@code
  * onFailure} runs once, which closes the cursor so a read blocked on the server ends too.
  */
 final class PartitionHeartbeat implements AutoCloseable {
+
+  /**
+   * How often a long activity heartbeats when its work reports no progress: well inside the 30 s
+   * heartbeat timeout.
+   */
+  static final Duration EVERY = Duration.ofSeconds(5);
 
   /** Sends one heartbeat; throws when the server refuses it (cancelled, timed out). */
   @FunctionalInterface
@@ -40,6 +47,21 @@ final class PartitionHeartbeat implements AutoCloseable {
       return thread;
     });
     timer.scheduleWithFixedDelay(this::beat, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Heartbeats the running activity (call it on the activity's thread) every {@link #EVERY},
+   * {@code initial} until progress says more; its timer thread is named after the mirror and the
+   * work ({@code "field-rules"}, ...).
+   */
+  static PartitionHeartbeat ofActivity(String mirror, String work, Object initial) {
+    return ofActivity(mirror, work, initial, () -> {});
+  }
+
+  /** {@link #ofActivity(String, String, Object)} running {@code onFailure} once a heartbeat fails. */
+  static PartitionHeartbeat ofActivity(String mirror, String work, Object initial, Runnable onFailure) {
+    return new PartitionHeartbeat(Activity.getExecutionContext()::heartbeat, initial, EVERY,
+        "mongo-cdc-" + mirror + "-" + work + "-heartbeat", onFailure);
   }
 
   /** Records progress and sends it; rethrows a failure this or an earlier heartbeat met. */

@@ -3,6 +3,7 @@ package io.mongocdc.activities;
 import io.mongocdc.ports.ConnectionLease;
 import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.FailedAttemptLog;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
@@ -10,6 +11,7 @@ import io.mongocdc.ports.OplogSpanLog;
 import io.mongocdc.ports.VisibilityLog;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
+import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.Freshness;
@@ -18,8 +20,8 @@ import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
-import io.mongocdc.pipeline.PullSettings;
 import io.mongocdc.secrets.Redaction;
+import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.ActivityNames;
@@ -134,10 +136,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     long asked = System.nanoTime();
     try (ConnectionLease connections = reserveConnections(context, mirror, batchId, attempt, previous, mirrorMetrics);
         LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
-      PullRecords pull = new PullRecords(mirror.name(), source.openerFor(mirror), MirrorDecoder.of(mirror, destination)
-          .redacting(redactions.of(mirror)::changeEvent),
-          afterWaiting(tuning.pullSettings(mirror.settings()), Duration.ofNanos(System.nanoTime() - asked)), clock,
-          decodedBytes).withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
+      PullRecords pull = afterWaiting(pullRecords(mirror), mirror, Duration.ofNanos(System.nanoTime() - asked))
+          .withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
           .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
           .withTurns(new ConnectionTurn(connections, tuning.connectionTurn(), System::currentTimeMillis));
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
@@ -194,17 +194,32 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   }
 
   /**
-   * The batch's settings once it has waited {@code waited} for its connections: its maximum
-   * duration counts from the activity's start, as its timeout does, so a batch that waited ends
-   * that much sooner instead of timing out.
+   * The pipeline of one batch of {@code mirror}.
+   *
+   * @throws InvalidMirrorConfigurationException if a mirror setting the pipeline reads cannot work
    */
-  private static PullSettings afterWaiting(PullSettings settings, Duration waited) {
-    if (waited.compareTo(MIN_BATCH_AFTER_WAITING) < 0) {
-      return settings;
+  private PullRecords pullRecords(MirrorConfig mirror) {
+    ChangeStreamOpener opener = source.openerFor(mirror);
+    ChangeEventDecoder decoder = MirrorDecoder.of(mirror, destination).redacting(redactions.of(mirror)::changeEvent);
+    try {
+      return new PullRecords(mirror.name(), opener, decoder, mirror.settings(), tuning.pullSettings(), clock,
+          decodedBytes);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidMirrorConfigurationException("settings: " + e.getMessage());
     }
-    Duration left = settings.maxBatchDuration().minus(waited);
-    return settings.toBuilder().maxBatchDuration(left.compareTo(MIN_BATCH_AFTER_WAITING) < 0 ? MIN_BATCH_AFTER_WAITING
-        : left).build();
+  }
+
+  /**
+   * The batch once it has waited {@code waited} for its connections: its maximum duration counts
+   * from the activity's start, as its timeout does, so a batch that waited ends that much sooner
+   * instead of timing out.
+   */
+  private static PullRecords afterWaiting(PullRecords pull, MirrorConfig mirror, Duration waited) {
+    if (waited.compareTo(MIN_BATCH_AFTER_WAITING) < 0) {
+      return pull;
+    }
+    Duration left = Duration.ofSeconds(mirror.settings().maxBatchDurationSeconds()).minus(waited);
+    return pull.withTimeLimit(left.compareTo(MIN_BATCH_AFTER_WAITING) < 0 ? MIN_BATCH_AFTER_WAITING : left);
   }
 
   /**

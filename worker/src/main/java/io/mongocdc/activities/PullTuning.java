@@ -1,10 +1,8 @@
 package io.mongocdc.activities;
 
-import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.PullSettings;
-import io.mongocdc.workflows.model.MirrorSettings;
 import java.time.Duration;
 
 /**
@@ -41,6 +39,8 @@ public record PullTuning(
     Duration connectionTurn) {
 
   public PullTuning {
+    // The pipeline's knobs are checked here, when the worker is configured, not at its first batch.
+    knobs(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout);
     if (maxDecodedBytesInFlight <= 0) {
       throw new IllegalArgumentException(
           "maxDecodedBytesInFlight must be at least 1 byte, got " + maxDecodedBytesInFlight);
@@ -89,22 +89,19 @@ public record PullTuning(
         maxDecodedBytesInFlight, decodeThreads, value);
   }
 
-  /**
-   * The pipeline settings of one batch.
-   *
-   * @throws InvalidMirrorConfigurationException if the mirror's settings cannot work
-   */
-  public PullSettings pullSettings(MirrorSettings settings) {
-    try {
-      return PullSettings.builder()
-          .mirror(settings)
-          .progressInterval(progressInterval)
-          .commitIntervalRecords(commitIntervalRecords)
-          .commitIntervalBytes(commitIntervalBytes)
-          .shutdownTimeout(shutdownTimeout)
-          .build();
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new InvalidMirrorConfigurationException("settings: " + e.getMessage());
-    }
+  /** The pipeline's worker knobs of one batch (what it reads is the mirror's settings). */
+  public PullSettings pullSettings() {
+    return knobs(progressInterval, commitIntervalRecords, commitIntervalBytes, shutdownTimeout);
+  }
+
+  /** @throws IllegalArgumentException naming the first knob that cannot work */
+  private static PullSettings knobs(Duration progressInterval, int commitIntervalRecords, long commitIntervalBytes,
+      Duration shutdownTimeout) {
+    return PullSettings.builder()
+        .progressInterval(progressInterval)
+        .commitIntervalRecords(commitIntervalRecords)
+        .commitIntervalBytes(commitIntervalBytes)
+        .shutdownTimeout(shutdownTimeout)
+        .build();
   }
 }

@@ -1,7 +1,6 @@
 package io.mongocdc.activities;
 
 import io.mongocdc.ports.CheckpointCatalog;
-import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.RecordMirrorStateActivity;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import java.util.Objects;
@@ -17,6 +16,6 @@ public final class RecordMirrorStateActivityImpl implements RecordMirrorStateAct
 
   @Override
   public void recordMirrorState(MirrorStateChange change) {
-    FailureClassifier.classified(ActivityNames.RECORD_MIRROR_STATE, () -> catalog.recordState(change));
+    catalog.recordState(change);
   }
 }

@@ -7,7 +7,6 @@ import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.StreamPosition;
-import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.Checkpoint;
@@ -17,7 +16,7 @@ import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 import java.util.Objects;
 
-/** Sets a mirror up through the ports; every failure is classified for Temporal. */
+/** Sets a mirror up through the ports; what it throws is classified by {@link ActivityFailureInterceptor}. */
 public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   private final PeerRegistry peers;
@@ -37,57 +36,46 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
 
   @Override
   public void validateMirror(MirrorConfig mirror) {
-    FailureClassifier.classified(ActivityNames.VALIDATE_MIRROR, () -> {
-      mirror.requireValid();
-      peers.resolve(mirror.sourcePeer());
-      peers.resolve(mirror.destinationPeer());
-      mirror.settings().snapshot().filters().forEach(SnapshotFilter::parse);
-      source.validate(mirror);
-      destination.validate(mirror);
-      return null;
-    });
+    mirror.requireValid();
+    peers.resolve(mirror.sourcePeer());
+    peers.resolve(mirror.destinationPeer());
+    mirror.settings().snapshot().filters().forEach(SnapshotFilter::parse);
+    source.validate(mirror);
+    destination.validate(mirror);
   }
 
   @Override
   public List<String> createDestinationTables(MirrorConfig mirror) {
-    return FailureClassifier.classified(ActivityNames.CREATE_DESTINATION_TABLES, () -> {
-      // A mirror whose rules this worker cannot apply gets no table.
-      redactions.of(mirror);
-      return destination.createTables(mirror);
-    });
+    // A mirror whose rules this worker cannot apply gets no table.
+    redactions.of(mirror);
+    return destination.createTables(mirror);
   }
 
   @Override
   public Checkpoint registerMirror(MirrorConfig mirror) {
-    return FailureClassifier.classified(ActivityNames.REGISTER_MIRROR,
-        () -> catalog.register(mirror).map(Checkpoints::of).orElse(null));
+    return catalog.register(mirror).map(Checkpoints::of).orElse(null);
   }
 
   @Override
   public long committedBatchId(MirrorConfig mirror) {
-    return FailureClassifier.classified(ActivityNames.COMMITTED_BATCH_ID,
-        () -> catalog.committedBatchId(mirror.name()));
+    return catalog.committedBatchId(mirror.name());
   }
 
   @Override
   public Checkpoint checkStartPoint(StartPointRequest request) {
-    StreamPosition start = FailureClassifier.classified(ActivityNames.CHECK_START_POINT,
-        () -> Checkpoints.toPosition(request.start()));
+    StreamPosition start = Checkpoints.toPosition(request.start());
     try {
       source.requireHistoryHolds(request.mirror(), start);
     } catch (InvalidMirrorConfigurationException refused) {
       // The refusal ends the workflow: its reason alone, without the classifier's "then resume" advice.
       throw ApplicationFailure.newNonRetryableFailure(Redaction.redact(refused.getMessage()),
           FailureTypes.INVALID_CONFIGURATION);
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify(ActivityNames.CHECK_START_POINT, e);
     }
     return Checkpoints.of(start);
   }
 
   @Override
   public Checkpoint takeStartingPoint(MirrorConfig mirror) {
-    return FailureClassifier.classified(ActivityNames.TAKE_STARTING_POINT,
-        () -> Checkpoints.of(source.currentPosition(mirror)));
+    return Checkpoints.of(source.currentPosition(mirror));
   }
 }

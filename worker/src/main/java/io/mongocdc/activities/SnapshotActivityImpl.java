@@ -32,7 +32,6 @@ import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,8 +52,6 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   private static final Logger log = LoggerFactory.getLogger(SnapshotActivityImpl.class);
   /** Documents the source sends per round trip. */
   static final int CURSOR_BATCH_SIZE = 1_000;
-  /** Well inside the 30 s heartbeat timeout, even when no chunk completes for a while. */
-  static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
 
   private final QuarantineLog quarantine;
   private final MirrorRedactions redactions;
@@ -82,16 +79,14 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
 
   @Override
   public List<String> listSourceCollections(MirrorConfig mirror) {
-    return FailureClassifier.classified(ActivityNames.LIST_SOURCE_COLLECTIONS, () -> {
-      try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
-        return snapshot.collectionNames();
-      }
-    });
+    try (SnapshotSource snapshot = source.snapshotSource(mirror)) {
+      return snapshot.collectionNames();
+    }
   }
 
   @Override
   public SnapshotPlan planSnapshot(SnapshotPlanRequest request) {
-    return FailureClassifier.classified(ActivityNames.PLAN_SNAPSHOT, () -> plan(request));
+    return plan(request);
   }
 
   /**
@@ -157,8 +152,8 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
           DocumentCursor cursor = RedactingCursor.of(snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE),
               redaction.of(collection));
           RecordSink sink = destination.openSink(mirror, 0);
-          PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat, started, HEARTBEAT_EVERY,
-              "mongo-cdc-" + mirror.name() + "-snapshot-heartbeat", cursor::close)) {
+          PartitionHeartbeat heartbeat = PartitionHeartbeat.ofActivity(mirror.name(), "snapshot", started,
+              cursor::close)) {
         try {
           copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(start),
               SnapshotPosition.commitTimeOf(start), sink,
@@ -195,23 +190,20 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
 
   @Override
   public List<String> listRecordedCollections(MirrorConfig mirror) {
-    return FailureClassifier.classified(ActivityNames.LIST_RECORDED_COLLECTIONS,
-        () -> destination.recordedCollections(mirror));
+    return destination.recordedCollections(mirror);
   }
 
   @Override
   public long sweepUnseenRows(SweepRequest request) {
-    return FailureClassifier.classified(ActivityNames.SWEEP_UNSEEN_ROWS, () -> {
-      MirrorConfig mirror = request.mirror();
-      Namespace namespace = new Namespace(mirror.sourceDatabase(), request.collection());
-      StreamPosition start = Checkpoints.toPosition(request.position());
-      long deleted = destination.deleteRowsOlderThan(mirror, namespace,
-          destination.tableResolver(mirror).tableFor(namespace), SnapshotPosition.tokenOf(start),
-          SnapshotPosition.commitTimeOf(start));
-      log.info("mirror {}: {} rows of {} the copy from {} did not see were deleted", mirror.name(), deleted,
-          request.collection(), start);
-      return deleted;
-    });
+    MirrorConfig mirror = request.mirror();
+    Namespace namespace = new Namespace(mirror.sourceDatabase(), request.collection());
+    StreamPosition start = Checkpoints.toPosition(request.position());
+    long deleted = destination.deleteRowsOlderThan(mirror, namespace,
+        destination.tableResolver(mirror).tableFor(namespace), SnapshotPosition.tokenOf(start),
+        SnapshotPosition.commitTimeOf(start));
+    log.info("mirror {}: {} rows of {} the copy from {} did not see were deleted", mirror.name(), deleted,
+        request.collection(), start);
+    return deleted;
   }
 
   /** What a running copy heartbeats: shown as the activity's progress in the Temporal UI. */

@@ -36,8 +36,6 @@ import io.mongocdc.workflows.model.VerifyRangeRequest;
 import io.mongocdc.workflows.model.VerifyRangeResult;
 import io.mongocdc.workflows.model.VerifyRequest;
 import io.mongocdc.workflows.model.VerifyResult;
-import io.temporal.activity.Activity;
-import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
@@ -75,7 +73,6 @@ public final class VerifyActivityImpl implements VerifyActivity {
   static final int SAMPLE_IDS = 20;
   /** Rounds of re-reading an {@code _id} that keeps changing before it is called unsettled. */
   static final int SETTLE_ROUNDS = 5;
-  static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(5);
   /** How often the catalog's checkpoint is asked while waiting for the mirror to pass a read. */
   static final Duration CHECKPOINT_POLL = Duration.ofMillis(200);
   public static final Duration SETTLE_AT_MOST = Duration.ofMinutes(2);
@@ -106,10 +103,8 @@ public final class VerifyActivityImpl implements VerifyActivity {
 
   @Override
   public VerifyPlan startVerify(VerifyRequest request, String workflowRunId) {
-    return FailureClassifier.classified(ActivityNames.START_VERIFY, () -> {
-      VerifyCatalog.StoredRun run = catalog.run(workflowRunId).orElseGet(() -> plan(request, workflowRunId));
-      return new VerifyPlan(run.runId(), run.rangesTotal(), run.pendingRanges(), run.skippedCollections());
-    });
+    VerifyCatalog.StoredRun run = catalog.run(workflowRunId).orElseGet(() -> plan(request, workflowRunId));
+    return new VerifyPlan(run.runId(), run.rangesTotal(), run.pendingRanges(), run.skippedCollections());
   }
 
   private VerifyCatalog.StoredRun plan(VerifyRequest request, String workflowRunId) {
@@ -143,7 +138,6 @@ public final class VerifyActivityImpl implements VerifyActivity {
 
   @Override
   public VerifyRangeResult verifyRange(VerifyRangeRequest request) {
-    ActivityExecutionContext context = Activity.getExecutionContext();
     MirrorConfig mirror = request.request().mirror();
     try {
       VerifyCatalog.VerifiedRange planned = catalog.range(request.runId(), request.range());
@@ -152,9 +146,8 @@ public final class VerifyActivityImpl implements VerifyActivity {
       }
       catalog.rangeStarted(request.runId(), request.range());
       VerifyCatalog.Verdict verdict;
-      try (PartitionHeartbeat heartbeat = new PartitionHeartbeat(context::heartbeat,
-          new VerifyHeartbeat(planned.collection(), planned.range(), 0, 0), HEARTBEAT_EVERY,
-          "mongo-cdc-" + mirror.name() + "-verify-heartbeat", () -> {})) {
+      try (PartitionHeartbeat heartbeat = PartitionHeartbeat.ofActivity(mirror.name(), "verify",
+          new VerifyHeartbeat(planned.collection(), planned.range(), 0, 0))) {
         verdict = judge(request, planned, heartbeat);
       }
       catalog.rangeDone(request.runId(), request.range(), verdict);
@@ -355,29 +348,27 @@ public final class VerifyActivityImpl implements VerifyActivity {
 
   @Override
   public VerifyResult finishVerify(VerifyRequest request, long runId) {
-    return FailureClassifier.classified(ActivityNames.FINISH_VERIFY, () -> {
-      VerifyCatalog.FinishedRun run = catalog.finish(runId);
-      Map<String, long[]> byCollection = new LinkedHashMap<>();
-      Map<String, Integer> rangeCounts = new LinkedHashMap<>();
-      for (VerifyCatalog.VerifiedRange range : catalog.ranges(runId)) {
-        long[] sums = byCollection.computeIfAbsent(range.collection(), c -> new long[7]);
-        rangeCounts.merge(range.collection(), 1, Integer::sum);
-        VerifyCatalog.Verdict v = range.verdict();
-        if (v != null) {
-          sums[0] += v.sourceDocuments();
-          sums[1] += v.destinationDocuments();
-          sums[2] += v.missing();
-          sums[3] += v.extra();
-          sums[4] += v.different();
-          sums[5] += v.unsettled();
-          sums[6] += v.repaired();
-        }
+    VerifyCatalog.FinishedRun run = catalog.finish(runId);
+    Map<String, long[]> byCollection = new LinkedHashMap<>();
+    Map<String, Integer> rangeCounts = new LinkedHashMap<>();
+    for (VerifyCatalog.VerifiedRange range : catalog.ranges(runId)) {
+      long[] sums = byCollection.computeIfAbsent(range.collection(), c -> new long[7]);
+      rangeCounts.merge(range.collection(), 1, Integer::sum);
+      VerifyCatalog.Verdict v = range.verdict();
+      if (v != null) {
+        sums[0] += v.sourceDocuments();
+        sums[1] += v.destinationDocuments();
+        sums[2] += v.missing();
+        sums[3] += v.extra();
+        sums[4] += v.different();
+        sums[5] += v.unsettled();
+        sums[6] += v.repaired();
       }
-      List<VerifyResult.Collection> collections = new ArrayList<>();
-      byCollection.forEach((collection, s) -> collections.add(new VerifyResult.Collection(collection,
-          rangeCounts.get(collection), s[0], s[1], s[2], s[3], s[4], s[5], s[6])));
-      return new VerifyResult(runId, request.repair(), collections, run.skippedCollections(), run.seconds());
-    });
+    }
+    List<VerifyResult.Collection> collections = new ArrayList<>();
+    byCollection.forEach((collection, s) -> collections.add(new VerifyResult.Collection(collection,
+        rangeCounts.get(collection), s[0], s[1], s[2], s[3], s[4], s[5], s[6])));
+    return new VerifyResult(runId, request.repair(), collections, run.skippedCollections(), run.seconds());
   }
 
   private static VerifyRangeResult result(int range, VerifyCatalog.Verdict verdict) {

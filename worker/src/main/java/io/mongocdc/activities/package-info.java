@@ -5,8 +5,9 @@
  * {@link io.mongocdc.ports.CheckpointCatalog} (checkpoints and batch history) and
  * {@link io.mongocdc.ports.PeerRegistry} (peer names to credentials, on the worker only).
  *
- * <p>Activities classify every failure for Temporal (see {@link
- * io.mongocdc.activities.FailureClassifier}) and never put a credential into a failure, a
- * heartbeat or a result.
+ * <p>Every failure reaches Temporal classified (see {@link
+ * io.mongocdc.activities.FailureClassifier}), by {@link
+ * io.mongocdc.activities.ActivityFailureInterceptor} on every worker; activities never put a
+ * credential into a failure, a heartbeat or a result.
  */
 package io.mongocdc.activities;

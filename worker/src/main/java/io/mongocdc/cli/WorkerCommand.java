@@ -104,12 +104,13 @@ final class WorkerCommand implements Callable<Integer> {
     WorkerPorts ports = context.ports().create(catalogUrl, peers, sinkOptions);
     WorkflowClient client = context.clients().connect(temporal);
     awaitTemporal(client);
-    WorkerFactory factory = WorkerFactory.newInstance(client);
+    WorkerWiring.Workers workers = WorkerWiring.workers(client);
+    WorkerFactory factory = workers.factory();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PrometheusEndpoint metrics = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "0.0.0.0", metricsPort);
     MirrorHealthMetrics health = metricsPort < 0 ? null
         : new MirrorHealthMetrics(registry, ports.catalog()::mirrorHealth, Clock.systemUTC()).start();
-    WorkerWiring.register(factory.newWorker(temporal.taskQueue(), workerOptions), peers, ports,
+    WorkerWiring.register(workers, temporal.taskQueue(), workerOptions, peers, ports,
         tuning, new PipelineMetrics(registry, Clock.systemUTC(), null));
     factory.start();
     MirrorConsole mirrorConsole = !consoleSettings.enabled() ? null

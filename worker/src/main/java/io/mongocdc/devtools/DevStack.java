@@ -142,9 +142,10 @@ final class DevStack implements AutoCloseable {
       WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder()
           .setTarget("localhost:" + temporalPort).setMetricsScope(sdkMetrics).build());
       WorkflowClient client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
-      WorkerFactory workers = WorkerFactory.newInstance(client);
+      WorkerWiring.Workers wired = WorkerWiring.workers(client);
+      WorkerFactory workers = wired.factory();
       FreshnessSamples freshness = new FreshnessSamples();
-      WorkerWiring.register(workers.newWorker(TASK_QUEUE, WorkerWiring.workerOptions()), peers, ports, tuning,
+      WorkerWiring.register(wired, TASK_QUEUE, WorkerWiring.workerOptions(), peers, ports, tuning,
           new PipelineMetrics(registry, java.time.Clock.systemUTC(), freshness));
       workers.start();
       PrometheusEndpoint endpoint = metricsPort < 0 ? null : PrometheusEndpoint.start(registry, "127.0.0.1", metricsPort);

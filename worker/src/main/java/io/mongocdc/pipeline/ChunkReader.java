@@ -6,6 +6,8 @@ import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.ResumeTokenNotFoundException;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.MirrorSettings;
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -32,7 +34,11 @@ final class ChunkReader implements Runnable {
   private final String mirror;
   private final ChangeStreamOpener opener;
   private final StreamPosition start;
+  private final MirrorSettings mirrorSettings;
   private final PullSettings settings;
+  /** The mirror's idle timeout and the batch's time limit, in the clock's nanoseconds. */
+  private final long idleTimeoutNanos;
+  private final long maxDurationNanos;
   private final LongSupplier clock;
   private final ChunkDecoder chunkDecoder;
   private final ExecutorService decodePool;
@@ -55,7 +61,9 @@ final class ChunkReader implements Runnable {
       String mirror,
       ChangeStreamOpener opener,
       StreamPosition start,
+      MirrorSettings mirrorSettings,
       PullSettings settings,
+      Duration maxDuration,
       LongSupplier clock,
       ChunkDecoder chunkDecoder,
       ExecutorService decodePool,
@@ -72,7 +80,10 @@ final class ChunkReader implements Runnable {
     this.caughtUp = caughtUp;
     this.opener = opener;
     this.start = start;
+    this.mirrorSettings = mirrorSettings;
     this.settings = settings;
+    this.idleTimeoutNanos = Duration.ofSeconds(mirrorSettings.idleTimeoutSeconds()).toNanos();
+    this.maxDurationNanos = maxDuration.toNanos();
     this.clock = clock;
     this.chunkDecoder = chunkDecoder;
     this.decodePool = decodePool;
@@ -103,7 +114,7 @@ final class ChunkReader implements Runnable {
     ChangeStreamCursor cursor = null;
     try {
       cursor = opener.open(start);
-      ChunkBuilder chunk = new ChunkBuilder(settings.chunkSize(), settings.maxChunkBytes());
+      ChunkBuilder chunk = new ChunkBuilder(mirrorSettings.chunkSize(), settings.maxChunkBytes());
       ResumeToken lastRead = start.tokenOrNull();
       ResumeToken lastEvent = null;
       ResumeToken skipThrough = null;
@@ -114,12 +125,12 @@ final class ChunkReader implements Runnable {
         if (stopRequested || outcome.isDecided()) {
           return;
         }
-        if (counters.eventsRead.get() >= settings.maxBatchSize()) {
+        if (counters.eventsRead.get() >= mirrorSettings.batchSize()) {
           endReason = EndReason.BATCH_SIZE;
           break;
         }
         long elapsed = clock.getAsLong() - batchStart;
-        if (elapsed >= settings.maxBatchDuration().toNanos()) {
+        if (elapsed >= maxDurationNanos) {
           endReason = EndReason.MAX_DURATION;
           break;
         }
@@ -162,7 +173,7 @@ final class ChunkReader implements Runnable {
             sentSinceCaughtUp = false;
           }
           long now = clock.getAsLong();
-          if (now - lastEventAt >= settings.idleTimeout().toNanos()) {
+          if (now - lastEventAt >= idleTimeoutNanos) {
             endReason = EndReason.IDLE_TIMEOUT;
             break;
           }

@@ -8,6 +8,7 @@ import io.mongocdc.decode.UndecodableEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.ControlEventPolicy;
+import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.SkippedEvents;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * so their transactions never wait on each other's row locks.
  *
  * <p>Records become visible when the sink commits, so the sender commits for visibility as well
- * as for size: once the oldest record written since the last commit was read {@link
- * PullSettings#maxVisibilityDelay()} ago (it waits for chunks with that deadline, so it commits
+ * as for size: once the oldest record written since the last commit was read the mirror's {@code
+ * maxVisibilityDelay} ago (it waits for chunks with that deadline, so it commits
  * even when none arrives), and at once when the reader reports it has caught up with the stream.
  */
 final class ChunkSender implements Runnable {
@@ -47,7 +48,10 @@ final class ChunkSender implements Runnable {
   private static final Set<String> LOGGED_SKIPS = ConcurrentHashMap.newKeySet();
 
   private final String mirror;
+  private final MirrorSettings mirrorSettings;
   private final PullSettings settings;
+  /** The mirror's {@code maxVisibilityDelay}, in nanoseconds. */
+  private final long maxVisibilityDelayNanos;
   private final RecordSink sink;
   private final List<ApplyLane> lanes;
   private final BlockingQueue<ChunkInFlight> fromReader;
@@ -82,6 +86,7 @@ final class ChunkSender implements Runnable {
   ChunkSender(
       String mirror,
       StreamPosition start,
+      MirrorSettings mirrorSettings,
       PullSettings settings,
       RecordSink sink,
       List<ApplyLane> lanes,
@@ -99,7 +104,9 @@ final class ChunkSender implements Runnable {
     this.delivered = new Delivered(start, Map.of(), null, 0, Map.of(), null);
     this.poison = poison;
     this.staged = start;
+    this.mirrorSettings = mirrorSettings;
     this.settings = settings;
+    this.maxVisibilityDelayNanos = TimeUnit.MILLISECONDS.toNanos(mirrorSettings.maxVisibilityDelay());
     this.sink = sink;
     this.lanes = List.copyOf(lanes);
     this.fromReader = fromReader;
@@ -180,7 +187,7 @@ final class ChunkSender implements Runnable {
     if (!hasUncommitted()) {
       return fromReader.take();
     }
-    long left = oldestUncommittedNanos + settings.maxVisibilityDelay().toNanos() - System.nanoTime();
+    long left = oldestUncommittedNanos + maxVisibilityDelayNanos - System.nanoTime();
     return left <= 0 ? null : fromReader.poll(left, TimeUnit.NANOSECONDS);
   }
 
@@ -221,7 +228,7 @@ final class ChunkSender implements Runnable {
       } else {
         ControlEvent control = (ControlEvent) event;
         controlEvents.add(control);
-        if (settings.controlEventPolicy() == ControlEventPolicy.PAUSE) {
+        if (mirrorSettings.controlEventPolicy() == ControlEventPolicy.PAUSE) {
           stoppedAt = control;
           log.warn("mirror {}: {}; ending the batch before it (policy PAUSE)", mirror, control.describe());
           break;

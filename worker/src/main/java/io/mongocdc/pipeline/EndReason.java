@@ -4,11 +4,14 @@ import io.mongocdc.workflows.model.ControlEventPolicy;
 
 /** Why a pull ended normally. */
 public enum EndReason {
-  /** {@link PullSettings#maxBatchSize()} events were read. */
+  /** The mirror's {@code batchSize} events were read. */
   BATCH_SIZE,
-  /** No event arrived for {@link PullSettings#idleTimeout()}. */
+  /** No event arrived for the mirror's {@code idleTimeoutSeconds}. */
   IDLE_TIMEOUT,
-  /** The call ran for {@link PullSettings#maxBatchDuration()}. */
+  /**
+   * The call ran for the mirror's {@code maxBatchDurationSeconds}, or for its shorter time limit
+   * ({@link PullRecords#withTimeLimit}).
+   */
   MAX_DURATION,
   /** A control event was met under {@link ControlEventPolicy#PAUSE}. */
   CONTROL_EVENT,

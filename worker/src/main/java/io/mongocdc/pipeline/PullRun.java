@@ -3,6 +3,7 @@ package io.mongocdc.pipeline;
 import io.mongocdc.decode.ChangeEventDecoder;
 import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.MirrorSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,7 @@ final class PullRun {
   private final Thread readerThread;
   private final Thread senderThread;
   private final List<Thread> laneThreads = new ArrayList<>();
+  private final int inFlightBound;
   private final Semaphore inFlightPermits;
   private final ChunkAdmission admission;
   private final long startNanos = System.nanoTime();
@@ -58,7 +60,9 @@ final class PullRun {
       String mirror,
       ChangeStreamOpener opener,
       ChangeEventDecoder decoder,
+      MirrorSettings mirrorSettings,
       PullSettings settings,
+      Duration maxDuration,
       LongSupplier clock,
       StreamPosition start,
       List<? extends RecordSink> sinks,
@@ -75,13 +79,14 @@ final class PullRun {
     this.progress = progress;
     String prefix = "mongo-cdc-" + mirror + "-" + CALLS.incrementAndGet() + "-";
     // More threads than the worker's decode slots would only wait for them.
-    this.decodePool = Executors.newFixedThreadPool(Math.min(settings.decodeWorkers(), decodeThreads.max()),
+    this.decodePool = Executors.newFixedThreadPool(Math.min(mirrorSettings.decodeWorkers(), decodeThreads.max()),
         named(prefix + "decode-"));
     this.progressReporter = Executors.newSingleThreadScheduledExecutor(named(prefix + "progress-"));
     BlockingQueue<ChunkInFlight> toSender = new LinkedBlockingQueue<>();
-    this.inFlightPermits = new Semaphore(settings.effectiveMaxInFlightChunks());
+    this.inFlightBound = inFlightBound(settings, mirrorSettings.decodeWorkers());
+    this.inFlightPermits = new Semaphore(inFlightBound);
     this.admission = new ChunkAdmission(budget);
-    this.reader = new ChunkReader(mirror, opener, start, settings, clock,
+    this.reader = new ChunkReader(mirror, opener, start, mirrorSettings, settings, maxDuration, clock,
         new ChunkDecoder(decoder, counters, poison.setsAside()), decodePool, decodeThreads, toSender, inFlightPermits,
         admission, counters, outcome, caughtUp, turns);
     this.readerThread = new Thread(reader, prefix + "reader");
@@ -94,7 +99,7 @@ final class PullRun {
         laneThreads.add(new Thread(lane, prefix + "apply-" + i));
       }
     }
-    this.sender = new ChunkSender(mirror, start, settings, this.sinks.get(0), lanes, toSender, inFlightPermits,
+    this.sender = new ChunkSender(mirror, start, mirrorSettings, settings, this.sinks.get(0), lanes, toSender, inFlightPermits,
         counters, outcome, this::stopReader, poison, freshnessListener, caughtUp);
     this.senderThread = new Thread(() -> {
       sender.run();
@@ -102,6 +107,16 @@ final class PullRun {
         outcome.succeed(result());
       }
     }, prefix + "sender");
+  }
+
+  /**
+   * The in-flight bound a pull uses: the worker's {@link PullSettings#maxInFlightChunks()}, twice
+   * the decode workers when it is not set, and never below the decode workers, because a lower
+   * bound would leave workers idle and silently cap the parallelism asked for.
+   */
+  static int inFlightBound(PullSettings settings, int decodeWorkers) {
+    Integer asked = settings.maxInFlightChunks();
+    return Math.max(asked == null ? 2 * decodeWorkers : asked, decodeWorkers);
   }
 
   PullResult execute() throws InterruptedException {
@@ -229,7 +244,7 @@ final class PullRun {
         counters.recordsDecoded.sum(),
         counters.recordsStaged.get(),
         counters.recordsDelivered.get(),
-        settings.effectiveMaxInFlightChunks() - inFlightPermits.availablePermits(),
+        inFlightBound - inFlightPermits.availablePermits(),
         Duration.ofNanos(System.nanoTime() - startNanos),
         timings(),
         delivered.tables(),

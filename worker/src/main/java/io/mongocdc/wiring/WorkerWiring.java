@@ -1,5 +1,6 @@
 package io.mongocdc.wiring;
 
+import io.mongocdc.activities.ActivityFailureInterceptor;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.FieldRuleActivityImpl;
 import io.mongocdc.activities.MirrorRedactions;
@@ -14,14 +15,22 @@ import io.mongocdc.activities.VerifyActivityImpl;
 import io.mongocdc.workflows.CdcFlowWorkflowImpl;
 import io.mongocdc.workflows.VerifyMirrorWorkflowImpl;
 import io.mongocdc.metrics.PipelineMetrics;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
+import java.util.Objects;
+import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * Registers the mirror workflow and its activities, over the given ports, on a worker. The tests'
- * Temporal environment builds its workers here too, so they run what production registers.
+ * Registers the mirror workflow and its activities, over the given ports, on a worker of a factory
+ * made here ({@link #workers}), whose workers classify their activities' failures. The tests'
+ * Temporal environment and {@code mongo-cdc dev} build their workers here too, so they run what
+ * production registers.
  */
 public final class WorkerWiring {
 
@@ -42,6 +51,39 @@ public final class WorkerWiring {
   public static final int DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = 200;
 
   private WorkerWiring() {}
+
+  /**
+   * A Temporal worker factory whose workers classify every activity's failure ({@link
+   * ActivityFailureInterceptor}); the only kind {@link #register} takes, so no worker runs the
+   * project's activities without it.
+   */
+  public static final class Workers {
+    private final WorkerFactory factory;
+
+    private Workers(WorkerFactory factory) {
+      this.factory = factory;
+    }
+
+    /** The Temporal factory, to start and stop its workers. */
+    public WorkerFactory factory() {
+      return factory;
+    }
+  }
+
+  /**
+   * Workers on {@code client}; {@code others} (a test's interceptors) see each activity's
+   * failure as Temporal will: the classifying interceptor is the innermost.
+   */
+  public static Workers workers(WorkflowClient client, WorkerInterceptor... others) {
+    return new Workers(WorkerFactory.newInstance(client, factoryOptions(others)));
+  }
+
+  /** The factory options of {@link #workers}: the classifying interceptor first, {@code others} after it. */
+  public static WorkerFactoryOptions factoryOptions(WorkerInterceptor... others) {
+    WorkerInterceptor[] interceptors = Stream.concat(Stream.of(new ActivityFailureInterceptor()), Stream.of(others))
+        .toArray(WorkerInterceptor[]::new);
+    return WorkerFactoryOptions.newBuilder().setWorkerInterceptors(interceptors).build();
+  }
 
   public static WorkerOptions workerOptions() {
     return workerOptions(null, true, DEFAULT_MAX_CONCURRENT_ACTIVITIES, DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS);
@@ -78,18 +120,22 @@ public final class WorkerWiring {
     return options.build();
   }
 
-  /** Registers the workflow and activities; the activities publish batch metrics to {@code metrics}. */
-  public static void register(
-      Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning, PipelineMetrics metrics) {
-    register(worker, peers, ports, tuning, System::nanoTime, metrics);
+  /**
+   * Registers the workflow and activities on a new worker of {@code workers} polling {@code
+   * taskQueue}; the activities publish batch metrics to {@code metrics}.
+   */
+  public static void register(Workers workers, String taskQueue, WorkerOptions options, PeerRegistry peers,
+      WorkerPorts ports, PullTuning tuning, PipelineMetrics metrics) {
+    register(workers, taskQueue, options, peers, ports, tuning, System::nanoTime, metrics);
   }
 
   /**
    * Registers the workflow and activities, the pipeline timing its batches (idle timeout, batch
    * duration) by {@code nanoClock}: the system's in production, a test's own in tests.
    */
-  public static void register(Worker worker, PeerRegistry peers, WorkerPorts ports, PullTuning tuning,
-      LongSupplier nanoClock, PipelineMetrics metrics) {
+  public static void register(Workers workers, String taskQueue, WorkerOptions options, PeerRegistry peers,
+      WorkerPorts ports, PullTuning tuning, LongSupplier nanoClock, PipelineMetrics metrics) {
+    Worker worker = Objects.requireNonNull(workers, "workers").factory.newWorker(taskQueue, options);
     worker.registerWorkflowImplementationTypes(CdcFlowWorkflowImpl.class, VerifyMirrorWorkflowImpl.class);
     MirrorRedactions redactions = new MirrorRedactions(peers.fieldHashKey(), ports.catalog());
     worker.registerActivitiesImplementations(

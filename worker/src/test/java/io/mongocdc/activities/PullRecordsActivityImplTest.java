@@ -30,6 +30,8 @@ import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.testing.TestActivityEnvironment;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.mongocdc.wiring.WorkerWiring;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +58,9 @@ class PullRecordsActivityImplTest {
 
   @BeforeEach
   void setUp() {
-    env = TestActivityEnvironment.newInstance();
+    // The worker's own factory options: what the activity throws is classified as in production.
+    env = TestActivityEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
+        .setWorkerFactoryOptions(WorkerWiring.factoryOptions()).build());
     env.setActivityHeartbeatListener(PullHeartbeat.class, heartbeats::add);
   }
 

@@ -122,6 +122,34 @@ class WorkerCommandTest {
     assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
   }
 
+  /** The command's worker classifies what an activity throws raw, as every worker of the wiring does. */
+  @Test
+  void aRawFailureOfAnActivityReachesTheMirrorClassified() throws Exception {
+    catalog.failNextCommit(new io.mongocdc.ports.InvalidMirrorConfigurationException(
+        "scripted: the catalog refuses the commit"));
+    Path peers = directory.resolve("peers.properties");
+    Files.writeString(peers, "orders-mongo.uri=mongodb://db1.example:27017/?replicaSet=rs0\n");
+    StringWriter workerErr = new StringWriter();
+    CompletableFuture<Integer> worker = CompletableFuture.supplyAsync(() -> run(new StringWriter(), workerErr,
+        "worker", "--task-queue", "cli-worker", "--catalog-url", "jdbc:postgresql://catalog-db/mongo_cdc",
+        "--peers-file", peers.toString()));
+    assertTrue(workerStarted.await(20, TimeUnit.SECONDS), () -> "worker did not start: " + workerErr);
+    StringWriter err = new StringWriter();
+    assertEquals(0, run(new StringWriter(), err, "mirror", "create", "orders", "--task-queue", "cli-worker",
+        "--source-peer", "orders-mongo", "--destination-peer", "warehouse-pg", "--database", "shop",
+        "--collection", "orders", "--batch-size", "10", "--idle-timeout", "1", "--no-snapshot"), err.toString());
+
+    io.mongocdc.workflows.model.MirrorStateChange failed =
+        catalog.awaitState("orders", s -> s.failureType() != null, Duration.ofSeconds(30));
+
+    assertEquals(io.mongocdc.workflows.model.MirrorPhase.FAILED, failed.phase(), failed::toString);
+    assertEquals(io.mongocdc.workflows.FailureTypes.INVALID_CONFIGURATION, failed.failureType());
+    assertTrue(failed.lastError().contains("CommitCheckpoint: invalid configuration: scripted: the catalog refuses"
+        + " the commit; fix the mirror or the worker's peers, then resume the mirror"), failed.lastError());
+    stopWorker.countDown();
+    assertEquals(0, worker.get(30, TimeUnit.SECONDS), workerErr.toString());
+  }
+
   @Test
   void theCatalogIsRequired() {
     StringWriter err = new StringWriter();

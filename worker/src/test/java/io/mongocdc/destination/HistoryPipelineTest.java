@@ -14,6 +14,7 @@ import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullSettings;
+import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.source.ChangeStreamException;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.devtools.generator.ResumeTokens;
@@ -88,9 +89,10 @@ class HistoryPipelineTest {
     return new PullRecords("history", stream,
         new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), TableNaming.instance(),
             keepsHistory, ColumnProjections.NONE),
-        PullSettings.builder().decodeWorkers(3).chunkSize(4).commitIntervalRecords(6)
-            .idleTimeout(Duration.ofSeconds(3)).maxBatchDuration(Duration.ofDays(1))
-            .shutdownTimeout(Duration.ofSeconds(10)).build(), clock, DecodedBytesBudget.ofDefaultSize());
+        MirrorSettings.defaults().toBuilder().decodeWorkers(3).chunkSize(4).idleTimeoutSeconds(3)
+            .maxBatchDurationSeconds(3_600).build(),
+        PullSettings.builder().commitIntervalRecords(6).shutdownTimeout(Duration.ofSeconds(10)).build(), clock,
+        DecodedBytesBudget.ofDefaultSize());
   }
 
   private PostgresRecordSink sink(List<DestinationTable> tables) throws SQLException {

@@ -43,7 +43,8 @@ class ApplyLanesTest {
   @Test
   void everyDocumentStaysOnOneLaneInSourceOrderAndTheLanesTogetherGetEveryRecordOnce() throws Exception {
     PullFixture fixture = new PullFixture(Workload.mixed(7, 600));
-    fixture.settings.chunkSize(16).decodeWorkers(4).commitIntervalRecords(100);
+    fixture.mirror.chunkSize(16).decodeWorkers(4);
+    fixture.settings.commitIntervalRecords(100);
     List<RecordingSink> lanes = List.of(new RecordingSink(), new RecordingSink(), new RecordingSink());
 
     PullResult result = started(fixture, lanes).result();
@@ -71,7 +72,8 @@ class ApplyLanesTest {
   void theCheckpointMovesOnlyOnceEveryLaneHasCommittedAndStaysThereWhenOneLaneFails() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(200));
     // Chunks of 16: the first commit round follows chunk 3 (64 records), the second chunk 7.
-    fixture.settings.chunkSize(16).decodeWorkers(2).commitIntervalRecords(64);
+    fixture.mirror.chunkSize(16).decodeWorkers(2);
+    fixture.settings.commitIntervalRecords(64);
     RecordingSink first = new RecordingSink();
     RecordingSink second = new RecordingSink();
     Gate secondLanesSecondCommit = releasedAfterTest(second.blockCommit(1));
@@ -97,7 +99,7 @@ class ApplyLanesTest {
   @Test
   void aLaneThatFailsFailsThePullAtOnceWithItsOwnErrorWhileAnotherLaneIsBlocked() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(200));
-    fixture.settings.chunkSize(16).decodeWorkers(2);
+    fixture.mirror.chunkSize(16).decodeWorkers(2);
     RecordingSink blocked = new RecordingSink();
     RecordingSink failing = new RecordingSink();
     Gate blockedWrite = releasedAfterTest(blocked.blockWrite(0)); // never released: only the abort ends it
@@ -123,7 +125,8 @@ class ApplyLanesTest {
     int inFlight = 4;
     int laneCount = 2;
     PullFixture fixture = new PullFixture(Workload.inserts(5_000));
-    fixture.settings.decodeWorkers(2).chunkSize(chunkSize).maxInFlightChunks(inFlight);
+    fixture.mirror.decodeWorkers(2).chunkSize(chunkSize);
+    fixture.settings.maxInFlightChunks(inFlight);
     RecordingSink stalled = new RecordingSink();
     Gate stalledWrite = releasedAfterTest(stalled.blockWrite(0));
 
@@ -144,7 +147,7 @@ class ApplyLanesTest {
   @Test
   void aLaneStillInsideAWriteThatIgnoresInterruptsIsJoinedBeforeThePullReturns() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(200));
-    fixture.settings.chunkSize(16).decodeWorkers(2);
+    fixture.mirror.chunkSize(16).decodeWorkers(2);
     UninterruptibleSink slow = UninterruptibleSink.untilAborted();
     RecordingSink failing = new RecordingSink();
     Gate failingWrite = releasedAfterTest(failing.blockWrite(0));

@@ -23,8 +23,8 @@ class BackPressureTest {
     int chunkSize = 10;
     int inFlight = 3;
     PullFixture fixture = new PullFixture(Workload.inserts(10_000));
-    fixture.settings.decodeWorkers(2).chunkSize(chunkSize).maxInFlightChunks(inFlight)
-        .progressInterval(Duration.ofMillis(5));
+    fixture.mirror.decodeWorkers(2).chunkSize(chunkSize);
+    fixture.settings.maxInFlightChunks(inFlight).progressInterval(Duration.ofMillis(5));
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0);
     CountDownLatch queueFullReported = new CountDownLatch(1);
@@ -55,7 +55,8 @@ class BackPressureTest {
       renderer.barrierAt(n, allWorkersBusy);
     }
     PullFixture fixture = new PullFixture(Workload.inserts(64)).renderer(renderer);
-    fixture.settings.decodeWorkers(workers).chunkSize(1).maxInFlightChunks(2);
+    fixture.mirror.decodeWorkers(workers).chunkSize(1);
+    fixture.settings.maxInFlightChunks(2);
     RecordingSink sink = new RecordingSink();
 
     PullResult result = fixture.pull(sink);

@@ -1,5 +1,6 @@
 package io.mongocdc.pipeline;
 
+import io.mongocdc.workflows.model.MirrorSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -41,7 +42,7 @@ class ChunkSenderTest {
     queue.add(ChunkInFlight.END);
     RecordingSink sink = new RecordingSink();
     PullOutcome outcome = new PullOutcome(() -> {});
-    ChunkSender sender = new ChunkSender("test", PullFixture.START, PullSettings.defaults(), sink, List.of(), queue,
+    ChunkSender sender = new ChunkSender("test", PullFixture.START, MirrorSettings.defaults(), PullSettings.defaults(), sink, List.of(), queue,
         new Semaphore(0), new PipelineCounters(), outcome, () -> {}, PoisonEvents.NONE, FreshnessListener.none(), new CaughtUpSignal());
 
     sender.run();

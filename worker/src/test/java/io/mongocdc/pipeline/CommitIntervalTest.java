@@ -27,7 +27,8 @@ class CommitIntervalTest {
     int largest = events.stream().mapToInt(e -> e.getByteBuffer().remaining()).max().orElseThrow();
     PullFixture fixture = new PullFixture(events);
     // Chunks of 10 events of about the same size: every chunk crosses a bound of 9 events' bytes.
-    fixture.settings.chunkSize(10).decodeWorkers(2).commitIntervalBytes(9L * largest);
+    fixture.mirror.chunkSize(10).decodeWorkers(2);
+    fixture.settings.commitIntervalBytes(9L * largest);
     RecordingSink sink = new RecordingSink();
 
     PullResult result = fixture.pull(sink);
@@ -39,7 +40,8 @@ class CommitIntervalTest {
   @Test
   void theDeliveredTallyCountsEachCommittedRecordAndItsBytesOnceOverManyCommits() throws Exception {
     PullFixture fixture = new PullFixture(Workload.mixed(7, 300));
-    fixture.settings.chunkSize(10).decodeWorkers(2).commitIntervalRecords(25).progressInterval(java.time.Duration.ofMillis(1));
+    fixture.mirror.chunkSize(10).decodeWorkers(2);
+    fixture.settings.commitIntervalRecords(25).progressInterval(java.time.Duration.ofMillis(1));
     RecordingSink sink = new RecordingSink();
     List<PullProgress> progress = new CopyOnWriteArrayList<>();
 
@@ -72,7 +74,7 @@ class CommitIntervalTest {
   @Test
   void withoutIntervalsABatchCommitsOnceAtItsEnd() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(100));
-    fixture.settings.chunkSize(10).decodeWorkers(2);
+    fixture.mirror.chunkSize(10).decodeWorkers(2);
     RecordingSink sink = new RecordingSink();
 
     fixture.pull(sink);

@@ -58,7 +58,7 @@ class ControlEventTest {
   void pausePolicyEndsTheBatchJustBeforeTheEvent(
       ControlEvent.Type type, Function<ChangeEvents, RawBsonDocument> control) throws Exception {
     PullFixture fixture = new PullFixture(around(control));
-    fixture.settings.chunkSize(7).controlEventPolicy(ControlEventPolicy.PAUSE);
+    fixture.mirror.chunkSize(7).controlEventPolicy(ControlEventPolicy.PAUSE);
     RecordingSink sink = new RecordingSink();
 
     PullResult result = fixture.pull(sink);
@@ -77,7 +77,7 @@ class ControlEventTest {
   void ignorePolicyCountsTheEventAndGoesOn(
       ControlEvent.Type type, Function<ChangeEvents, RawBsonDocument> control) throws Exception {
     PullFixture fixture = new PullFixture(around(control));
-    fixture.settings.chunkSize(7).controlEventPolicy(ControlEventPolicy.IGNORE);
+    fixture.mirror.chunkSize(7).controlEventPolicy(ControlEventPolicy.IGNORE);
     RecordingSink sink = new RecordingSink();
 
     PullResult result = fixture.pull(sink);

@@ -95,7 +95,7 @@ class DecodeThreadsTest {
 
   private static PullFixture fixture(DecodeThreads shared, DocumentRenderer renderer) {
     PullFixture fixture = new PullFixture(Workload.inserts(EVENTS)).renderer(renderer).decodeThreads(shared);
-    fixture.settings.decodeWorkers(4).chunkSize(4).maxBatchSize(EVENTS);
+    fixture.mirror.decodeWorkers(4).chunkSize(4).batchSize(EVENTS);
     return fixture;
   }
 }

@@ -133,7 +133,7 @@ class DecodedMemoryBoundTest {
   @Test
   void aChunkLargerThanTheWholeBudgetGoesThroughAlone() throws Exception {
     PullFixture fixture = new PullFixture(events).renderer(renderer);
-    fixture.settings.decodeWorkers(4).chunkSize(1);
+    fixture.mirror.decodeWorkers(4).chunkSize(1);
     long[] sizes = decodedSizes(fixture);
     long[] reserved = reservations(fixture);
     DecodedBytesBudget budget = new DecodedBytesBudget(min(sizes) / 4);
@@ -156,7 +156,7 @@ class DecodedMemoryBoundTest {
     ScriptedRenderer slowFirst = new ScriptedRenderer();
     Gate firstDocument = slowFirst.blockAt(0);
     PullFixture fixture = new PullFixture(events).renderer(slowFirst);
-    fixture.settings.decodeWorkers(2).chunkSize(1);
+    fixture.mirror.decodeWorkers(2).chunkSize(1);
     long[] sizes = decodedSizes(fixture);
     long[] reserved = reservations(fixture);
     DecodedBytesBudget budget = new DecodedBytesBudget(max(sizes) + max(sizes) / 2);
@@ -183,7 +183,7 @@ class DecodedMemoryBoundTest {
     PullOutcomeProbe stalledPull = stalled.probe();
 
     PullFixture other = new PullFixture(hugeInserts(EVENTS)).budget(budget);
-    other.settings.decodeWorkers(2).chunkSize(1);
+    other.mirror.decodeWorkers(2).chunkSize(1);
     RecordingSink otherSink = new RecordingSink();
     PullOutcomeProbe otherPull = PullOutcomeProbe.start(other, otherSink);
     // The other pull's first chunk waits behind the stalled pull's bytes.
@@ -208,7 +208,7 @@ class DecodedMemoryBoundTest {
       return renderer.render(document);
     };
     PullFixture fixture = new PullFixture(events).renderer(exhausting);
-    fixture.settings.decodeWorkers(2).chunkSize(1);
+    fixture.mirror.decodeWorkers(2).chunkSize(1);
     RecordingSink sink = new RecordingSink();
 
     PullRecordsException failure = PullFixture.pullFailure(fixture, sink);
@@ -237,7 +237,8 @@ class DecodedMemoryBoundTest {
   /** Two workers, one event per chunk, and room for 16 chunks in flight: the budget is the bound. */
   private PullFixture stalledPipeline() {
     PullFixture fixture = new PullFixture(events).renderer(renderer);
-    fixture.settings.decodeWorkers(2).chunkSize(1).maxInFlightChunks(16);
+    fixture.mirror.decodeWorkers(2).chunkSize(1);
+    fixture.settings.maxInFlightChunks(16);
     return fixture;
   }
 

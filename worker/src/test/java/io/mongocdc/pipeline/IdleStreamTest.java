@@ -84,7 +84,7 @@ class IdleStreamTest {
     }
     PullFixture fixture = new PullFixture(script);
     // Each idle poll moves the clock 1 s; the idle timeout (3 s) is never reached between events.
-    fixture.settings.maxBatchDuration(Duration.ofSeconds(10));
+    fixture.mirror.maxBatchDurationSeconds(10);
     RecordingSink sink = new RecordingSink();
 
     PullResult result = fixture.pull(sink);
@@ -92,5 +92,32 @@ class IdleStreamTest {
     assertEquals(EndReason.MAX_DURATION, result.endReason());
     assertEquals(10, result.eventsRead());
     fixture.assertDeliveredInOrder(sink.committed(), 0, 10);
+  }
+
+  @Test
+  void aTimeLimitShorterThanTheMirrorsBatchDurationEndsTheBatchAtTheLimit() throws Exception {
+    PullFixture fixture = new PullFixture(anEventEverySecond());
+    fixture.mirror.maxBatchDurationSeconds(10);
+
+    PullResult limited = fixture.pullRecords().withTimeLimit(Duration.ofSeconds(4))
+        .pull(PullFixture.START, new RecordingSink(), ProgressListener.none());
+
+    assertEquals(EndReason.MAX_DURATION, limited.endReason());
+    assertEquals(4, limited.eventsRead(), "one event per second of the limit, as the clock moves");
+    PullFixture longer = new PullFixture(anEventEverySecond());
+    longer.mirror.maxBatchDurationSeconds(10);
+    PullResult mirrors = longer.pullRecords().withTimeLimit(Duration.ofSeconds(20))
+        .pull(PullFixture.START, new RecordingSink(), ProgressListener.none());
+    assertEquals(10, mirrors.eventsRead(), "a limit beyond the mirror's batch duration changes nothing");
+  }
+
+  /** Each idle poll moves the fixture's clock 1 s. */
+  private static ScriptedChangeStream.Builder anEventEverySecond() {
+    ChangeEvents events = new ChangeEvents();
+    ScriptedChangeStream.Builder script = ScriptedChangeStream.builder();
+    for (int n = 0; n < 100; n++) {
+      script.event(events.insert(Workload.ORDERS, Workload.document(n, n))).idle();
+    }
+    return script;
   }
 }

@@ -45,7 +45,8 @@ class PipelineCancellationTest {
   @Test
   void progressCarriesTheDeliveredCheckpointAfterEachCommit() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(500));
-    fixture.settings.progressInterval(Duration.ofMillis(5)).chunkSize(10).commitIntervalRecords(50);
+    fixture.mirror.chunkSize(10);
+    fixture.settings.progressInterval(Duration.ofMillis(5)).commitIntervalRecords(50);
     RecordingSink sink = new RecordingSink();
     Gate eighthWrite = sink.blockWrite(7); // records 0..69 written, 0..49 committed
     AtomicReference<PullProgress> seenWhileBlocked = new AtomicReference<>();
@@ -139,7 +140,8 @@ class PipelineCancellationTest {
   @Test
   void aThreadThatOutlivesAFailedPullIsReportedWithTheFailure() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(100));
-    fixture.settings.chunkSize(10).shutdownTimeout(Duration.ofMillis(200));
+    fixture.mirror.chunkSize(10);
+    fixture.settings.shutdownTimeout(Duration.ofMillis(200));
     Gate readerAtFailure = fixture.stream.blockAt(15);
     fixture.stream.failAt(15, new IllegalStateException("the source went away"));
     UninterruptibleSink deaf = UninterruptibleSink.untilReleased().onWrite(readerAtFailure::release);

@@ -96,7 +96,8 @@ class PipelineFailureTest {
     Gate decodeOf40 = renderer.blockAt(40);
     renderer.failAt(40, new DocumentRenderException("would fail later"));
     PullFixture fixture = new PullFixture(Workload.inserts(100)).renderer(renderer);
-    fixture.settings.chunkSize(10).decodeWorkers(2).maxInFlightChunks(6);
+    fixture.mirror.chunkSize(10).decodeWorkers(2);
+    fixture.settings.maxInFlightChunks(6);
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0);
     IOException sinkError = new IOException("destination rejected the batch");
@@ -117,7 +118,8 @@ class PipelineFailureTest {
     Gate decodeOf40 = renderer.blockAt(40);
     renderer.failAt(40, new DocumentRenderException("bad document"));
     PullFixture fixture = new PullFixture(Workload.inserts(100)).renderer(renderer);
-    fixture.settings.chunkSize(10).decodeWorkers(2).maxInFlightChunks(6);
+    fixture.mirror.chunkSize(10).decodeWorkers(2);
+    fixture.settings.maxInFlightChunks(6);
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0); // never released
 
@@ -159,7 +161,7 @@ class PipelineFailureTest {
         new io.mongocdc.decode.ChangeEventDecoder(new io.mongocdc.decode.DriverJsonRenderer(),
             new io.mongocdc.decode.DriverJsonKeyRenderer(), io.mongocdc.decode.DestinationTableResolver.sourceName(),
             ns -> false, io.mongocdc.decode.ColumnProjections.NONE),
-        fixture.settings.build(), fixture.clock, DecodedBytesBudget.ofDefaultSize());
+        fixture.mirror.build(), fixture.settings.build(), fixture.clock, DecodedBytesBudget.ofDefaultSize());
     RecordingSink sink = new RecordingSink();
 
     PullRecordsException error = org.junit.jupiter.api.Assertions.assertThrows(PullRecordsException.class,

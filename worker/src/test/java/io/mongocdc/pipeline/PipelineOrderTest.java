@@ -40,7 +40,8 @@ class PipelineOrderTest {
   void sinkReceivesExactlySourceOrder(int workers, int chunkSize, long seed) throws Exception {
     List<RawBsonDocument> events = Workload.mixed(seed, EVENTS);
     PullFixture fixture = new PullFixture(events).renderer(new ScriptedRenderer(seed, 40));
-    fixture.settings.decodeWorkers(workers).chunkSize(chunkSize).maxInFlightChunks(Math.max(2, workers / 2));
+    fixture.mirror.decodeWorkers(workers).chunkSize(chunkSize);
+    fixture.settings.maxInFlightChunks(Math.max(2, workers / 2));
     RecordingSink sink = new RecordingSink();
 
     PullResult result = fixture.pull(sink);
@@ -59,7 +60,7 @@ class PipelineOrderTest {
   void batchSizeCutsTheBatchAndTheNextPullContinuesWithoutGapOrDuplicate() throws Exception {
     List<RawBsonDocument> events = Workload.mixed(42, 1000);
     PullFixture fixture = new PullFixture(events);
-    fixture.settings.maxBatchSize(300).chunkSize(7);
+    fixture.mirror.batchSize(300).chunkSize(7);
     PullRecords pullRecords = fixture.pullRecords();
     List<ChangeRecord> all = new ArrayList<>();
     StreamPosition checkpoint = PullFixture.START;

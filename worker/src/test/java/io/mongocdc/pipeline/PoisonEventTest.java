@@ -37,7 +37,8 @@ class PoisonEventTest {
   @Test
   void failPolicyFailsThePullNamingTheEventAndDeliversNothingAfterIt() throws Exception {
     PullFixture fixture = new PullFixture(events);
-    fixture.settings.chunkSize(5).commitIntervalRecords(5);
+    fixture.mirror.chunkSize(5);
+    fixture.settings.commitIntervalRecords(5);
     RecordingSink sink = new RecordingSink();
 
     PullRecordsException failure = org.junit.jupiter.api.Assertions.assertThrows(PullRecordsException.class,
@@ -56,7 +57,7 @@ class PoisonEventTest {
   @Test
   void quarantinePolicySetsTheEventAsideAndDeliversTheRest() throws Exception {
     PullFixture fixture = new PullFixture(events);
-    fixture.settings.chunkSize(5);
+    fixture.mirror.chunkSize(5);
     RecordingSink sink = new RecordingSink();
     List<PoisonEvent> setAside = Collections.synchronizedList(new ArrayList<>());
 
@@ -114,7 +115,8 @@ class PoisonEventTest {
   @Test
   void aQuarantineThatCannotKeepTheEventFailsThePullBeforeAnythingAfterItCommits() {
     PullFixture fixture = new PullFixture(events);
-    fixture.settings.chunkSize(5).commitIntervalRecords(5);
+    fixture.mirror.chunkSize(5);
+    fixture.settings.commitIntervalRecords(5);
     RecordingSink sink = new RecordingSink();
     IllegalStateException catalogDown = new IllegalStateException("catalog unreachable");
 
@@ -131,7 +133,7 @@ class PoisonEventTest {
   @Test
   void theScreenIsAskedInStreamOrderOnOneThread() throws Exception {
     PullFixture fixture = new PullFixture(events);
-    fixture.settings.chunkSize(3).decodeWorkers(4);
+    fixture.mirror.chunkSize(3).decodeWorkers(4);
     List<String> asked = new ArrayList<>();
     Set<Thread> threads = Collections.synchronizedSet(new java.util.HashSet<>());
     RecordScreen recording = record -> {

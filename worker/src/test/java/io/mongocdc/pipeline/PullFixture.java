@@ -14,6 +14,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.devtools.generator.ResumeTokens;
 import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
+import io.mongocdc.workflows.model.MirrorSettings;
 import java.time.Duration;
 import java.util.List;
 import org.bson.BsonTimestamp;
@@ -36,15 +37,18 @@ final class PullFixture {
   /** What the pulls read through; null: {@link #stream} itself. */
   io.mongocdc.source.ChangeStreamOpener opener;
   /**
-   * Wall time decides nothing a test sees unless the test asks: batches do not end by duration and
-   * the sink is not committed for visibility by time (a test of either sets it).
+   * The mirror's settings of the pulls. Wall time decides nothing a test sees unless the test asks:
+   * batches do not end by duration and the sink is not committed for visibility by time (the
+   * longest the settings allow; a test of either sets it).
    */
-  PullSettings.Builder settings = PullSettings.builder()
+  MirrorSettings.Builder mirror = MirrorSettings.defaults().toBuilder()
       .decodeWorkers(4)
       .chunkSize(16)
-      .idleTimeout(Duration.ofSeconds(3))
-      .maxBatchDuration(Duration.ofDays(1))
-      .maxVisibilityDelay(Duration.ofDays(1))
+      .idleTimeoutSeconds(3)
+      .maxBatchDurationSeconds(3_600)
+      .maxVisibilityDelay(3_600_000);
+  /** The worker's knobs of the pulls. */
+  PullSettings.Builder settings = PullSettings.builder()
       .shutdownTimeout(Duration.ofSeconds(10));
 
   PullFixture(List<RawBsonDocument> events) {
@@ -76,8 +80,9 @@ final class PullFixture {
             ColumnProjections.NONE);
     io.mongocdc.source.ChangeStreamOpener source = opener == null ? stream : opener;
     PullRecords pull = budget == null
-        ? new PullRecords("test", source, decoder, settings.build(), clock, DecodedBytesBudget.ofDefaultSize())
-        : new PullRecords("test", source, decoder, settings.build(), clock, budget);
+        ? new PullRecords("test", source, decoder, mirror.build(), settings.build(), clock,
+            DecodedBytesBudget.ofDefaultSize())
+        : new PullRecords("test", source, decoder, mirror.build(), settings.build(), clock, budget);
     return decodeThreads == null ? pull : pull.withDecodeThreads(decodeThreads);
   }
 

@@ -71,7 +71,7 @@ class SeedReviewRegressionTest {
   void theSinkIsNeverCalledAfterPullReturns() throws Exception {
     // Batches of at most 10 records, where the Go version's channels never blocked.
     PullFixture fixture = new PullFixture(Workload.inserts(8));
-    fixture.settings.decodeWorkers(8).chunkSize(1);
+    fixture.mirror.decodeWorkers(8).chunkSize(1);
     RecordingSink sink = new RecordingSink();
 
     PullResult result = fixture.pull(sink);
@@ -104,7 +104,7 @@ class SeedReviewRegressionTest {
     assertEquals(ControlEvent.Type.RENAME, again.stoppedAt().type());
 
     // Ignored: both are counted, the records around them all arrive, none is null.
-    fixture.settings.controlEventPolicy(ControlEventPolicy.IGNORE);
+    fixture.mirror.controlEventPolicy(ControlEventPolicy.IGNORE);
     RecordingSink sink = new RecordingSink();
     PullResult ignored = fixture.pull(sink);
     assertEquals(List.of(fixture.stream.tokenOf(0), fixture.stream.tokenOf(2), fixture.stream.tokenOf(4)),
@@ -117,7 +117,7 @@ class SeedReviewRegressionTest {
     ScriptedRenderer renderer = new ScriptedRenderer();
     renderer.failAt(95, new DocumentRenderException("bad value"));
     PullFixture fixture = new PullFixture(Workload.inserts(150)).renderer(renderer);
-    fixture.settings.maxBatchSize(100).chunkSize(10).decodeWorkers(4);
+    fixture.mirror.batchSize(100).chunkSize(10).decodeWorkers(4);
     RecordingSink sink = new RecordingSink();
 
     PullRecordsException error = PullFixture.pullFailure(fixture, sink);
@@ -130,7 +130,8 @@ class SeedReviewRegressionTest {
   @Test
   void pullReturnsOnlyOnceASinkCallThatIgnoresInterruptsHasEnded() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(50));
-    fixture.settings.chunkSize(10).shutdownTimeout(Duration.ofSeconds(20));
+    fixture.mirror.chunkSize(10);
+    fixture.settings.shutdownTimeout(Duration.ofSeconds(20));
     Gate readerAtFailure = fixture.stream.blockAt(15);
     fixture.stream.failAt(15, new IllegalStateException("the source went away"));
     // The source fails while this write is in progress; the write returns 300 ms after the abort.
@@ -149,7 +150,7 @@ class SeedReviewRegressionTest {
     Gate lastChunk = renderer.blockAt(95);
     renderer.failAt(95, new DocumentRenderException("bad value"));
     PullFixture fixture = new PullFixture(Workload.inserts(150)).renderer(renderer);
-    fixture.settings.maxBatchSize(100).chunkSize(10).decodeWorkers(4);
+    fixture.mirror.batchSize(100).chunkSize(10).decodeWorkers(4);
     RecordingSink sink = new RecordingSink();
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
     try {
@@ -173,7 +174,8 @@ class SeedReviewRegressionTest {
   @Test
   void cancellationWhileTheReaderWaitsOnBackPressureReturnsPromptly() throws Exception {
     PullFixture fixture = new PullFixture(Workload.inserts(5_000));
-    fixture.settings.decodeWorkers(2).chunkSize(10).maxInFlightChunks(2);
+    fixture.mirror.decodeWorkers(2).chunkSize(10);
+    fixture.settings.maxInFlightChunks(2);
     RecordingSink sink = new RecordingSink();
     Gate firstWrite = sink.blockWrite(0); // the destination stalls for good
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
@@ -190,9 +192,10 @@ class SeedReviewRegressionTest {
   @Test
   void nonPositiveDecodeWorkersAreRejectedWhenGiven() {
     for (int workers : new int[] {0, -1}) {
-      IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-          () -> PullSettings.builder().decodeWorkers(workers).build());
-      assertEquals("decodeWorkers must be at least 1, got " + workers, error.getMessage());
+      PullFixture fixture = new PullFixture(Workload.inserts(1));
+      fixture.mirror.decodeWorkers(workers);
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class, fixture::pullRecords);
+      assertEquals("decodeWorkers must be between 1 and 256, got " + workers, error.getMessage());
     }
   }
 
@@ -201,7 +204,8 @@ class SeedReviewRegressionTest {
     ScriptedRenderer renderer = new ScriptedRenderer();
     renderer.failAt(10, new DocumentRenderException("bad value"));
     PullFixture fixture = new PullFixture(Workload.inserts(2_000)).renderer(renderer);
-    fixture.settings.maxBatchSize(100_000).chunkSize(5).decodeWorkers(2).maxInFlightChunks(4);
+    fixture.mirror.batchSize(100_000).chunkSize(5).decodeWorkers(2);
+    fixture.settings.maxInFlightChunks(4);
     Gate farAway = fixture.stream.blockAt(1_000); // never released: reaching it would mean reading on
     RecordingSink sink = new RecordingSink();
     sink.blockWrite(0); // never released either: only the abort can end this pull
@@ -232,7 +236,8 @@ class SeedReviewRegressionTest {
     Gate laterChunk = renderer.blockAt(6);
     renderer.failAt(6, new DocumentRenderException("first error"));
     PullFixture fixture = new PullFixture(Workload.inserts(20)).renderer(renderer);
-    fixture.settings.chunkSize(1).decodeWorkers(4).maxInFlightChunks(8);
+    fixture.mirror.chunkSize(1).decodeWorkers(4);
+    fixture.settings.maxInFlightChunks(8);
     RecordingSink sink = new RecordingSink();
 
     PullOutcomeProbe probe = PullOutcomeProbe.start(fixture, sink);
@@ -250,7 +255,8 @@ class SeedReviewRegressionTest {
   @Test
   void theCheckpointNeverCoversRecordsTheSinkDidNotCommit() {
     PullFixture fixture = new PullFixture(Workload.inserts(100));
-    fixture.settings.chunkSize(10).commitIntervalRecords(20);
+    fixture.mirror.chunkSize(10);
+    fixture.settings.commitIntervalRecords(20);
     RecordingSink sink = new RecordingSink();
     sink.failWrite(3, new IOException("destination went away"));
 

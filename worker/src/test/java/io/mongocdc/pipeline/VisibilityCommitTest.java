@@ -48,7 +48,7 @@ class VisibilityCommitTest {
       fixture.stream.delayAt(i, TRICKLE);
     }
     // Batches end by idle time only: every commit before the end is one for visibility.
-    fixture.settings.chunkSize(16).decodeWorkers(2);
+    fixture.mirror.chunkSize(16).decodeWorkers(2);
     return fixture;
   }
 
@@ -57,7 +57,7 @@ class VisibilityCommitTest {
     PullFixture fixture = trickle(20);
     fixture.stream.reportingReadiness();
     Duration delay = Duration.ofSeconds(1);
-    fixture.settings.maxVisibilityDelay(delay);
+    fixture.mirror.maxVisibilityDelay((int) delay.toMillis());
     ReadTimes reads = new ReadTimes(fixture.stream, false);
     fixture.opener = reads;
     TimedSink sink = new TimedSink(reads, 20);
@@ -75,7 +75,7 @@ class VisibilityCommitTest {
     PullFixture fixture = trickle(15);
     Duration delay = Duration.ofMillis(300);
     // Chunks of one event, so nothing waits in the reader: only the sender's deadline commits.
-    fixture.settings.chunkSize(1).maxVisibilityDelay(delay);
+    fixture.mirror.chunkSize(1).maxVisibilityDelay((int) delay.toMillis());
     ReadTimes reads = new ReadTimes(fixture.stream, true);
     fixture.opener = reads;
     TimedSink sink = new TimedSink(reads, 15);
@@ -95,7 +95,8 @@ class VisibilityCommitTest {
   void theCheckpointNeverCoversWhatALaneHasNotCommittedAcrossVisibilityCommits() throws Exception {
     PullFixture fixture = trickle(30);
     fixture.stream.reportingReadiness();
-    fixture.settings.maxVisibilityDelay(Duration.ofMillis(200)).progressInterval(Duration.ofMillis(1));
+    fixture.mirror.maxVisibilityDelay(200);
+    fixture.settings.progressInterval(Duration.ofMillis(1));
     RecordingSink first = new RecordingSink();
     RecordingSink second = new RecordingSink();
     // The second lane's fourth commit hangs while the first lane's goes through, then fails.

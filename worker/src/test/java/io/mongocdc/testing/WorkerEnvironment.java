@@ -24,7 +24,6 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
-import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +62,7 @@ public final class WorkerEnvironment implements AutoCloseable {
 
   public final TestWorkflowEnvironment testServer;
   public final WorkflowClient client;
-  private final WorkerFactoryOptions factoryOptions;
+  private final WorkerInterceptor[] interceptors;
   private final boolean stickyWorkflows;
   private WorkerFactory workers;
 
@@ -78,8 +77,7 @@ public final class WorkerEnvironment implements AutoCloseable {
     }
     this.testServer = TestWorkflowEnvironment.newInstance(server.build());
     this.client = testServer.getWorkflowClient();
-    this.factoryOptions = WorkerFactoryOptions.newBuilder()
-        .setWorkerInterceptors(builder.interceptors.toArray(WorkerInterceptor[]::new)).build();
+    this.interceptors = builder.interceptors.toArray(WorkerInterceptor[]::new);
     this.stickyWorkflows = builder.stickyWorkflows;
     testServer.start();
   }
@@ -120,8 +118,9 @@ public final class WorkerEnvironment implements AutoCloseable {
     if (workers != null) {
       throw new IllegalStateException("a worker runs already: stop it first");
     }
-    WorkerFactory factory = WorkerFactory.newInstance(client, factoryOptions);
-    WorkerWiring.register(factory.newWorker(TASK_QUEUE, workerOptions()), peers, ports, tuning, nanoClock,
+    WorkerWiring.Workers wired = WorkerWiring.workers(client, interceptors);
+    WorkerFactory factory = wired.factory();
+    WorkerWiring.register(wired, TASK_QUEUE, workerOptions(), peers, ports, tuning, nanoClock,
         new PipelineMetrics(meters, Clock.systemUTC(), null));
     factory.start();
     workers = factory;

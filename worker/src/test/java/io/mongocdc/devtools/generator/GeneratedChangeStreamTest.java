@@ -19,6 +19,7 @@ import io.mongocdc.pipeline.ProgressListener;
 import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.pipeline.PullSettings;
+import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.source.ChangeStreamCursor;
 import io.mongocdc.source.ChangeStreamHistoryLostException;
@@ -79,12 +80,16 @@ class GeneratedChangeStreamTest {
     PullRecords pullRecords = new PullRecords("gen", stream,
         new ChangeEventDecoder(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), DestinationTableResolver.sourceName(),
             ns -> false, ColumnProjections.NONE),
-        PullSettings.builder().decodeWorkers(2).maxBatchSize(1_000).idleTimeout(Duration.ofMillis(20)).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
+        MirrorSettings.defaults().toBuilder().decodeWorkers(2).batchSize(1_000).idleTimeoutSeconds(1).build(),
+        PullSettings.defaults(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
 
     StreamPosition checkpoint = BEGINNING;
     for (int batch = 0; batch < 5; batch++) {
       PullResult result = pullRecords.pull(checkpoint, sink, ProgressListener.none());
       checkpoint = result.checkpoint();
+      if (result.eventsRead() == 0) {
+        break; // the stream is drained: another batch would only wait out its idle timeout
+      }
     }
 
     assertTrue(stream.exhausted());

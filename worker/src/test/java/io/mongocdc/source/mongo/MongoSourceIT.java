@@ -30,6 +30,7 @@ import io.mongocdc.pipeline.PullRecords;
 import io.mongocdc.pipeline.PullRecordsException;
 import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.pipeline.PullSettings;
+import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.snapshot.DocumentCursor;
@@ -131,8 +132,9 @@ class MongoSourceIT {
     return new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), settings()),
         new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(),
             ns -> false, ColumnProjections.NONE),
-        PullSettings.builder().decodeWorkers(2).chunkSize(3).idleTimeout(Duration.ofSeconds(2))
-            .controlEventPolicy(policy).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
+        MirrorSettings.defaults().toBuilder().decodeWorkers(2).chunkSize(3).idleTimeoutSeconds(2)
+            .controlEventPolicy(policy).build(), PullSettings.defaults(), System::nanoTime,
+        DecodedBytesBudget.ofDefaultSize());
   }
 
   private StreamPosition now() {
@@ -218,8 +220,9 @@ class MongoSourceIT {
     PullRecords pull = new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), settings()),
         new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(), DestinationTableResolver.sourceName(),
             ns -> false, ColumnProjections.NONE),
-        PullSettings.builder().decodeWorkers(2).chunkSize(100).idleTimeout(idle)
-            .maxVisibilityDelay(Duration.ofHours(1)).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
+        MirrorSettings.defaults().toBuilder().decodeWorkers(2).chunkSize(100).idleTimeoutSeconds((int) idle.toSeconds())
+            .maxVisibilityDelay((int) Duration.ofHours(1).toMillis()).build(), PullSettings.defaults(), System::nanoTime,
+        DecodedBytesBudget.ofDefaultSize());
     long[] allCommittedAt = {0};
     CollectingSink sink = new CollectingSink() {
       @Override
@@ -354,7 +357,8 @@ class MongoSourceIT {
     PullRecords pull = new PullRecords("it", new MongoChangeStreamOpener(ChangeStreamTarget.of(client, dbName), required),
         new ChangeEventDecoder(new DriverJsonRenderer(), new DriverJsonKeyRenderer(),
             DestinationTableResolver.sourceName(), ns -> true, ColumnProjections.NONE),
-        PullSettings.builder().decodeWorkers(2).chunkSize(3).idleTimeout(Duration.ofSeconds(2)).build(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
+        MirrorSettings.defaults().toBuilder().decodeWorkers(2).chunkSize(3).idleTimeoutSeconds(2).build(),
+        PullSettings.defaults(), System::nanoTime, DecodedBytesBudget.ofDefaultSize());
 
     pull.pull(start, sink, ProgressListener.none());
 

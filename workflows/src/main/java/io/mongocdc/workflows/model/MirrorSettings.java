@@ -258,14 +258,23 @@ public record MirrorSettings(
 
   /** Every reason these settings cannot work; empty when they can. */
   public List<String> problems() {
-    List<String> problems = new ArrayList<>();
-    for (MirrorSetting<?> setting : SETTINGS) {
-      checkValue(setting, problems);
-    }
+    List<String> problems = problems(SETTINGS);
     problems.addAll(snapshot.filterProblems());
     problems.addAll(history.collectionProblems());
     problems.addAll(columns.problems());
     problems.addAll(fieldRules.problems(columns));
+    return problems;
+  }
+
+  /**
+   * Every reason the values of {@code settings} cannot work, as their declarations say; for code
+   * that reads only some of the settings (the pipeline) and checks those when it is given them.
+   */
+  public List<String> problems(List<MirrorSetting<?>> settings) {
+    List<String> problems = new ArrayList<>();
+    for (MirrorSetting<?> setting : settings) {
+      checkValue(setting, problems);
+    }
     return problems;
   }
 
