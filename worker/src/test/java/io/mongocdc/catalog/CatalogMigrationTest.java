@@ -1,20 +1,28 @@
 package io.mongocdc.catalog;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.FIRST_POSITION;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
+import static io.mongocdc.workflows.model.BatchFigures.TABLES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.catalog.BatchReport.OperationCounts;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.TableFigures;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -175,21 +183,11 @@ class CatalogMigrationTest {
       catalog
           .batches()
           .record(
-              BatchReport.builder()
-                  .mirror("m1")
-                  .batchId(b)
-                  .startedAt(start.plusSeconds(10L * b))
-                  .endedAt(start.plusSeconds(10L * b + 2))
-                  .records(1000)
-                  .bytes(100_000)
-                  .operations(new OperationCounts(1000, 0, 0, 0))
-                  .firstPosition(ResumeToken.of("8200000001000000012B0404"))
-                  .lastPosition(ResumeToken.of("8200000002000000012B0404"))
-                  .endReason("IDLE")
-                  .attempts(1)
-                  .tables(List.of(new BatchReport.TableCounts("app.users", "app.users", 100_000,
-                      new OperationCounts(1000, 0, 0, 0))))
-                  .build());
+              new BatchReport("m1", b, start.plusSeconds(10L * b), start.plusSeconds(10L * b + 2),
+                  ResumeToken.of("8200000002000000012B0404"), null, BatchFigures.zero()
+                      .with(RECORDS_DELIVERED, 1000).with(BYTES_READ, 100_000)
+                      .with(FIRST_POSITION, "8200000001000000012B0404").with(END_REASON, "IDLE").with(ATTEMPTS, 1)
+                      .with(TABLES, Map.of("app.users", new TableFigures("app.users", 1000, 0, 0, 0, 100_000)))));
     }
     catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
     assertTrue(catalog.recordMirrorState("m1", MirrorPhase.FAILED, "failed: boom", "boom", "TRANSIENT", 5,
