@@ -16,6 +16,9 @@ import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.TableFigures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,6 +26,9 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -55,11 +61,81 @@ class CatalogMigrationTest {
     }
   }
 
+  private static final Path MIGRATIONS = Path.of("..", "catalog-migrations", "src", "main", "resources", "db",
+      "migration", "catalog");
+
   @Test
-  void batchesFromBeforeV4LoseTheirMadeUpZeroCounts() throws SQLException {
-    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+  void aCatalogMigratedBeforeTheViewWasRepeatableEndsWithTheSameViewAndValidates() throws Exception {
+    // The catalog as workers before R__mirror_status migrated it: the versioned migrations only.
+    DataSource old = EmbeddedPostgresSupport.newDatabase("view");
+    migrateAsWorkersBeforeTheRepeatableView(old, "latest");
+    String before = view(old);
+
+    assertEquals(1, CatalogMigrator.migrate(old), "this code applies the view's repeatable migration, and only it");
+
+    assertEquals(before, view(old));
+    CatalogMigrator.flyway(old).validate();
+    assertEquals(0, CatalogMigrator.migrate(old));
+    DataSource fresh = EmbeddedPostgresSupport.newDatabase("view");
+    CatalogMigrator.migrate(fresh);
+    assertEquals(before, view(fresh), "a catalog migrated from empty has the same view");
+  }
+
+  @Test
+  void onlyTheRepeatableMigrationDefinesTheStatusViewBesidesTheVersionsThatAlreadyDid() throws Exception {
+    Set<String> defining = new TreeSet<>();
+    try (Stream<Path> files = Files.list(MIGRATIONS)) {
+      for (Path file : files.toList()) {
+        if (Files.readString(file).toLowerCase(java.util.Locale.ROOT).contains("view mongo_cdc.mirror_status as")) {
+          defining.add(file.getFileName().toString().split("__")[0]);
+        }
+      }
+    }
+    assertEquals(new TreeSet<>(Set.of("V1", "V4", "V11", "V12", "V16", "R")), defining,
+        "a change to mirror_status is an edit of R__mirror_status.sql, not a new versioned migration");
+  }
+
+  /**
+   * Migrates {@code ds} up to version {@code target} as workers before R__mirror_status did: with
+   * the versioned migrations only (Flyway applies a repeatable migration whatever the target, and
+   * the view it defines reads columns of later versions).
+   */
+  private static void migrateAsWorkersBeforeTheRepeatableView(DataSource ds, String target) throws IOException {
+    Path versioned = Files.createTempDirectory("catalog-versioned");
+    try (Stream<Path> files = Files.list(MIGRATIONS)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().startsWith("V")).toList()) {
+        Files.copy(file, versioned.resolve(file.getFileName()));
+      }
+    }
     org.flywaydb.core.Flyway.configure().configuration(CatalogMigrator.flyway(ds).getConfiguration())
-        .target("3").load().migrate();
+        .locations("filesystem:" + versioned).target(target).load().migrate();
+  }
+
+  /** The view's columns with their types, its definition and its comment. */
+  private static String view(DataSource ds) throws SQLException {
+    StringBuilder text = new StringBuilder();
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      try (ResultSet rs = st.executeQuery("select column_name, data_type from information_schema.columns"
+          + " where table_schema = 'mongo_cdc' and table_name = 'mirror_status' order by ordinal_position")) {
+        while (rs.next()) {
+          text.append(rs.getString(1)).append(' ').append(rs.getString(2)).append('\n');
+        }
+      }
+      try (ResultSet rs = st.executeQuery("select pg_get_viewdef('mongo_cdc.mirror_status'::regclass, true),"
+          + " obj_description('mongo_cdc.mirror_status'::regclass)")) {
+        rs.next();
+        text.append(rs.getString(1)).append('\n').append(rs.getString(2));
+      }
+    }
+    assertTrue(text.indexOf("visible_lag") > 0 && text.indexOf("waiting_since") > 0, text.toString());
+    return text.toString();
+  }
+
+  @Test
+  void batchesFromBeforeV4LoseTheirMadeUpZeroCounts() throws SQLException, IOException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    migrateAsWorkersBeforeTheRepeatableView(ds, "3");
     exec(ds, "insert into mongo_cdc.peers (name, kind) values ('src', 'mongodb'), ('dst', 'postgres')");
     exec(ds, "insert into mongo_cdc.mirrors (name, source_peer, destination_peer, status)"
         + " values ('old', 'src', 'dst', 'running')");
@@ -81,10 +157,9 @@ class CatalogMigrationTest {
   }
 
   @Test
-  void mirrorsFromBeforeV6GetTheirTablesRecordedAndTheOlderMirrorKeepsASharedOne() throws SQLException {
+  void mirrorsFromBeforeV6GetTheirTablesRecordedAndTheOlderMirrorKeepsASharedOne() throws SQLException, IOException {
     DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
-    org.flywaydb.core.Flyway.configure().configuration(CatalogMigrator.flyway(ds).getConfiguration())
-        .target("5").load().migrate();
+    migrateAsWorkersBeforeTheRepeatableView(ds, "5");
     exec(ds, "insert into mongo_cdc.peers (name, kind) values ('src', 'mongodb'), ('dst', 'postgres')");
     String config = "{\"name\":\"%s\",\"destinationPeer\":\"dst\",\"sourceDatabase\":\"shop\","
         + "\"collections\":%s,\"destinationSchema\":\"public\"}";
