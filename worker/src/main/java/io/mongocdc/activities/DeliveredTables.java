@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
-/** A batch's per-table figures: the pipeline's tallies without excluded operations, summed over attempts. */
+/** A batch's per-table figures: the pipeline's tallies without excluded operations. */
 final class DeliveredTables {
 
   private DeliveredTables() {}
@@ -37,15 +37,5 @@ final class DeliveredTables {
   /** The records the figures hold, over every table and operation. */
   static long records(Map<String, TableFigures> figures) {
     return figures.values().stream().mapToLong(TableFigures::records).sum();
-  }
-
-  /** Earlier attempts' figures plus this attempt's; null (unknown) if the earlier ones are unknown. */
-  static Map<String, TableFigures> plus(Map<String, TableFigures> before, Map<String, TableFigures> now) {
-    if (before == null) {
-      return null;
-    }
-    Map<String, TableFigures> sum = new TreeMap<>(before);
-    now.forEach((table, figures) -> sum.merge(table, figures, TableFigures::plus));
-    return sum;
   }
 }

@@ -1,29 +1,34 @@
 package io.mongocdc.activities;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
-import io.mongocdc.workflows.model.TableFigures;
-import java.util.Map;
+import java.io.IOException;
 
 /**
  * The details of a PullRecords heartbeat: what is durably delivered so far, so a retry of the
  * same batch resumes after it instead of replaying it, and where the attempt spends its time.
  *
+ * <p>As JSON, one object: {@code batchId}, {@code delivered}, {@code attempt}, a field per batch
+ * figure it knows (as {@link BatchFigures} writes them), {@code visibleThroughMillis} and {@code
+ * waitingSinceMillis}: the shape heartbeats of earlier workers have, so a retry on a newer worker
+ * resumes after what an older one delivered.
+ *
  * @param batchId the batch
  * @param delivered the delivered checkpoint
- * @param eventsRead events read by the attempt that sent it
- * @param recordsDelivered records delivered by this batch so far, over all its attempts
  * @param attempt the activity attempt that sent it
- * @param stageMillis the attempt's stage timings so far in milliseconds, by stage name (see
- *     {@code StageTimings}); null in heartbeats of workers before it existed
- * @param tables what the batch delivered per destination table so far, over all its attempts;
- *     null in heartbeats of workers before it existed
- * @param firstPosition the resume token of the batch's first delivered record, null before one
- * @param recordsQuarantined poison events the batch set aside so far, over all its attempts (0 in
- *     heartbeats of workers before it existed)
- * @param historyRowsAppended history rows the batch's committed transactions appended so far, over
- *     all its attempts (0 in heartbeats of workers before it existed)
- * @param eventsSkipped events the batch passed over so far, per operation type, over all its attempts
- *     (null in heartbeats of workers before it existed)
+ * @param figures the batch's figures so far: those counted over attempts ({@link
+ *     io.mongocdc.workflows.model.BatchFigure#isOverAttempts()}) over all its attempts, the others
+ *     (events read, stage timings) of the attempt that sent it; a heartbeat of an earlier worker
+ *     does not know the figures that worker did not report
  * @param visibleThroughMillis the source commit time of the newest change this attempt made
  *     visible in the destination (epoch milliseconds), for {@code mirror status} while the batch
  *     runs; null before one, and in heartbeats of workers before it existed
@@ -31,103 +36,56 @@ import java.util.Map;
  *     milliseconds), while it waits; null once it has them, and in heartbeats of workers before it
  *     existed
  */
-public record PullHeartbeat(
-    long batchId, Checkpoint delivered, long eventsRead, long recordsDelivered, int attempt,
-    Map<String, Long> stageMillis, Map<String, TableFigures> tables, String firstPosition,
-    long recordsQuarantined, long historyRowsAppended, Long visibleThroughMillis, Map<String, Long> eventsSkipped,
-    Long waitingSinceMillis) {
+@JsonSerialize(using = PullHeartbeat.Writer.class)
+@JsonDeserialize(using = PullHeartbeat.Reader.class)
+public record PullHeartbeat(long batchId, Checkpoint delivered, int attempt, BatchFigures figures,
+    Long visibleThroughMillis, Long waitingSinceMillis) {
+
+  public PullHeartbeat {
+    figures = figures == null ? BatchFigures.none() : figures;
+  }
+
+  /** A heartbeat of an attempt that has delivered and counted nothing yet. */
+  public static PullHeartbeat nothingYet(long batchId, int attempt) {
+    return new PullHeartbeat(batchId, null, attempt, BatchFigures.none(), null, null);
+  }
 
   /** These details, waiting for destination connections since {@code millis}. */
   public PullHeartbeat waitingSince(long millis) {
-    return new PullHeartbeat(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables,
-        firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis, eventsSkipped, millis);
+    return new PullHeartbeat(batchId, delivered, attempt, figures, visibleThroughMillis, millis);
   }
 
-  /** A builder with nothing set: nothing delivered, read or timed yet. */
-  public static Builder builder() {
-    return new Builder();
+  static final class Writer extends JsonSerializer<PullHeartbeat> {
+    @Override
+    public void serialize(PullHeartbeat beat, JsonGenerator json, SerializerProvider provider) throws IOException {
+      json.writeStartObject();
+      json.writeNumberField("batchId", beat.batchId());
+      json.writeFieldName("delivered");
+      provider.defaultSerializeValue(beat.delivered(), json);
+      json.writeNumberField("attempt", beat.attempt());
+      beat.figures().writeFields(json, provider);
+      json.writeFieldName("visibleThroughMillis");
+      provider.defaultSerializeValue(beat.visibleThroughMillis(), json);
+      json.writeFieldName("waitingSinceMillis");
+      provider.defaultSerializeValue(beat.waitingSinceMillis(), json);
+      json.writeEndObject();
+    }
   }
 
-  /** Builds a heartbeat's details, one named field at a time. */
-  public static final class Builder {
-    private long batchId;
-    private Checkpoint delivered;
-    private long eventsRead;
-    private long recordsDelivered;
-    private int attempt;
-    private Map<String, Long> stageMillis;
-    private Map<String, TableFigures> tables;
-    private String firstPosition;
-    private long recordsQuarantined;
-    private long historyRowsAppended;
-    private Long visibleThroughMillis;
-    private Map<String, Long> eventsSkipped;
-
-    private Builder() {}
-
-    public Builder eventsSkipped(Map<String, Long> value) {
-      eventsSkipped = value;
-      return this;
+  static final class Reader extends JsonDeserializer<PullHeartbeat> {
+    @Override
+    public PullHeartbeat deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+      JsonNode object = parser.readValueAsTree();
+      JsonNode delivered = object.get("delivered");
+      return new PullHeartbeat(object.path("batchId").asLong(),
+          delivered == null || delivered.isNull() ? null : context.readTreeAsValue(delivered, Checkpoint.class),
+          object.path("attempt").asInt(), BatchFigures.readFields(object, context),
+          longOrNull(object, "visibleThroughMillis"), longOrNull(object, "waitingSinceMillis"));
     }
 
-    public Builder batchId(long value) {
-      batchId = value;
-      return this;
-    }
-
-    public Builder delivered(Checkpoint value) {
-      delivered = value;
-      return this;
-    }
-
-    public Builder eventsRead(long value) {
-      eventsRead = value;
-      return this;
-    }
-
-    public Builder recordsDelivered(long value) {
-      recordsDelivered = value;
-      return this;
-    }
-
-    public Builder attempt(int value) {
-      attempt = value;
-      return this;
-    }
-
-    public Builder stageMillis(Map<String, Long> value) {
-      stageMillis = value;
-      return this;
-    }
-
-    public Builder tables(Map<String, TableFigures> value) {
-      tables = value;
-      return this;
-    }
-
-    public Builder firstPosition(String value) {
-      firstPosition = value;
-      return this;
-    }
-
-    public Builder recordsQuarantined(long value) {
-      recordsQuarantined = value;
-      return this;
-    }
-
-    public Builder historyRowsAppended(long value) {
-      historyRowsAppended = value;
-      return this;
-    }
-
-    public Builder visibleThroughMillis(Long value) {
-      visibleThroughMillis = value;
-      return this;
-    }
-
-    public PullHeartbeat build() {
-      return new PullHeartbeat(batchId, delivered, eventsRead, recordsDelivered, attempt, stageMillis, tables,
-          firstPosition, recordsQuarantined, historyRowsAppended, visibleThroughMillis, eventsSkipped, null);
+    private static Long longOrNull(JsonNode object, String field) {
+      JsonNode value = object.get(field);
+      return value == null || value.isNull() ? null : value.asLong();
     }
   }
 }

@@ -32,7 +32,6 @@ import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.PullRecordsRequest;
-import io.mongocdc.workflows.model.SkippedEvents;
 import io.mongocdc.workflows.model.TableFigures;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -127,7 +126,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
     boolean resumes = delivered != null && delivered.isAfter(requested);
     StreamPosition start = resumes ? delivered : requested;
-    EarlierAttempts before = resumes ? EarlierAttempts.of(previous) : EarlierAttempts.NONE;
+    // What the earlier attempts delivered, as their last heartbeat says: a retry resumes after it and counts it once.
+    BatchFigures before = resumes ? previous.figures() : BatchFigures.none();
     if (resumes) {
       log.info("mirror {} batch {} attempt {}: resuming from the last heartbeat, {}",
           mirror.name(), batchId, attempt, start);
@@ -158,9 +158,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
         BatchOutcome outcome = outcome(batchId, result, sink, before, attempt, oplog, pruned);
         mirrorMetrics.onColumnDrift(sink.committedDrift());
         log.info("mirror {} batch {}: {} events, {} records delivered, {} excluded, ended by {}, stage ms {},"
-                + " checkpoint {}", mirror.name(), batchId, outcome.figures().eventsRead(),
-            outcome.figures().recordsDelivered(), outcome.figures().recordsExcluded(), result.endReason(),
-            outcome.figures().stageMillis(), outcome.checkpoint().describe());
+                + " checkpoint {}", mirror.name(), batchId, outcome.figures().get(BatchFigures.EVENTS_READ),
+            outcome.figures().get(BatchFigures.RECORDS_DELIVERED), outcome.figures().get(BatchFigures.RECORDS_EXCLUDED),
+            result.endReason(), outcome.figures().get(BatchFigures.STAGE_MILLIS), outcome.checkpoint().describe());
         return outcome;
       } catch (PullRecordsException e) {
         mirrorMetrics.onBatchFailed();
@@ -187,8 +187,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    */
   private ConnectionLease reserveConnections(ActivityExecutionContext context, MirrorConfig mirror, long batchId,
       int attempt, PullHeartbeat previous, MirrorMetrics mirrorMetrics) throws InterruptedException {
-    PullHeartbeat last = previous != null ? previous
-        : PullHeartbeat.builder().batchId(batchId).attempt(attempt).build();
+    PullHeartbeat last = previous != null ? previous : PullHeartbeat.nothingYet(batchId, attempt);
     return connectionTurns.take(context::heartbeat, mirror, destination.applyLanes(mirror),
         since -> last.waitingSince(since.toEpochMilli()), mirrorMetrics, "batch " + batchId);
   }
@@ -228,38 +227,19 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    * not from the lanes' commits: when one lane committed a round and another then failed, the
    * committed part lies beyond the checkpoint, and the retry replays and counts it.
    */
-  private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, EarlierAttempts before, int attempt,
+  private static PullHeartbeat heartbeatOf(long batchId, PullProgress progress, BatchFigures before, int attempt,
       LaneSinks sink) {
     Map<String, TableFigures> delivered = DeliveredTables.kept(progress.deliveredByTable(), sink::excludes);
-    return PullHeartbeat.builder()
-        .batchId(batchId)
-        .delivered(Checkpoints.of(progress.deliveredCheckpoint()))
-        .eventsRead(progress.eventsRead())
-        .recordsDelivered(before.delivered() + DeliveredTables.records(delivered))
-        .attempt(attempt)
-        .stageMillis(progress.timings().millisByStage())
-        .tables(DeliveredTables.plus(before.tables(), delivered))
-        .firstPosition(firstPosition(before.firstPosition(), progress.firstDelivered()))
-        .recordsQuarantined(before.quarantined() + progress.recordsQuarantined())
-        .historyRowsAppended(before.historyRows() + sink.committedHistoryRows())
-        .visibleThroughMillis(progress.freshness() == null ? null : progress.freshness().visibleThrough().toEpochMilli())
-        .eventsSkipped(SkippedEvents.plus(before.skipped(), progress.eventsSkipped()))
-        .build();
-  }
-
-  /**
-   * What the batch's earlier attempts delivered, as their last heartbeat says: a retry resumes
-   * after it and counts it once.
-   */
-  private record EarlierAttempts(long delivered, Map<String, TableFigures> tables, String firstPosition,
-      long quarantined, long historyRows, Map<String, Long> skipped) {
-
-    static final EarlierAttempts NONE = new EarlierAttempts(0, Map.of(), null, 0, 0, Map.of());
-
-    static EarlierAttempts of(PullHeartbeat heartbeat) {
-      return new EarlierAttempts(heartbeat.recordsDelivered(), heartbeat.tables(), heartbeat.firstPosition(),
-          heartbeat.recordsQuarantined(), heartbeat.historyRowsAppended(), heartbeat.eventsSkipped());
-    }
+    BatchFigures thisAttempt = progress.figures()
+        .with(BatchFigures.EVENTS_READ, progress.eventsRead())
+        .with(BatchFigures.RECORDS_DELIVERED, DeliveredTables.records(delivered))
+        .with(BatchFigures.STAGE_MILLIS, progress.timings().millisByStage())
+        .with(BatchFigures.TABLES, delivered)
+        .with(BatchFigures.FIRST_POSITION, dataOf(progress.firstDelivered()))
+        .with(BatchFigures.HISTORY_ROWS_APPENDED, sink.committedHistoryRows());
+    return new PullHeartbeat(batchId, Checkpoints.of(progress.deliveredCheckpoint()), attempt,
+        before.followedBy(thisAttempt),
+        progress.freshness() == null ? null : progress.freshness().visibleThrough().toEpochMilli(), null);
   }
 
   /**
@@ -279,8 +259,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  private static String firstPosition(String before, ResumeToken thisAttempt) {
-    return before != null ? before : thisAttempt == null ? null : thisAttempt.data();
+  private static String dataOf(ResumeToken token) {
+    return token == null ? null : token.data();
   }
 
   /**
@@ -306,30 +286,27 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     return span;
   }
 
-  private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, EarlierAttempts before,
+  private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, BatchFigures before,
       int attempt, OplogSpan oplog, long historyPruned) {
     Map<String, TableFigures> thisAttempt = DeliveredTables.kept(result.tables(), sink::excludes);
     Map<String, Long> byTable = new TreeMap<>();
     thisAttempt.forEach((table, figures) -> byTable.put(table, figures.records()));
-    BatchFigures figures = BatchFigures.builder()
-        .eventsRead(result.eventsRead())
-        .recordsDelivered(before.delivered() + DeliveredTables.records(thisAttempt))
-        .recordsExcluded(sink.committedExcluded())
-        .bytesRead(result.bytesRead())
-        .recordsByTable(byTable)
-        .durationMillis(result.timings().total().toMillis())
-        .endReason(result.endReason().name())
-        .attempts(attempt)
-        .stageMillis(result.timings().millisByStage())
-        .tables(DeliveredTables.plus(before.tables(), thisAttempt))
-        .firstPosition(firstPosition(before.firstPosition(), result.firstPosition()))
-        .recordsQuarantined(before.quarantined() + result.recordsQuarantined())
-        .historyRowsAppended(before.historyRows() + sink.committedHistoryRows())
-        .eventsSkipped(SkippedEvents.plus(before.skipped(), result.eventsSkipped()))
-        .historyRowsPruned(historyPruned)
-        .columnDrift(sink.committedDrift())
-        .freshness(freshnessOf(result.freshness()))
-        .build();
+    BatchFigures figures = before.followedBy(BatchFigures.zero().plus(result.figures())
+        .with(BatchFigures.EVENTS_READ, result.eventsRead())
+        .with(BatchFigures.RECORDS_DELIVERED, DeliveredTables.records(thisAttempt))
+        .with(BatchFigures.RECORDS_EXCLUDED, sink.committedExcluded())
+        .with(BatchFigures.BYTES_READ, result.bytesRead())
+        .with(BatchFigures.RECORDS_BY_TABLE, byTable)
+        .with(BatchFigures.DURATION_MILLIS, result.timings().total().toMillis())
+        .with(BatchFigures.END_REASON, result.endReason().name())
+        .with(BatchFigures.ATTEMPTS, attempt)
+        .with(BatchFigures.STAGE_MILLIS, result.timings().millisByStage())
+        .with(BatchFigures.TABLES, thisAttempt)
+        .with(BatchFigures.FIRST_POSITION, dataOf(result.firstPosition()))
+        .with(BatchFigures.HISTORY_ROWS_APPENDED, sink.committedHistoryRows())
+        .with(BatchFigures.HISTORY_ROWS_PRUNED, historyPruned)
+        .with(BatchFigures.COLUMN_DRIFT, sink.committedDrift())
+        .with(BatchFigures.FRESHNESS, freshnessOf(result.freshness())));
     String stoppedAt = result.stoppedAt() == null ? null : result.stoppedAt().describe();
     return new BatchOutcome(batchId, Checkpoints.of(result.checkpoint()), figures, stoppedAt, oplog);
   }

@@ -8,15 +8,21 @@ import static org.jooq.impl.DSL.excluded;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.catalog.jooq.tables.records.BatchesRecord;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.workflows.model.BatchFigure;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.Stage;
+import io.mongocdc.workflows.model.TableFigures;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.impl.DSL;
 
@@ -31,23 +37,14 @@ import org.jooq.impl.DSL;
 public final class BatchHistory {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The figures recorded in a column of their own, as declared. */
+  private static final List<BatchFigure<?>> RECORDED = BatchFigures.DECLARED.stream()
+      .filter(figure -> figure.column() != null).toList();
 
   private final DSLContext dsl;
 
   public BatchHistory(DSLContext dsl) {
     this.dsl = Objects.requireNonNull(dsl, "dsl");
-  }
-
-  /** Counts by name as a JSON object, or null for none. */
-  private static JSONB countsJson(Map<String, Long> counts) {
-    if (counts.isEmpty()) {
-      return null;
-    }
-    try {
-      return JSONB.valueOf(JSON.writeValueAsString(counts));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write counts as JSON: " + counts, e);
-    }
   }
 
   /**
@@ -56,78 +53,54 @@ public final class BatchHistory {
    * @return true if this call recorded it, false if it had been recorded already
    */
   public boolean record(BatchReport report) {
+    BatchFigures figures = report.figures();
+    TableFigures total = figures.totalsOverTables();
+    BatchFreshness f = figures.get(BatchFigures.FRESHNESS);
+    ResumeToken first = report.firstPosition();
+    Map<Field<?>, Object> row = new LinkedHashMap<>();
+    row.put(BATCHES.MIRROR_NAME, report.mirror());
+    row.put(BATCHES.BATCH_ID, report.batchId());
+    row.put(BATCHES.STARTED_AT, odt(report.startedAt()));
+    row.put(BATCHES.ENDED_AT, odt(report.endedAt()));
+    row.put(BATCHES.INSERTS, total == null ? null : total.inserts());
+    row.put(BATCHES.UPDATES, total == null ? null : total.updates());
+    row.put(BATCHES.REPLACES, total == null ? null : total.replaces());
+    row.put(BATCHES.DELETES, total == null ? null : total.deletes());
+    row.put(BATCHES.FIRST_POSITION, first == null ? null : first.data());
+    row.put(BATCHES.LAST_POSITION, report.lastPosition() == null ? null : report.lastPosition().data());
+    row.put(BATCHES.READ_MS, report.millisIn(Stage.READ));
+    row.put(BATCHES.READER_BACK_PRESSURE_MS, report.millisIn(Stage.READER_BACK_PRESSURE));
+    row.put(BATCHES.DECODE_MS, report.millisIn(Stage.DECODE));
+    row.put(BATCHES.SENDER_WAIT_MS, report.millisIn(Stage.SENDER_WAITING_FOR_DECODE));
+    row.put(BATCHES.SINK_WRITE_MS, report.millisIn(Stage.SINK_WRITE));
+    row.put(BATCHES.SINK_COMMIT_MS, report.millisIn(Stage.SINK_COMMIT));
+    row.put(BATCHES.APPLY_BACK_PRESSURE_MS, report.millisIn(Stage.APPLY_BACK_PRESSURE));
+    row.put(BATCHES.LANE_COMMIT_MS, report.millisIn(Stage.LANE_COMMIT));
+    row.put(BATCHES.ERROR, report.error());
+    row.put(BATCHES.FRESHNESS_P50_MS, f == null ? null : f.p50Millis());
+    row.put(BATCHES.FRESHNESS_P99_MS, f == null ? null : f.p99Millis());
+    row.put(BATCHES.FRESHNESS_MAX_MS, f == null ? null : f.maxMillis());
+    row.put(BATCHES.VISIBLE_THROUGH, f == null ? null : odt(Instant.ofEpochMilli(f.visibleThroughMillis())));
+    for (BatchFigure<?> figure : RECORDED) {
+      Field<?> column = column(figure);
+      row.put(column, column.getDataType().convert(columnValue(figures.get(figure))));
+    }
+    // A running batch's row is replaced by its final report, in every column but the key and its start.
+    Map<Field<?>, Field<?>> replaced = new LinkedHashMap<>();
+    for (Field<?> column : row.keySet()) {
+      if (column != BATCHES.MIRROR_NAME && column != BATCHES.BATCH_ID && column != BATCHES.STARTED_AT) {
+        replaced.put(column, excluded(column));
+      }
+    }
     return dsl.transactionResult(
         configuration -> {
           DSLContext tx = configuration.dsl();
-          BatchReport.OperationCounts c = report.operations();
-          BatchFreshness f = report.freshness();
           int changed =
               tx.insertInto(BATCHES)
-                  .set(BATCHES.MIRROR_NAME, report.mirror())
-                  .set(BATCHES.BATCH_ID, report.batchId())
-                  .set(BATCHES.STARTED_AT, odt(report.startedAt()))
-                  .set(BATCHES.ENDED_AT, odt(report.endedAt()))
-                  .set(BATCHES.RECORDS, report.records())
-                  .set(BATCHES.BYTES, report.bytes())
-                  .set(BATCHES.INSERTS, c == null ? null : c.inserts())
-                  .set(BATCHES.UPDATES, c == null ? null : c.updates())
-                  .set(BATCHES.REPLACES, c == null ? null : c.replaces())
-                  .set(BATCHES.DELETES, c == null ? null : c.deletes())
-                  .set(
-                      BATCHES.FIRST_POSITION,
-                      report.firstPosition() == null ? null : report.firstPosition().data())
-                  .set(
-                      BATCHES.LAST_POSITION,
-                      report.lastPosition() == null ? null : report.lastPosition().data())
-                  .set(BATCHES.READ_MS, report.millisIn(Stage.READ))
-                  .set(BATCHES.READER_BACK_PRESSURE_MS, report.millisIn(Stage.READER_BACK_PRESSURE))
-                  .set(BATCHES.DECODE_MS, report.millisIn(Stage.DECODE))
-                  .set(BATCHES.SENDER_WAIT_MS, report.millisIn(Stage.SENDER_WAITING_FOR_DECODE))
-                  .set(BATCHES.SINK_WRITE_MS, report.millisIn(Stage.SINK_WRITE))
-                  .set(BATCHES.SINK_COMMIT_MS, report.millisIn(Stage.SINK_COMMIT))
-                  .set(BATCHES.APPLY_BACK_PRESSURE_MS, report.millisIn(Stage.APPLY_BACK_PRESSURE))
-                  .set(BATCHES.LANE_COMMIT_MS, report.millisIn(Stage.LANE_COMMIT))
-                  .set(BATCHES.END_REASON, report.endReason())
-                  .set(BATCHES.ERROR, report.error())
-                  .set(BATCHES.ATTEMPTS, report.attempts())
-                  .set(BATCHES.QUARANTINED, report.quarantined())
-                  .set(BATCHES.HISTORY_ROWS, report.historyRows())
-                  .set(BATCHES.HISTORY_PRUNED, report.historyPruned())
-                  .set(BATCHES.FRESHNESS_P50_MS, f == null ? null : f.p50Millis())
-                  .set(BATCHES.FRESHNESS_P99_MS, f == null ? null : f.p99Millis())
-                  .set(BATCHES.FRESHNESS_MAX_MS, f == null ? null : f.maxMillis())
-                  .set(BATCHES.VISIBLE_THROUGH, f == null ? null : odt(Instant.ofEpochMilli(f.visibleThroughMillis())))
-                  .set(BATCHES.EVENTS_SKIPPED, countsJson(report.eventsSkipped()))
+                  .set(row)
                   .onConflict(BATCHES.MIRROR_NAME, BATCHES.BATCH_ID)
                   .doUpdate()
-                  .set(BATCHES.ENDED_AT, excluded(BATCHES.ENDED_AT))
-                  .set(BATCHES.RECORDS, excluded(BATCHES.RECORDS))
-                  .set(BATCHES.BYTES, excluded(BATCHES.BYTES))
-                  .set(BATCHES.INSERTS, excluded(BATCHES.INSERTS))
-                  .set(BATCHES.UPDATES, excluded(BATCHES.UPDATES))
-                  .set(BATCHES.REPLACES, excluded(BATCHES.REPLACES))
-                  .set(BATCHES.DELETES, excluded(BATCHES.DELETES))
-                  .set(BATCHES.FIRST_POSITION, excluded(BATCHES.FIRST_POSITION))
-                  .set(BATCHES.LAST_POSITION, excluded(BATCHES.LAST_POSITION))
-                  .set(BATCHES.READ_MS, excluded(BATCHES.READ_MS))
-                  .set(BATCHES.READER_BACK_PRESSURE_MS, excluded(BATCHES.READER_BACK_PRESSURE_MS))
-                  .set(BATCHES.DECODE_MS, excluded(BATCHES.DECODE_MS))
-                  .set(BATCHES.SENDER_WAIT_MS, excluded(BATCHES.SENDER_WAIT_MS))
-                  .set(BATCHES.SINK_WRITE_MS, excluded(BATCHES.SINK_WRITE_MS))
-                  .set(BATCHES.SINK_COMMIT_MS, excluded(BATCHES.SINK_COMMIT_MS))
-                  .set(BATCHES.APPLY_BACK_PRESSURE_MS, excluded(BATCHES.APPLY_BACK_PRESSURE_MS))
-                  .set(BATCHES.LANE_COMMIT_MS, excluded(BATCHES.LANE_COMMIT_MS))
-                  .set(BATCHES.END_REASON, excluded(BATCHES.END_REASON))
-                  .set(BATCHES.ERROR, excluded(BATCHES.ERROR))
-                  .set(BATCHES.ATTEMPTS, excluded(BATCHES.ATTEMPTS))
-                  .set(BATCHES.QUARANTINED, excluded(BATCHES.QUARANTINED))
-                  .set(BATCHES.HISTORY_ROWS, excluded(BATCHES.HISTORY_ROWS))
-                  .set(BATCHES.HISTORY_PRUNED, excluded(BATCHES.HISTORY_PRUNED))
-                  .set(BATCHES.FRESHNESS_P50_MS, excluded(BATCHES.FRESHNESS_P50_MS))
-                  .set(BATCHES.FRESHNESS_P99_MS, excluded(BATCHES.FRESHNESS_P99_MS))
-                  .set(BATCHES.FRESHNESS_MAX_MS, excluded(BATCHES.FRESHNESS_MAX_MS))
-                  .set(BATCHES.VISIBLE_THROUGH, excluded(BATCHES.VISIBLE_THROUGH))
-                  .set(BATCHES.EVENTS_SKIPPED, excluded(BATCHES.EVENTS_SKIPPED))
+                  .set(replaced)
                   // only a running batch's row is replaced; a finished one is final
                   .where(BATCHES.ENDED_AT.isNull())
                   .execute();
@@ -135,11 +108,36 @@ public final class BatchHistory {
             return false;
           }
           if (report.endedAt() != null && report.error() == null) {
-            addTableCounts(tx, report.mirror(), report.batchId(), report.tables());
-            ColumnDriftStore.add(tx, report.mirror(), report.columnDrift());
+            addTableCounts(tx, report.mirror(), report.batchId(), figures.get(BatchFigures.TABLES));
+            ColumnDriftStore.add(tx, report.mirror(), figures.get(BatchFigures.COLUMN_DRIFT));
           }
           return true;
         });
+  }
+
+  /** The column of {@code batches} that records {@code figure}. */
+  static Field<?> column(BatchFigure<?> figure) {
+    Field<?> column = BATCHES.field(figure.column());
+    if (column == null) {
+      throw new IllegalStateException("batch figure " + figure.name() + " names a column batches does not have: "
+          + figure.column());
+    }
+    return column;
+  }
+
+  /** A figure's value as its column holds it: a map by name as a JSON object, null when empty. */
+  private static Object columnValue(Object value) {
+    if (!(value instanceof Map<?, ?> byName)) {
+      return value;
+    }
+    if (byName.isEmpty()) {
+      return null;
+    }
+    try {
+      return JSONB.valueOf(JSON.writeValueAsString(byName));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write a batch figure as JSON: " + byName, e);
+    }
   }
 
   /**
@@ -183,15 +181,18 @@ public final class BatchHistory {
   }
 
   private static void addTableCounts(
-      DSLContext tx, String mirror, long batchId, List<BatchReport.TableCounts> tables) {
-    for (BatchReport.TableCounts table : tables) {
-      BatchReport.OperationCounts c = table.operations();
+      DSLContext tx, String mirror, long batchId, Map<String, TableFigures> tables) {
+    if (tables == null) {
+      return;
+    }
+    for (Map.Entry<String, TableFigures> table : tables.entrySet()) {
+      TableFigures c = table.getValue();
       tx.insertInto(TABLE_COUNTERS)
           .set(TABLE_COUNTERS.MIRROR_NAME, mirror)
-          .set(TABLE_COUNTERS.DESTINATION_TABLE, table.destinationTable())
-          .set(TABLE_COUNTERS.SOURCE_NAMESPACE, table.sourceNamespace())
+          .set(TABLE_COUNTERS.DESTINATION_TABLE, table.getKey())
+          .set(TABLE_COUNTERS.SOURCE_NAMESPACE, c.sourceNamespace() == null ? "" : c.sourceNamespace())
           .set(TABLE_COUNTERS.RECORDS, c.records())
-          .set(TABLE_COUNTERS.BYTES, table.bytes())
+          .set(TABLE_COUNTERS.BYTES, c.bytes())
           .set(TABLE_COUNTERS.INSERTS, c.inserts())
           .set(TABLE_COUNTERS.UPDATES, c.updates())
           .set(TABLE_COUNTERS.REPLACES, c.replaces())

@@ -112,6 +112,7 @@ public final class CatalogMigrator {
   }
 
   private static String describe(MigrationInfo info) {
-    return "V" + info.getVersion() + " (" + info.getDescription() + ", " + info.getState() + ")";
+    String name = info.getVersion() == null ? "R" : "V" + info.getVersion();
+    return name + " (" + info.getDescription() + ", " + info.getState() + ")";
   }
 }

@@ -7,17 +7,14 @@ import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.ports.MirrorHealth;
 import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.pipeline.PoisonEvent;
-import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.OplogSpan;
-import io.mongocdc.workflows.model.TableFigures;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -51,32 +48,12 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   @Override
   public CheckpointCommit commit(String mirror, long batchId, StreamPosition position, BatchFigures figures) {
     Instant ended = Instant.now();
-    Duration took = Duration.ofMillis(figures.durationMillis());
-    TableFigures total = figures.totalsOverTables();
-    catalog.batches().record(BatchReport.builder()
-        .mirror(mirror)
-        .batchId(batchId)
-        .startedAt(ended.minus(took))
-        .endedAt(ended)
-        .records(figures.recordsDelivered())
-        .bytes(figures.bytesRead())
-        .operations(total == null ? null : operations(total))
-        .firstPosition(figures.firstPosition() == null ? null : ResumeToken.of(figures.firstPosition()))
-        .lastPosition(position.tokenOrNull())
-        .stageMillis(figures.stageMillis())
-        .endReason(figures.endReason())
-        .attempts(figures.attempts() > 0 ? figures.attempts() : null)
-        .tables(tableCounts(figures))
-        .quarantined(figures.recordsQuarantined())
-        .historyRows(figures.historyRowsAppended())
-        .historyPruned(figures.historyRowsPruned())
-        .columnDrift(figures.columnDrift())
-        .freshness(figures.freshness())
-        .eventsSkipped(figures.eventsSkipped())
-        .build());
+    Duration took = Duration.ofMillis(figures.get(BatchFigures.DURATION_MILLIS));
+    catalog.batches().record(new BatchReport(mirror, batchId, ended.minus(took), ended, position.tokenOrNull(), null,
+        figures));
     CheckpointCommit result = catalog.checkpoints().commit(mirror, batchId, position);
     // Only for a mirror whose workflow run does not record its states (it started on an older worker).
-    if (CONTROL_EVENT.equals(figures.endReason())) {
+    if (CONTROL_EVENT.equals(figures.get(BatchFigures.END_REASON))) {
       catalog.setUntrackedMirrorStatus(mirror, MirrorPhase.PAUSED, "batch " + batchId + " stopped just"
           + " before a drop, rename, dropDatabase or invalidate event (control event policy PAUSE)");
     } else {
@@ -159,20 +136,6 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   @Override
   public void refusedAgain(long id, String reason) {
     catalog.quarantine().refusedAgain(id, reason);
-  }
-
-  private static BatchReport.OperationCounts operations(TableFigures figures) {
-    return new BatchReport.OperationCounts(figures.inserts(), figures.updates(), figures.replaces(), figures.deletes());
-  }
-
-  private static List<BatchReport.TableCounts> tableCounts(BatchFigures figures) {
-    if (figures.tables() == null) {
-      return List.of();
-    }
-    List<BatchReport.TableCounts> tables = new ArrayList<>();
-    figures.tables().forEach((table, counts) -> tables.add(new BatchReport.TableCounts(
-        table, counts.sourceNamespace() == null ? "" : counts.sourceNamespace(), counts.bytes(), operations(counts))));
-    return tables;
   }
 
   @Override

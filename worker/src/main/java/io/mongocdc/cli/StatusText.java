@@ -1,13 +1,19 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.workflows.model.BatchFigure;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSetting;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.TypedColumnSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.MirrorTotals;
 import io.mongocdc.workflows.model.RejectedEdit;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -70,18 +76,15 @@ final class StatusText {
           snapshot.partitionsTotal() == 0 ? "?" : String.valueOf(snapshot.partitionsTotal()),
           snapshot.documentsCopied(), snapshot.position().describe());
     }
-    line(out, "  totals: %d events read, %d records delivered, %d excluded, %d quarantined, %d bytes",
-        s.totals().eventsRead(), s.totals().recordsDelivered(), s.totals().recordsExcluded(),
-        s.totals().recordsQuarantined(), s.totals().bytesRead());
-    if (!s.totals().eventsSkipped().isEmpty()) {
-      line(out, "  events passed over, by type: %s", s.totals().eventsSkipped().entrySet().stream()
-          .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
-    }
-    s.totals().columnDrift().forEach((table, columns) -> line(out, "  typed column drift in %s: %s", table,
+    totals(out, s.totals());
+    s.totals().get(BatchFigures.COLUMN_DRIFT).forEach((table, columns) -> line(out, "  typed column drift in %s: %s",
+        table,
         String.join(", ", columns.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())));
-    if (!s.config().settings().history().collections().isEmpty() || s.totals().historyRowsAppended() > 0) {
-      line(out, "  history: %d rows appended to %s, %d pruned%s", s.totals().historyRowsAppended(),
-          historyTables(s.config().settings().history().collections()), s.totals().historyRowsPruned(),
+    long historyRows = s.totals().get(BatchFigures.HISTORY_ROWS_APPENDED);
+    if (!s.config().settings().history().collections().isEmpty() || historyRows > 0) {
+      line(out, "  history: %d rows appended to %s, %d pruned%s", historyRows,
+          historyTables(s.config().settings().history().collections()),
+          s.totals().get(BatchFigures.HISTORY_ROWS_PRUNED),
           s.config().settings().history().retentionDays() == 0 ? " (kept for ever)"
               : " (older than " + s.config().settings().history().retentionDays() + " days)");
     }
@@ -96,6 +99,32 @@ final class StatusText {
     }
     line(out, "  workflow run: %d (continued as new %d times), %d batches in this run", s.run() + 1, s.run(), s.batchesThisRun());
     return out.toString();
+  }
+
+  /**
+   * The totalled batch figures that status names ({@link BatchFigure#label()}), in the order of
+   * {@link BatchFigures#DECLARED}: the counts on one line, each figure by name on a line of its own
+   * when it has any.
+   */
+  private static void totals(StringBuilder out, MirrorTotals totals) {
+    List<String> counts = new ArrayList<>();
+    List<String> byName = new ArrayList<>();
+    for (BatchFigure<?> figure : BatchFigures.DECLARED) {
+      if (!figure.isTotalled() || figure.label() == null) {
+        continue;
+      }
+      Object total = totals.get(figure);
+      if (total instanceof Map<?, ?> counted) {
+        if (!counted.isEmpty()) {
+          byName.add(figure.label() + ": " + counted.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+              .collect(Collectors.joining(", ")));
+        }
+      } else {
+        counts.add(total + " " + figure.label());
+      }
+    }
+    line(out, "  totals: %s", String.join(", ", counts));
+    byName.forEach(text -> line(out, "  %s", text));
   }
 
   /**

@@ -8,8 +8,11 @@ import io.micrometer.core.instrument.Timer;
 import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.BatchFigure;
+import io.mongocdc.workflows.model.BatchFigures;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,7 +34,8 @@ public final class MirrorMetrics {
   private final Counter eventsRead;
   private final Counter recordsDecoded;
   private final Counter recordsDelivered;
-  private final Counter recordsQuarantined;
+  /** The counters of the batch figures that declare one and count a single number. */
+  private final Map<BatchFigure<?>, Counter> figureCounters = new LinkedHashMap<>();
   private final Timer batchDuration;
   private final Counter snapshotDocuments;
   private final Counter snapshotPartitions;
@@ -60,9 +64,12 @@ public final class MirrorMetrics {
         .tags(tags).register(registry);
     recordsDelivered = Counter.builder("mongo_cdc_records_delivered")
         .description("records durably committed to the destination").tags(tags).register(registry);
-    recordsQuarantined = Counter.builder("mongo_cdc_records_quarantined")
-        .description("poison events set aside in the catalog's quarantined_events (poisonEventPolicy QUARANTINE)")
-        .tags(tags).register(registry);
+    for (BatchFigure<?> figure : BatchFigures.DECLARED) {
+      if (figure.metric() != null && figure.metricTag() == null) {
+        figureCounters.put(figure, Counter.builder(figure.metric()).description(figure.doc()).tags(tags)
+            .register(registry));
+      }
+    }
     batchDuration = Timer.builder("mongo_cdc_batch_duration").description("wall time of PullRecords batches")
         .tags(tags).register(registry);
     snapshotDocuments = Counter.builder("mongo_cdc_snapshot_documents_copied")
@@ -158,16 +165,33 @@ public final class MirrorMetrics {
     recordsDelivered.increment(result.recordsDelivered() - seenDelivered);
     // Every delivered record was decoded; a batch that ended early may have decoded a few more.
     recordsDecoded.increment(Math.max(0, result.recordsDelivered() - seenDecoded));
-    recordsQuarantined.increment(result.recordsQuarantined());
-    result.eventsSkipped().forEach((type, count) -> Counter.builder("mongo_cdc_events_skipped")
-        .description("events passed over, by operation type (unknownEventPolicy SKIP, or an excluded type)")
-        .tags(tags.and("type", type)).register(registry).increment(count));
+    count(result.figures());
     batchDuration.record(result.timings().total());
     queueDepth.set(0);
     observeCheckpoint(result.checkpoint());
     seenRead = 0;
     seenDecoded = 0;
     seenDelivered = 0;
+  }
+
+  /**
+   * Adds the batch figures that declare a counter: a figure by name to the counter of each name
+   * (tagged as declared), created on its first count.
+   */
+  private void count(BatchFigures figures) {
+    for (BatchFigure<?> figure : figures.known()) {
+      Object value = figures.get(figure);
+      if (figure.metric() == null || value == null) {
+        continue;
+      }
+      if (value instanceof Map<?, ?> byName) {
+        byName.forEach((name, count) -> Counter.builder(figure.metric()).description(figure.doc())
+            .tags(tags.and(figure.metricTag(), String.valueOf(name))).register(registry)
+            .increment(((Number) count).doubleValue()));
+      } else {
+        figureCounters.get(figure).increment(((Number) value).doubleValue());
+      }
+    }
   }
 
   /** A batch failed: its progress counts start again with the retry. */

@@ -187,7 +187,7 @@ final class ChunkReader implements Runnable {
         ResumeToken token = tokenOf(event, lastRead);
         if (skipThrough != null) {
           if (!token.isAfter(skipThrough)) {
-            counters.eventsSkippedAfterReopen.incrementAndGet();
+            counters.replaysSkipped.incrementAndGet();
             continue;
           }
           skipThrough = null;

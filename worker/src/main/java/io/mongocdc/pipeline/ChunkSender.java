@@ -7,9 +7,9 @@ import io.mongocdc.decode.SkippedEvent;
 import io.mongocdc.decode.UndecodableEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.ControlEventPolicy;
 import io.mongocdc.workflows.model.MirrorSettings;
-import io.mongocdc.workflows.model.SkippedEvents;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -73,8 +73,8 @@ final class ChunkSender implements Runnable {
   private StreamPosition staged;
   private ControlEvent stoppedAt;
   private long recordsSinceCommit;
-  private long quarantinedSinceCommit;
-  private final Map<String, Long> skippedSinceCommit = new LinkedHashMap<>();
+  /** Batch figures counted since the last commit (events set aside, passed over): delivered at the next one. */
+  private BatchFigures countedSinceCommit = BatchFigures.none();
   private long bytesSinceCommit;
   /** When the oldest record written since the last commit was read; meaningful while there is one. */
   private long oldestUncommittedNanos;
@@ -101,7 +101,7 @@ final class ChunkSender implements Runnable {
     this.mirror = mirror;
     this.caughtUp = caughtUp;
     this.freshnessListener = freshnessListener;
-    this.delivered = new Delivered(start, Map.of(), null, 0, Map.of(), null);
+    this.delivered = new Delivered(start, Map.of(), null, BatchFigures.none(), null);
     this.poison = poison;
     this.staged = start;
     this.mirrorSettings = mirrorSettings;
@@ -122,12 +122,12 @@ final class ChunkSender implements Runnable {
    * @param position the position up to which records are committed
    * @param tables the committed records and bytes per destination table
    * @param firstRecord the position of the first committed record, or null before one
-   * @param quarantined poison events set aside up to the position
-   * @param skipped events passed over up to the position, per operation type ({@link SkippedEvent})
+   * @param counted the batch figures the sender counts, up to the position: poison events set aside,
+   *     events passed over per operation type ({@link SkippedEvent})
    * @param freshness how fresh the committed records were when they became visible; null before one
    */
   record Delivered(StreamPosition position, Map<String, TableTally> tables, ResumeToken firstRecord,
-      long quarantined, Map<String, Long> skipped, Freshness freshness) {}
+      BatchFigures counted, Freshness freshness) {}
 
   Delivered delivered() {
     return delivered;
@@ -192,7 +192,7 @@ final class ChunkSender implements Runnable {
   }
 
   private boolean hasUncommitted() {
-    return recordsSinceCommit > 0 || quarantinedSinceCommit > 0;
+    return recordsSinceCommit > 0 || countedSinceCommit.get(BatchFigures.RECORDS_QUARANTINED) > 0;
   }
 
   private DecodedChunk awaitDecoded(ChunkInFlight next) throws Exception {
@@ -270,13 +270,13 @@ final class ChunkSender implements Runnable {
    */
   private void setAside(PoisonEvent event) throws Exception {
     poison.take(event);
-    quarantinedSinceCommit++;
+    countedSinceCommit = countedSinceCommit.plus(BatchFigures.RECORDS_QUARANTINED, 1L);
     log.warn("mirror {}: set aside the {} (poisonEventPolicy QUARANTINE)", mirror, event.describe());
   }
 
   /** Counts an event passed over; its checkpoint moves with the chunk's. The first of a type is logged. */
   private void passOver(SkippedEvent event) {
-    skippedSinceCommit.merge(event.operationType(), 1L, Long::sum);
+    countedSinceCommit = countedSinceCommit.plus(BatchFigures.EVENTS_SKIPPED, Map.of(event.operationType(), 1L));
     if (LOGGED_SKIPS.add(mirror + "\u0000" + event.operationType())) {
       log.warn("mirror {}: passing over events of type '{}' (first at {}); they are counted per type in status,"
           + " the catalog's batches and metrics", mirror, event.operationType(), event.position());
@@ -338,8 +338,8 @@ final class ChunkSender implements Runnable {
    */
   private void commit() throws Exception {
     if (!hasUncommitted() && sinkCommitted) {
-      delivered = new Delivered(staged, delivered.tables(), delivered.firstRecord(), delivered.quarantined(),
-          committedSkips(), delivered.freshness());
+      delivered = new Delivered(staged, delivered.tables(), delivered.firstRecord(), committedCounts(),
+          delivered.freshness());
       return;
     }
     long commitStart = System.nanoTime();
@@ -358,19 +358,14 @@ final class ChunkSender implements Runnable {
     counters.recordsDelivered.addAndGet(recordsSinceCommit);
     recordsSinceCommit = 0;
     bytesSinceCommit = 0;
-    long quarantined = delivered.quarantined() + quarantinedSinceCommit;
-    quarantinedSinceCommit = 0;
     delivered = new Delivered(staged, committedTallies(), delivered.firstRecord() != null ? delivered.firstRecord()
-        : firstStaged, quarantined, committedSkips(), measureFreshness());
+        : firstStaged, committedCounts(), measureFreshness());
   }
 
-  /** The events passed over since the last commit join those before, which readers get as a copy. */
-  private Map<String, Long> committedSkips() {
-    if (skippedSinceCommit.isEmpty()) {
-      return delivered.skipped();
-    }
-    Map<String, Long> all = SkippedEvents.plus(delivered.skipped(), skippedSinceCommit);
-    skippedSinceCommit.clear();
+  /** The figures counted since the last commit join those before. */
+  private BatchFigures committedCounts() {
+    BatchFigures all = delivered.counted().plus(countedSinceCommit);
+    countedSinceCommit = BatchFigures.none();
     return all;
   }
 

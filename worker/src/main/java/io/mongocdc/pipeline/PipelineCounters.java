@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 final class PipelineCounters {
   final AtomicLong eventsRead = new AtomicLong();
   final AtomicLong bytesRead = new AtomicLong();
-  final AtomicLong eventsSkippedAfterReopen = new AtomicLong();
+  final AtomicLong replaysSkipped = new AtomicLong();
   final LongAdder recordsDecoded = new LongAdder();
   final AtomicLong recordsStaged = new AtomicLong();
   final AtomicLong recordsDelivered = new AtomicLong();

@@ -2,6 +2,7 @@ package io.mongocdc.pipeline;
 
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.BatchFigures;
 import java.time.Duration;
 import java.util.Map;
 
@@ -19,9 +20,8 @@ import java.util.Map;
  * @param timings where the pull has spent its time so far
  * @param deliveredByTable what is durably committed per destination table
  * @param firstDelivered the position of the first committed record, or null before one
- * @param recordsQuarantined poison events set aside up to the delivered checkpoint
- * @param eventsSkipped events passed over up to the delivered checkpoint, per operation type (unknownEventPolicy SKIP or an
- *     excluded type the decoder met)
+ * @param figures the batch figures the pipeline counts (poison events set aside, events passed over, ...), up to
+ *     the delivered checkpoint
  * @param freshness how fresh the committed records were when they became visible; null before one
  */
 public record PullProgress(
@@ -35,6 +35,5 @@ public record PullProgress(
     StageTimings timings,
     Map<String, TableTally> deliveredByTable,
     ResumeToken firstDelivered,
-    long recordsQuarantined,
-    Map<String, Long> eventsSkipped,
+    BatchFigures figures,
     Freshness freshness) {}

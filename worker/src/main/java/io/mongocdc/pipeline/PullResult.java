@@ -4,6 +4,7 @@ import io.mongocdc.decode.ControlEvent;
 import io.mongocdc.decode.Operation;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.BatchFigures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +20,11 @@ import java.util.Map;
  * @param bytesRead raw bytes of the events read
  * @param tables what was delivered per destination table: records and bytes by operation
  * @param firstPosition the position of the first delivered record, or null if none was
- * @param recordsQuarantined poison events set aside up to the checkpoint
- * @param eventsSkipped events passed over up to the checkpoint, per operation type (unknownEventPolicy SKIP or an
- *     excluded type the decoder met)
+ * @param figures the batch figures the pipeline counts (poison events set aside, events passed over, ...), up to
+ *     the checkpoint
  * @param controlEvents control events met, in order (ignored ones and the one that stopped)
  * @param stoppedAt the control event that ended the call under PAUSE, or null
- * @param eventsSkippedAfterReopen events at or before the last read token that a reopened
+ * @param replaysSkipped events at or before the last read token that a reopened
  *     stream replayed and the reader skipped
  * @param streamReopens how often the stream was reopened after "resume token not found"
  * @param timings where the time went
@@ -38,11 +38,10 @@ public record PullResult(
     long bytesRead,
     Map<String, TableTally> tables,
     ResumeToken firstPosition,
-    long recordsQuarantined,
-    Map<String, Long> eventsSkipped,
+    BatchFigures figures,
     List<ControlEvent> controlEvents,
     ControlEvent stoppedAt,
-    long eventsSkippedAfterReopen,
+    long replaysSkipped,
     int streamReopens,
     StageTimings timings,
     Freshness freshness) {

@@ -249,8 +249,7 @@ final class PullRun {
         timings(),
         delivered.tables(),
         delivered.firstRecord(),
-        delivered.quarantined(),
-        delivered.skipped(),
+        delivered.counted(),
         delivered.freshness());
   }
 
@@ -264,11 +263,10 @@ final class PullRun {
         counters.bytesRead.get(),
         delivered.tables(),
         delivered.firstRecord(),
-        delivered.quarantined(),
-        delivered.skipped(),
+        delivered.counted(),
         sender.controlEvents(),
         sender.stoppedAt(),
-        counters.eventsSkippedAfterReopen.get(),
+        counters.replaysSkipped.get(),
         reader.streamReopens(),
         timings(),
         delivered.freshness());

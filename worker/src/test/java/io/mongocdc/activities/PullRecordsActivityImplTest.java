@@ -1,5 +1,19 @@
 package io.mongocdc.activities;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_READ;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_SKIPPED;
+import static io.mongocdc.workflows.model.BatchFigures.FIRST_POSITION;
+import static io.mongocdc.workflows.model.BatchFigures.FRESHNESS;
+import static io.mongocdc.workflows.model.BatchFigures.HISTORY_ROWS_APPENDED;
+import static io.mongocdc.workflows.model.BatchFigures.HISTORY_ROWS_PRUNED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_BY_TABLE;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_EXCLUDED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_QUARANTINED;
+import static io.mongocdc.workflows.model.BatchFigures.TABLES;
+
 import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.OplogSpanLog;
@@ -19,6 +33,7 @@ import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.workflows.FailureTypes;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.TableFigures;
@@ -131,8 +146,8 @@ class PullRecordsActivityImplTest {
     List<RawBsonDocument> events = Fixtures.orderEvents(20);
     BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
 
-    assertEquals(1, outcome.figures().recordsQuarantined());
-    assertEquals(19, outcome.figures().recordsDelivered());
+    assertEquals(1, outcome.figures().get(RECORDS_QUARANTINED));
+    assertEquals(19, outcome.figures().get(RECORDS_DELIVERED));
     assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19))), outcome.checkpoint());
     assertEquals(1, catalog.quarantined().size());
     assertEquals(tokenOfOrder(events, 7), catalog.quarantined().get(0).position());
@@ -153,12 +168,12 @@ class PullRecordsActivityImplTest {
     BatchOutcome outcome = activity(events).pullRecords(batch(Fixtures.orders(), start()));
 
     assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(39))), outcome.checkpoint());
-    assertEquals(40, outcome.figures().eventsRead());
-    assertEquals(40, outcome.figures().recordsDelivered());
-    assertEquals(0, outcome.figures().recordsExcluded());
-    assertEquals(40L, outcome.figures().recordsByTable().get("public.orders"));
-    assertEquals("IDLE_TIMEOUT", outcome.figures().endReason());
-    assertEquals(1, outcome.figures().attempts());
+    assertEquals(40, outcome.figures().get(EVENTS_READ));
+    assertEquals(40, outcome.figures().get(RECORDS_DELIVERED));
+    assertEquals(0, outcome.figures().get(RECORDS_EXCLUDED));
+    assertEquals(40L, outcome.figures().get(RECORDS_BY_TABLE).get("public.orders"));
+    assertEquals("IDLE_TIMEOUT", outcome.figures().get(END_REASON));
+    assertEquals(1, outcome.figures().get(ATTEMPTS));
     assertEquals(40, destination.recordsApplied());
     assertEquals(0, stream.openCursorCount());
   }
@@ -173,26 +188,26 @@ class PullRecordsActivityImplTest {
     CountDownLatch progressed = new CountDownLatch(1);
     env.setActivityHeartbeatListener(PullHeartbeat.class, details -> {
       heartbeats.add(details);
-      if (details.recordsDelivered() == 16) {
+      if (details.figures().get(RECORDS_DELIVERED) == 16) {
         progressed.countDown();
       }
     });
     CompletableFuture<BatchOutcome> pull = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
     assertTrue(gate.awaitReached(WAIT));
     assertTrue(progressed.await(WAIT.toSeconds(), TimeUnit.SECONDS), () -> "a heartbeat reported 16 delivered records: " + heartbeats);
-    PullHeartbeat beat = heartbeats.stream().filter(h -> h.recordsDelivered() == 16).findFirst().orElseThrow();
+    PullHeartbeat beat = heartbeats.stream().filter(h -> h.figures().get(RECORDS_DELIVERED) == 16).findFirst().orElseThrow();
     assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(15))), beat.delivered());
     assertEquals(1, beat.batchId());
-    assertEquals(30, beat.eventsRead());
+    assertEquals(30, beat.figures().get(EVENTS_READ));
     long newestCommitted = events.get(15).getDateTime("wallTime").getValue();
     assertEquals(newestCommitted, beat.visibleThroughMillis(), "the heartbeat says how far the visible rows reach");
     for (PullHeartbeat earlier : heartbeats) {
-      assertTrue(earlier.recordsDelivered() <= 16, "never ahead of what the destination committed: " + earlier);
+      assertTrue(earlier.figures().get(RECORDS_DELIVERED) <= 16, "never ahead of what the destination committed: " + earlier);
       assertTrue(earlier.visibleThroughMillis() == null || earlier.visibleThroughMillis() <= newestCommitted,
           "never ahead of what is visible: " + earlier);
     }
     gate.release();
-    assertEquals(40, pull.get(WAIT.toSeconds(), TimeUnit.SECONDS).figures().recordsDelivered());
+    assertEquals(40, pull.get(WAIT.toSeconds(), TimeUnit.SECONDS).figures().get(RECORDS_DELIVERED));
     java.time.Instant recorded = catalog.visibleThrough(Fixtures.orders().name());
     assertNotNull(recorded, "the running batch recorded how far the visible rows reach in the catalog");
     assertTrue(recorded.toEpochMilli() >= newestCommitted, recorded + " is behind a heartbeat's " + newestCommitted);
@@ -226,9 +241,9 @@ class PullRecordsActivityImplTest {
     });
     BatchOutcome failedPrune = activity.pullRecords(new PullRecordsRequest(mirror, 2, pruned.checkpoint()));
 
-    assertEquals(10, pruned.figures().historyRowsAppended());
-    assertEquals(5, pruned.figures().historyRowsPruned());
-    assertEquals(0, failedPrune.figures().historyRowsPruned());
+    assertEquals(10, pruned.figures().get(HISTORY_ROWS_APPENDED));
+    assertEquals(5, pruned.figures().get(HISTORY_ROWS_PRUNED));
+    assertEquals(0, failedPrune.figures().get(HISTORY_ROWS_PRUNED));
     assertEquals(10, destination.recordsApplied());
   }
 
@@ -237,18 +252,18 @@ class PullRecordsActivityImplTest {
     List<RawBsonDocument> events = Fixtures.orderEvents(40);
     PullRecordsActivity activity = activity(events);
     Checkpoint heartbeated = Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19)));
-    env.setHeartbeatDetails(PullHeartbeat.builder().batchId(1).delivered(heartbeated).eventsRead(20).recordsDelivered(20)
-        .attempt(1).tables(Map.of("public.orders", new TableFigures("shop.orders", 20, 0, 0, 0, 2000)))
-        .firstPosition("00AA").build());
+    env.setHeartbeatDetails(new PullHeartbeat(1, heartbeated, 1, BatchFigures.none().with(EVENTS_READ, 20)
+        .with(RECORDS_DELIVERED, 20).with(TABLES, Map.of("public.orders", new TableFigures("shop.orders", 20, 0, 0, 0, 2000)))
+        .with(FIRST_POSITION, "00AA"), null, null));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
     assertEquals(List.of(Checkpoints.toPosition(heartbeated)), stream.openedPositions());
-    assertEquals(20, outcome.figures().eventsRead());
-    assertEquals(40, outcome.figures().recordsDelivered(), "the earlier attempt's 20 plus this one's 20");
-    assertEquals(40, outcome.figures().tables().get("public.orders").records(),
+    assertEquals(20, outcome.figures().get(EVENTS_READ));
+    assertEquals(40, outcome.figures().get(RECORDS_DELIVERED), "the earlier attempt's 20 plus this one's 20");
+    assertEquals(40, outcome.figures().get(TABLES).get("public.orders").records(),
         "the per-table counts add the earlier attempt's too");
-    assertEquals("00AA", outcome.figures().firstPosition(), "the batch's first record was the earlier attempt's");
+    assertEquals("00AA", outcome.figures().get(FIRST_POSITION), "the batch's first record was the earlier attempt's");
     assertEquals(20, destination.recordsApplied());
   }
 
@@ -289,24 +304,23 @@ class PullRecordsActivityImplTest {
 
     assertEquals(Checkpoints.toPosition(afterVisibilityCommits), stream.openedPositions().get(1),
         "the retry resumes from the heartbeated checkpoint");
-    assertEquals(10, retried.figures().eventsRead(), "the retry reads only the uncommitted tail and what followed");
-    assertEquals(30, retried.figures().recordsDelivered(), "both attempts' records, each counted once");
+    assertEquals(10, retried.figures().get(EVENTS_READ), "the retry reads only the uncommitted tail and what followed");
+    assertEquals(30, retried.figures().get(RECORDS_DELIVERED), "both attempts' records, each counted once");
     assertEquals(30, destination.recordsCommitted(), "no record was committed twice, none was lost");
-    assertNotNull(retried.figures().freshness(), "the batch reports its freshness");
+    assertNotNull(retried.figures().get(FRESHNESS), "the batch reports its freshness");
   }
 
   @Test
   void aHeartbeatOfAnotherBatchOrOlderThanTheStartIsIgnored() {
     List<RawBsonDocument> events = Fixtures.orderEvents(10);
     PullRecordsActivity activity = activity(events);
-    env.setHeartbeatDetails(PullHeartbeat.builder().batchId(7)
-        .delivered(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5)))).eventsRead(6)
-        .recordsDelivered(6).attempt(1).build());
+    env.setHeartbeatDetails(new PullHeartbeat(7, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(5))),
+        1, BatchFigures.none().with(EVENTS_READ, 6).with(RECORDS_DELIVERED, 6), null, null));
 
     BatchOutcome outcome = activity.pullRecords(batch(Fixtures.orders(), start()));
 
     assertEquals(List.of(Checkpoints.toPosition(start())), stream.openedPositions());
-    assertEquals(10, outcome.figures().recordsDelivered());
+    assertEquals(10, outcome.figures().get(RECORDS_DELIVERED));
   }
 
   /** Ten order inserts, with a createIndexes after the third and two events of an invented type after the sixth. */
@@ -333,9 +347,9 @@ class PullRecordsActivityImplTest {
 
     BatchOutcome outcome = activity(events).pullRecords(batch(mirror, start()));
 
-    assertEquals(Map.of("createIndexes", 1L, "futureOp", 2L), outcome.figures().eventsSkipped());
-    assertEquals(13, outcome.figures().eventsRead());
-    assertEquals(10, outcome.figures().recordsDelivered(), "every data change is applied");
+    assertEquals(Map.of("createIndexes", 1L, "futureOp", 2L), outcome.figures().get(EVENTS_SKIPPED));
+    assertEquals(13, outcome.figures().get(EVENTS_READ));
+    assertEquals(10, outcome.figures().get(RECORDS_DELIVERED), "every data change is applied");
     assertEquals(10, destination.recordsApplied());
     assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(12))), outcome.checkpoint(),
         "the checkpoint passes over them");
@@ -368,14 +382,14 @@ class PullRecordsActivityImplTest {
     MirrorConfig mirror = Fixtures.orders(Fixtures.smallSettings().with(MirrorSettings.EXCLUDED_OPERATIONS,
         List.of("createIndexes", "futureOp")));
     // An earlier attempt delivered up to the first futureOp and heartbeated it.
-    env.setHeartbeatDetails(PullHeartbeat.builder().batchId(1)
-        .delivered(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(7)))).eventsRead(8)
-        .recordsDelivered(6).attempt(1).eventsSkipped(Map.of("createIndexes", 1L, "futureOp", 1L)).build());
+    env.setHeartbeatDetails(new PullHeartbeat(1, Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(7))),
+        1, BatchFigures.none().with(EVENTS_READ, 8).with(RECORDS_DELIVERED, 6)
+            .with(EVENTS_SKIPPED, Map.of("createIndexes", 1L, "futureOp", 1L)), null, null));
 
     BatchOutcome outcome = activity.pullRecords(batch(mirror, start()));
 
-    assertEquals(Map.of("createIndexes", 1L, "futureOp", 2L), outcome.figures().eventsSkipped());
-    assertEquals(10, outcome.figures().recordsDelivered());
+    assertEquals(Map.of("createIndexes", 1L, "futureOp", 2L), outcome.figures().get(EVENTS_SKIPPED));
+    assertEquals(10, outcome.figures().get(RECORDS_DELIVERED));
     assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(12))), outcome.checkpoint());
   }
 
@@ -389,8 +403,8 @@ class PullRecordsActivityImplTest {
 
     long deletes = events.stream().filter(e -> e.getString("operationType").getValue().equals("delete")).count();
     assertTrue(deletes > 0);
-    assertEquals(deletes, outcome.figures().recordsExcluded());
-    assertEquals(20 - deletes, outcome.figures().recordsDelivered());
+    assertEquals(deletes, outcome.figures().get(RECORDS_EXCLUDED));
+    assertEquals(20 - deletes, outcome.figures().get(RECORDS_DELIVERED));
     assertEquals(20 - deletes, destination.recordsApplied());
     assertEquals(Checkpoints.of(io.mongocdc.source.StreamPosition.after(stream.tokenOf(19))), outcome.checkpoint());
   }

@@ -1,20 +1,34 @@
 package io.mongocdc.catalog;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.FIRST_POSITION;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
+import static io.mongocdc.workflows.model.BatchFigures.TABLES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.catalog.BatchReport.OperationCounts;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.TableFigures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -47,11 +61,81 @@ class CatalogMigrationTest {
     }
   }
 
+  private static final Path MIGRATIONS = Path.of("..", "catalog-migrations", "src", "main", "resources", "db",
+      "migration", "catalog");
+
   @Test
-  void batchesFromBeforeV4LoseTheirMadeUpZeroCounts() throws SQLException {
-    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+  void aCatalogMigratedBeforeTheViewWasRepeatableEndsWithTheSameViewAndValidates() throws Exception {
+    // The catalog as workers before R__mirror_status migrated it: the versioned migrations only.
+    DataSource old = EmbeddedPostgresSupport.newDatabase("view");
+    migrateAsWorkersBeforeTheRepeatableView(old, "latest");
+    String before = view(old);
+
+    assertEquals(1, CatalogMigrator.migrate(old), "this code applies the view's repeatable migration, and only it");
+
+    assertEquals(before, view(old));
+    CatalogMigrator.flyway(old).validate();
+    assertEquals(0, CatalogMigrator.migrate(old));
+    DataSource fresh = EmbeddedPostgresSupport.newDatabase("view");
+    CatalogMigrator.migrate(fresh);
+    assertEquals(before, view(fresh), "a catalog migrated from empty has the same view");
+  }
+
+  @Test
+  void onlyTheRepeatableMigrationDefinesTheStatusViewBesidesTheVersionsThatAlreadyDid() throws Exception {
+    Set<String> defining = new TreeSet<>();
+    try (Stream<Path> files = Files.list(MIGRATIONS)) {
+      for (Path file : files.toList()) {
+        if (Files.readString(file).toLowerCase(java.util.Locale.ROOT).contains("view mongo_cdc.mirror_status as")) {
+          defining.add(file.getFileName().toString().split("__")[0]);
+        }
+      }
+    }
+    assertEquals(new TreeSet<>(Set.of("V1", "V4", "V11", "V12", "V16", "R")), defining,
+        "a change to mirror_status is an edit of R__mirror_status.sql, not a new versioned migration");
+  }
+
+  /**
+   * Migrates {@code ds} up to version {@code target} as workers before R__mirror_status did: with
+   * the versioned migrations only (Flyway applies a repeatable migration whatever the target, and
+   * the view it defines reads columns of later versions).
+   */
+  private static void migrateAsWorkersBeforeTheRepeatableView(DataSource ds, String target) throws IOException {
+    Path versioned = Files.createTempDirectory("catalog-versioned");
+    try (Stream<Path> files = Files.list(MIGRATIONS)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().startsWith("V")).toList()) {
+        Files.copy(file, versioned.resolve(file.getFileName()));
+      }
+    }
     org.flywaydb.core.Flyway.configure().configuration(CatalogMigrator.flyway(ds).getConfiguration())
-        .target("3").load().migrate();
+        .locations("filesystem:" + versioned).target(target).load().migrate();
+  }
+
+  /** The view's columns with their types, its definition and its comment. */
+  private static String view(DataSource ds) throws SQLException {
+    StringBuilder text = new StringBuilder();
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      try (ResultSet rs = st.executeQuery("select column_name, data_type from information_schema.columns"
+          + " where table_schema = 'mongo_cdc' and table_name = 'mirror_status' order by ordinal_position")) {
+        while (rs.next()) {
+          text.append(rs.getString(1)).append(' ').append(rs.getString(2)).append('\n');
+        }
+      }
+      try (ResultSet rs = st.executeQuery("select pg_get_viewdef('mongo_cdc.mirror_status'::regclass, true),"
+          + " obj_description('mongo_cdc.mirror_status'::regclass)")) {
+        rs.next();
+        text.append(rs.getString(1)).append('\n').append(rs.getString(2));
+      }
+    }
+    assertTrue(text.indexOf("visible_lag") > 0 && text.indexOf("waiting_since") > 0, text.toString());
+    return text.toString();
+  }
+
+  @Test
+  void batchesFromBeforeV4LoseTheirMadeUpZeroCounts() throws SQLException, IOException {
+    DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
+    migrateAsWorkersBeforeTheRepeatableView(ds, "3");
     exec(ds, "insert into mongo_cdc.peers (name, kind) values ('src', 'mongodb'), ('dst', 'postgres')");
     exec(ds, "insert into mongo_cdc.mirrors (name, source_peer, destination_peer, status)"
         + " values ('old', 'src', 'dst', 'running')");
@@ -73,10 +157,9 @@ class CatalogMigrationTest {
   }
 
   @Test
-  void mirrorsFromBeforeV6GetTheirTablesRecordedAndTheOlderMirrorKeepsASharedOne() throws SQLException {
+  void mirrorsFromBeforeV6GetTheirTablesRecordedAndTheOlderMirrorKeepsASharedOne() throws SQLException, IOException {
     DataSource ds = EmbeddedPostgresSupport.newDatabase("mig");
-    org.flywaydb.core.Flyway.configure().configuration(CatalogMigrator.flyway(ds).getConfiguration())
-        .target("5").load().migrate();
+    migrateAsWorkersBeforeTheRepeatableView(ds, "5");
     exec(ds, "insert into mongo_cdc.peers (name, kind) values ('src', 'mongodb'), ('dst', 'postgres')");
     String config = "{\"name\":\"%s\",\"destinationPeer\":\"dst\",\"sourceDatabase\":\"shop\","
         + "\"collections\":%s,\"destinationSchema\":\"public\"}";
@@ -175,21 +258,11 @@ class CatalogMigrationTest {
       catalog
           .batches()
           .record(
-              BatchReport.builder()
-                  .mirror("m1")
-                  .batchId(b)
-                  .startedAt(start.plusSeconds(10L * b))
-                  .endedAt(start.plusSeconds(10L * b + 2))
-                  .records(1000)
-                  .bytes(100_000)
-                  .operations(new OperationCounts(1000, 0, 0, 0))
-                  .firstPosition(ResumeToken.of("8200000001000000012B0404"))
-                  .lastPosition(ResumeToken.of("8200000002000000012B0404"))
-                  .endReason("IDLE")
-                  .attempts(1)
-                  .tables(List.of(new BatchReport.TableCounts("app.users", "app.users", 100_000,
-                      new OperationCounts(1000, 0, 0, 0))))
-                  .build());
+              new BatchReport("m1", b, start.plusSeconds(10L * b), start.plusSeconds(10L * b + 2),
+                  ResumeToken.of("8200000002000000012B0404"), null, BatchFigures.zero()
+                      .with(RECORDS_DELIVERED, 1000).with(BYTES_READ, 100_000)
+                      .with(FIRST_POSITION, "8200000001000000012B0404").with(END_REASON, "IDLE").with(ATTEMPTS, 1)
+                      .with(TABLES, Map.of("app.users", new TableFigures("app.users", 1000, 0, 0, 0, 100_000)))));
     }
     catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
     assertTrue(catalog.recordMirrorState("m1", MirrorPhase.FAILED, "failed: boom", "boom", "TRANSIENT", 5,

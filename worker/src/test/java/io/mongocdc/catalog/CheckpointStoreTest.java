@@ -1,18 +1,26 @@
 package io.mongocdc.catalog;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_QUARANTINED;
+import static io.mongocdc.workflows.model.BatchFigures.TABLES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.ports.CheckpointCommit.Outcome;
 import io.mongocdc.ports.CheckpointCommit;
-import io.mongocdc.catalog.BatchReport.OperationCounts;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.TableFigures;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -118,11 +126,10 @@ class CheckpointStoreTest {
   void batchHistoryIsRecordedOnceAndCountersAddUp() {
     String m = newMirror();
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
-    OperationCounts counts = new OperationCounts(4, 3, 2, 1);
-    BatchReport running = BatchReport.builder().mirror(m).batchId(1).startedAt(t).build();
-    BatchReport done = BatchReport.builder().mirror(m).batchId(1).startedAt(t).endedAt(t.plusSeconds(1)).records(10)
-        .bytes(1000).operations(counts).endReason("IDLE").attempts(1)
-        .tables(List.of(new BatchReport.TableCounts("db.c", "db.c", 1000, counts))).quarantined(0L).build();
+    BatchReport running = new BatchReport(m, 1, t, null, null, null, BatchFigures.none());
+    BatchReport done = new BatchReport(m, 1, t, t.plusSeconds(1), null, null, BatchFigures.zero()
+        .with(RECORDS_DELIVERED, 10).with(BYTES_READ, 1000).with(END_REASON, "IDLE").with(ATTEMPTS, 1)
+        .with(TABLES, Map.of("db.c", new TableFigures("db.c", 4, 3, 2, 1, 1000))).with(RECORDS_QUARANTINED, 0));
     assertTrue(catalog.batches().record(running));
     assertTrue(catalog.batches().record(done));
     assertFalse(catalog.batches().record(done), "a replayed report changes nothing");

@@ -1,5 +1,7 @@
 package io.mongocdc.catalog;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,8 +55,9 @@ class MirrorHealthQueryTest {
   @Test
   void readsStateCheckpointOplogQuarantineAndTheLastFinishedVerify() {
     port.register(mirror("healthy"));
-    port.commit("healthy", 1, token(CHECKPOINT_SECONDS), BatchFigures.builder().endReason("IDLE_TIMEOUT").attempts(1)
-        .build());
+    port.commit("healthy", 1, token(CHECKPOINT_SECONDS), BatchFigures.zero().with(END_REASON, "IDLE_TIMEOUT")
+        .with(ATTEMPTS, 1)
+        );
     Instant observed = Instant.parse("2024-01-01T00:00:00Z");
     port.recordOplogSpan("healthy", new OplogSpan(CHECKPOINT_SECONDS - 3_600, CHECKPOINT_SECONDS + 60), observed);
     port.register(mirror("broken"));

@@ -1,5 +1,18 @@
 package io.mongocdc.catalog;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.DURATION_MILLIS;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_READ;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_SKIPPED;
+import static io.mongocdc.workflows.model.BatchFigures.FIRST_POSITION;
+import static io.mongocdc.workflows.model.BatchFigures.FRESHNESS;
+import static io.mongocdc.workflows.model.BatchFigures.HISTORY_ROWS_APPENDED;
+import static io.mongocdc.workflows.model.BatchFigures.HISTORY_ROWS_PRUNED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_BY_TABLE;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
+import static io.mongocdc.workflows.model.BatchFigures.TABLES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,8 +58,10 @@ class PostgresCheckpointCatalogTest {
   }
 
   private static BatchFigures figures(long records, String endReason) {
-    return BatchFigures.builder().eventsRead(records).recordsDelivered(records).bytesRead(records * 100)
-        .recordsByTable(Map.of("public.orders", records)).durationMillis(250).endReason(endReason).attempts(1).build();
+    return BatchFigures.zero().with(EVENTS_READ, records).with(RECORDS_DELIVERED, records)
+        .with(BYTES_READ, records * 100)
+        .with(RECORDS_BY_TABLE, Map.of("public.orders", records)).with(DURATION_MILLIS, 250)
+        .with(END_REASON, endReason).with(ATTEMPTS, 1);
   }
 
   private static MirrorStateChange state(String mirror, MirrorPhase phase, long atMillis, long sequence) {
@@ -164,9 +179,10 @@ class PostgresCheckpointCatalogTest {
     Map<String, TableFigures> tables = Map.of(
         "public.orders", new TableFigures("shop.orders", 5, 3, 1, 1, 900),
         "public.users", new TableFigures("shop.users", 2, 0, 0, 0, 150));
-    BatchFigures batch = BatchFigures.builder().eventsRead(12).recordsDelivered(12).bytesRead(1200)
-        .recordsByTable(Map.of("public.orders", 10L, "public.users", 2L)).durationMillis(250).endReason("BATCH_SIZE")
-        .attempts(2).tables(tables).firstPosition("8200000001000000012B0404").build();
+    BatchFigures batch = BatchFigures.zero().with(EVENTS_READ, 12).with(RECORDS_DELIVERED, 12).with(BYTES_READ, 1200)
+        .with(RECORDS_BY_TABLE, Map.of("public.orders", 10L, "public.users", 2L)).with(DURATION_MILLIS, 250)
+        .with(END_REASON, "BATCH_SIZE")
+        .with(ATTEMPTS, 2).with(TABLES, tables).with(FIRST_POSITION, "8200000001000000012B0404");
 
     port.commit("f1", 1, token(60), batch);
     port.commit("f1", 2, token(61), batch);
@@ -191,9 +207,10 @@ class PostgresCheckpointCatalogTest {
   @Test
   void aBatchRowHoldsWhatItAppendedToHistoryAndWhatRetentionPruned() {
     port.register(mirror("h1"));
-    BatchFigures batch = BatchFigures.builder().eventsRead(12).recordsDelivered(12).bytesRead(1200)
-        .durationMillis(250).endReason("BATCH_SIZE").attempts(1).tables(Map.of()).historyRowsAppended(12)
-        .historyRowsPruned(40).build();
+    BatchFigures batch = BatchFigures.zero().with(EVENTS_READ, 12).with(RECORDS_DELIVERED, 12).with(BYTES_READ, 1200)
+        .with(DURATION_MILLIS, 250).with(END_REASON, "BATCH_SIZE").with(ATTEMPTS, 1).with(TABLES, Map.of())
+        .with(HISTORY_ROWS_APPENDED, 12)
+        .with(HISTORY_ROWS_PRUNED, 40);
 
     port.commit("h1", 1, token(80), batch);
 
@@ -204,9 +221,11 @@ class PostgresCheckpointCatalogTest {
   @Test
   void aBatchRowHoldsTheEventsItPassedOverByTypeAndNullWhenNone() {
     port.register(mirror("skips1"));
-    BatchFigures skipping = BatchFigures.builder().eventsRead(5).recordsDelivered(2).durationMillis(10)
-        .endReason("BATCH_SIZE").attempts(1).tables(Map.of()).eventsSkipped(Map.of("futureOp", 2L, "createIndexes", 1L))
-        .build();
+    BatchFigures skipping = BatchFigures.zero().with(EVENTS_READ, 5).with(RECORDS_DELIVERED, 2)
+        .with(DURATION_MILLIS, 10)
+        .with(END_REASON, "BATCH_SIZE").with(ATTEMPTS, 1).with(TABLES, Map.of())
+        .with(EVENTS_SKIPPED, Map.of("futureOp", 2L, "createIndexes", 1L))
+        ;
 
     port.commit("skips1", 1, token(90), skipping);
     port.commit("skips1", 2, token(91), figures(4, "BATCH_SIZE"));
@@ -240,10 +259,11 @@ class PostgresCheckpointCatalogTest {
 
     assertEquals(later, instant(column("select visible_through from mongo_cdc.mirror_status where mirror = 'v1'")),
         "a late report of an earlier time does not move it back");
-    port.commit("v1", 1, token(80), BatchFigures.builder().eventsRead(3).recordsDelivered(3).durationMillis(10)
-        .endReason("BATCH_SIZE").attempts(1).tables(Map.of())
-        .freshness(new io.mongocdc.workflows.model.BatchFreshness(5, 9, 12, later.plusSeconds(5).toEpochMilli()))
-        .build());
+    port.commit("v1", 1, token(80), BatchFigures.zero().with(EVENTS_READ, 3).with(RECORDS_DELIVERED, 3)
+        .with(DURATION_MILLIS, 10)
+        .with(END_REASON, "BATCH_SIZE").with(ATTEMPTS, 1).with(TABLES, Map.of())
+        .with(FRESHNESS, new io.mongocdc.workflows.model.BatchFreshness(5, 9, 12, later.plusSeconds(5).toEpochMilli()))
+        );
     assertEquals(later.plusSeconds(5),
         instant(column("select visible_through from mongo_cdc.mirror_status where mirror = 'v1'")),
         "a batch that ended further along wins");

@@ -1,5 +1,7 @@
 package io.mongocdc.cli;
 
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
+
 import io.mongocdc.wiring.PortsFactory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.temporal.client.WorkflowClient;
@@ -97,7 +100,7 @@ class CatalogCookbookTest {
       assertEquals(List.of(), run(sql, cookbook, "Is anything stuck?"), "a paused mirror is not stuck");
       assertNotNull(run(sql, cookbook, "Lag per mirror:").get(0).get("replication_lag"));
 
-      long delivered = paused.totals().recordsDelivered();
+      long delivered = paused.totals().get(RECORDS_DELIVERED);
       assertEquals(delivered, sum(run(sql, cookbook, "Throughput per hour"), "records"),
           "the batches hold every record the workflow counted");
       List<Map<String, Object>> tables = run(sql, cookbook, "Tables and row counts:");

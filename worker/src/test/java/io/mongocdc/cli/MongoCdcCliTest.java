@@ -104,7 +104,8 @@ class MongoCdcCliTest {
     long visibleThrough = System.currentTimeMillis() - 3_000;
     java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
     pulls.then(ScriptedPullRecords.heartbeatUntil(
-        io.mongocdc.activities.PullHeartbeat.builder().batchId(1).visibleThroughMillis(visibleThrough).build(), release));
+        new io.mongocdc.activities.PullHeartbeat(1, null, 0, io.mongocdc.workflows.model.BatchFigures.none(),
+            visibleThrough, null), release));
     try {
       // The heartbeat reaches the server within the worker's heartbeat throttle (2 s).
       Run status = run("mirror", "status", "orders");

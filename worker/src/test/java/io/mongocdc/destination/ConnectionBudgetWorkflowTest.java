@@ -1,5 +1,6 @@
 package io.mongocdc.destination;
 
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +25,7 @@ import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
@@ -113,7 +115,7 @@ class ConnectionBudgetWorkflowTest {
     for (int m = 0; m < MIRRORS; m++) {
       RevealedChangeStream stream = streams.get(mirrors.get(m).name());
       MirrorStatus done = awaitStatus(flows.get(m), s -> stream.deliveredThrough(s, ORDERS_PER_MIRROR + 9));
-      assertEquals(ORDERS_PER_MIRROR + 10, done.totals().recordsDelivered(), done.toString());
+      assertEquals(ORDERS_PER_MIRROR + 10, done.totals().get(RECORDS_DELIVERED), done.toString());
       String table = TableNaming.qualified(mirrors.get(m).name(), TABLE);
       assertEquals(ORDERS_PER_MIRROR, count(fixture.destination(), "select count(*) from " + table));
       assertEquals(10, count(fixture.destination(), "select count(*) from " + table

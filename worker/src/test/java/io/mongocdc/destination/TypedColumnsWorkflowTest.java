@@ -1,5 +1,6 @@
 package io.mongocdc.destination;
 
+import static io.mongocdc.workflows.model.BatchFigures.COLUMN_DRIFT;
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +22,7 @@ import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
@@ -115,7 +117,7 @@ class TypedColumnsWorkflowTest {
         + " where _id = '33'").replace("\"{", "{"));
     assertEquals("7.75", text("select total::text from " + table + " where _id = '7'"));
     // Counted once in the snapshot (row 7) and once in the stream (row 33).
-    assertEquals(Map.of(TABLE, Map.of("total", 2L)), first.totals().columnDrift());
+    assertEquals(Map.of(TABLE, Map.of("total", 2L)), first.totals().get(COLUMN_DRIFT));
     assertEquals(2, countIn(fixture.catalog(), "select drifted from mongo_cdc.column_drift where mirror_name = '" + name
         + "' and destination_table = '" + TABLE + "' and column_name = 'total'"));
     assertEquals(1, count("select count(*) from pg_indexes where schemaname = '" + name + "' and indexname = '"

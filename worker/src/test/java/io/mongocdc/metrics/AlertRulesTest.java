@@ -1,5 +1,7 @@
 package io.mongocdc.metrics;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,7 +61,7 @@ class AlertRulesTest {
     port.register(new MirrorConfig("orders", "orders-mongo", "warehouse-pg", "shop", List.of("orders"), "public",
         MirrorSettings.defaults()));
     port.commit("orders", 1, StreamPosition.after(ResumeToken.of(String.format("82%08X%08X2B0404", 1_700_000_000, 1))),
-        BatchFigures.builder().endReason("IDLE_TIMEOUT").attempts(1).build());
+        BatchFigures.zero().with(END_REASON, "IDLE_TIMEOUT").with(ATTEMPTS, 1));
     port.recordOplogSpan("orders", new OplogSpan(1_699_990_000, 1_700_000_000), Instant.now());
     catalog.dsl().execute("insert into mongo_cdc.verify_runs (mirror_name, workflow_run_id, state)"
         + " values ('orders', 'run-1', 'done')");

@@ -10,6 +10,7 @@ import io.mongocdc.pipeline.PullProgress;
 import io.mongocdc.pipeline.PullResult;
 import io.mongocdc.pipeline.StageTimings;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.BatchFigures;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,13 +30,13 @@ class MirrorMetricsTest {
 
   private static PullProgress progress(long read, long decoded, long delivered, int inFlight, long checkpointSeconds) {
     return new PullProgress(StreamPosition.atOperationTime(new BsonTimestamp((int) checkpointSeconds, 1)), read,
-        decoded, delivered, delivered, inFlight, Duration.ofSeconds(1), null, Map.of(), null, 0, Map.of(), null);
+        decoded, delivered, delivered, inFlight, Duration.ofSeconds(1), null, Map.of(), null, BatchFigures.none(), null);
   }
 
   private static PullResult result(long read, long delivered, long checkpointSeconds) {
     Duration d = Duration.ofMillis(1500);
     return new PullResult(StreamPosition.atOperationTime(new BsonTimestamp((int) checkpointSeconds, 1)),
-        EndReason.BATCH_SIZE, read, delivered, 0, Map.of(), null, 0, Map.of(), List.of(), null, 0, 0,
+        EndReason.BATCH_SIZE, read, delivered, 0, Map.of(), null, BatchFigures.none(), List.of(), null, 0, 0,
         new StageTimings(d, d, d, d, d, d, d, d, d), null);
   }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.DocumentRenderException;
 import io.mongocdc.source.StreamPosition;
+import io.mongocdc.workflows.model.BatchFigures;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -73,7 +74,7 @@ class PoisonEventTest {
     assertNull(event.rawEvent());
     assertEquals(39, sink.committed().size());
     assertTrue(sink.committed().stream().noneMatch(r -> r.key().equals("13")));
-    assertEquals(1, result.recordsQuarantined());
+    assertEquals(1, result.figures().get(BatchFigures.RECORDS_QUARANTINED));
     assertEquals(39, result.recordsDelivered());
     assertEquals(StreamPosition.after(fixture.stream.tokenOf(39)), result.checkpoint());
   }
@@ -98,7 +99,7 @@ class PoisonEventTest {
     assertEquals(events.get(POISON).getByteBuffer().remaining(), event.rawEvent().length);
     assertTrue(event.reason().contains("scripted render failure"), event.reason());
     assertEquals(39, sink.committed().size());
-    assertEquals(1, result.recordsQuarantined());
+    assertEquals(1, result.figures().get(BatchFigures.RECORDS_QUARANTINED));
   }
 
   @Test
@@ -127,7 +128,7 @@ class PoisonEventTest {
 
     assertEquals(catalogDown, failure.getCause());
     fixture.assertDeliveredInOrder(sink.committed(), 0, 10);
-    assertEquals(0, failure.delivered().recordsQuarantined());
+    assertEquals(0, failure.delivered().figures().get(BatchFigures.RECORDS_QUARANTINED));
   }
 
   @Test

@@ -1,5 +1,8 @@
 package io.mongocdc.workflows;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.FIRST_POSITION;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +24,7 @@ import io.mongocdc.source.scripted.ManualClock;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -82,12 +86,12 @@ class CdcFlowEndToEndTest {
         () -> "the retry resumed after the heartbeated checkpoint: " + stream.openedPositions());
     List<BatchRow> batches = catalog.batches("orders");
     assertEquals(1, batches.get(0).batchId());
-    assertEquals(EVENTS, batches.get(0).figures().recordsDelivered());
-    assertEquals(2, batches.get(0).figures().attempts());
+    assertEquals(EVENTS, batches.get(0).figures().get(RECORDS_DELIVERED));
+    assertEquals(2, batches.get(0).figures().get(ATTEMPTS));
     assertEquals(EVENTS, batches.get(0).figures().totalsOverTables().records(),
         "per operation, the 32 of the failed attempt (from its last heartbeat) and the 28 of the retry, once each");
     assertEquals(Fixtures.orderEvents(EVENTS).get(0).getDocument("_id").getString("_data").getValue(),
-        batches.get(0).figures().firstPosition(), "the batch's first record is the failed attempt's first");
+        batches.get(0).figures().get(FIRST_POSITION), "the batch's first record is the failed attempt's first");
     assertEquals(1, catalog.failedAttempts().size(), "the failed attempt left its trace: " + catalog.failedAttempts());
     for (int i = 0; i < batches.size(); i++) {
       assertEquals(i + 1, batches.get(i).batchId(), "one catalog row per batch, in order");
@@ -98,7 +102,7 @@ class CdcFlowEndToEndTest {
     // (ACTIVITY_UNKNOWN) instead of retrying it at once as a real server does.
     workflow.terminate(null);
     MirrorStatus last2 = flow.result("orders");
-    assertEquals(EVENTS, last2.totals().recordsDelivered());
+    assertEquals(EVENTS, last2.totals().get(RECORDS_DELIVERED));
     assertEquals(MirrorPhase.TERMINATED, last2.state());
     assertNoSecretIn(flow.client.fetchHistory("mirror-orders").toJson(true), "history");
     assertNoSecretIn(new ObjectMapper().writeValueAsString(last2), "status");
@@ -133,13 +137,13 @@ class CdcFlowEndToEndTest {
 
     assertEquals(expectedFinalState(), destination.rows("public.orders"));
     List<BatchRow> batches = catalog.batches("orders");
-    assertEquals(2, batches.get(0).figures().attempts(), "the first attempt failed");
-    assertEquals(batches.get(0).figures().totalsOverTables().records(), batches.get(0).figures().recordsDelivered(),
+    assertEquals(2, batches.get(0).figures().get(ATTEMPTS), "the first attempt failed");
+    assertEquals(batches.get(0).figures().totalsOverTables().records(), batches.get(0).figures().get(RECORDS_DELIVERED),
         "the failed attempt's records up to its checkpoint and the retry's, once each: " + batches);
-    assertEquals(EVENTS, batches.stream().mapToLong(b -> b.figures().recordsDelivered()).sum(),
+    assertEquals(EVENTS, batches.stream().mapToLong(b -> b.figures().get(RECORDS_DELIVERED)).sum(),
         "every event once over the batches: " + batches);
     workflow.terminate(null);
-    assertEquals(EVENTS, flow.result("orders").totals().recordsDelivered());
+    assertEquals(EVENTS, flow.result("orders").totals().get(RECORDS_DELIVERED));
   }
 
   @Test

@@ -1,5 +1,11 @@
 package io.mongocdc.workflows;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.DURATION_MILLIS;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_READ;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static io.mongocdc.workflows.ScriptedPullRecords.advance;
 import static io.mongocdc.workflows.ScriptedPullRecords.deliver;
@@ -88,7 +94,7 @@ class CdcFlowWorkflowTest {
     assertNotNull(status.committedAtMillis());
     assertTrue(status.checkpointAgeSeconds() > 0);
     assertEquals(2, status.totals().batches());
-    assertEquals(15, status.totals().recordsDelivered());
+    assertEquals(15, status.totals().get(RECORDS_DELIVERED));
     assertEquals("orders-mongo", status.config().sourcePeer());
     assertEquals(Fixtures.smallSettings(), status.config().settings());
     assertNull(status.lastError());
@@ -151,8 +157,9 @@ class CdcFlowWorkflowTest {
     Checkpoint stored = advance(STARTING_POINT, 30);
     catalog.register(mirror(500));
     catalog.commit("orders", 52, Checkpoints.toPosition(stored),
-        BatchFigures.builder().eventsRead(30).recordsDelivered(30).bytesRead(3000).durationMillis(5)
-            .endReason("BATCH_SIZE").attempts(1).build());
+        BatchFigures.zero().with(EVENTS_READ, 30).with(RECORDS_DELIVERED, 30).with(BYTES_READ, 3000)
+            .with(DURATION_MILLIS, 5)
+            .with(END_REASON, "BATCH_SIZE").with(ATTEMPTS, 1));
     CdcFlowWorkflow workflow = flow.start(mirror(500));
 
     PullRecordsRequest first = pulls.nextCall();
@@ -359,7 +366,7 @@ class CdcFlowWorkflowTest {
     MirrorStatus last = flow.result("orders");
     assertEquals(MirrorPhase.TERMINATED, last.state());
     assertEquals(1, last.committedBatchId());
-    assertEquals(2, last.totals().recordsDelivered());
+    assertEquals(2, last.totals().get(RECORDS_DELIVERED));
     assertEquals(1, pulls.calls().size());
   }
 
@@ -381,7 +388,7 @@ class CdcFlowWorkflowTest {
     assertEquals(2, carried.committedBatchId());
     assertEquals(advance(STARTING_POINT, 7), carried.committedCheckpoint());
     assertEquals(2, carried.totals().batches());
-    assertEquals(7, carried.totals().recordsDelivered());
+    assertEquals(7, carried.totals().get(RECORDS_DELIVERED));
     assertEquals(1, carried.pendingEdits().size());
     assertEquals(32, carried.pendingEdits().get(0).get(MirrorSettings.CHUNK_SIZE));
     assertEquals(1, carried.recentRejectedEdits().size());
@@ -412,7 +419,7 @@ class CdcFlowWorkflowTest {
 
     assertEquals(2, pulls.nextCall().batchId());
     MirrorStatus status = workflow.status();
-    assertEquals(8, status.totals().recordsDelivered());
+    assertEquals(8, status.totals().get(RECORDS_DELIVERED));
     assertEquals(advance(STARTING_POINT, 8), status.committedCheckpoint());
     assertNull(status.lastError(), "retried inside the activity's policy: the workflow saw no failure");
     workflow.terminate(new StopRequest(true));
@@ -442,7 +449,7 @@ class CdcFlowWorkflowTest {
     MirrorStatus recovered = workflow.status();
     assertEquals(0, recovered.failedAttempts());
     assertEquals(MirrorPhase.RUNNING, recovered.state());
-    assertEquals(2, recovered.totals().recordsDelivered());
+    assertEquals(2, recovered.totals().get(RECORDS_DELIVERED));
     workflow.terminate(new StopRequest(true));
     flow.result("orders");
     flow.captureHistory("orders", flow.firstRunId, "backoff-after-retries");

@@ -1,5 +1,13 @@
 package io.mongocdc.workflows;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.DURATION_MILLIS;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_READ;
+import static io.mongocdc.workflows.model.BatchFigures.FRESHNESS;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_BY_TABLE;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.mongocdc.testing.ActivityInterception;
@@ -142,10 +150,11 @@ public final class ScriptedPullRecords {
 
   private static BatchOutcome outcome(PullRecordsRequest request, int records, String stoppedAt,
       BatchFreshness freshness) {
-    BatchFigures figures = BatchFigures.builder().eventsRead(records).recordsDelivered(records)
-        .bytesRead(records * 100L).recordsByTable(records == 0 ? Map.of() : Map.of("public.orders", (long) records))
-        .durationMillis(5).endReason(stoppedAt == null ? "IDLE_TIMEOUT" : "CONTROL_EVENT").attempts(1)
-        .freshness(freshness).build();
+    BatchFigures figures = BatchFigures.zero().with(EVENTS_READ, records).with(RECORDS_DELIVERED, records)
+        .with(BYTES_READ, records * 100L)
+        .with(RECORDS_BY_TABLE, records == 0 ? Map.of() : Map.of("public.orders", (long) records))
+        .with(DURATION_MILLIS, 5).with(END_REASON, stoppedAt == null ? "IDLE_TIMEOUT" : "CONTROL_EVENT")
+        .with(ATTEMPTS, 1).with(FRESHNESS, freshness);
     return new BatchOutcome(request.batchId(), advance(request.start(), records), figures, stoppedAt, null);
   }
 }

@@ -1,5 +1,6 @@
 package io.mongocdc.workflows;
 
+import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CarriedState;
@@ -100,8 +101,8 @@ final class FlowState {
     if (outcome.oplog() != null) {
       oplog = outcome.oplog();
     }
-    if (outcome.figures().freshness() != null) {
-      carried.lastFreshness = outcome.figures().freshness();
+    if (outcome.figures().get(BatchFigures.FRESHNESS) != null) {
+      carried.lastFreshness = outcome.figures().get(BatchFigures.FRESHNESS);
     }
     if (outcome.stoppedAt() != null) {
       carried.paused = true;

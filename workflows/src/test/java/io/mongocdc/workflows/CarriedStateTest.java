@@ -1,5 +1,15 @@
 package io.mongocdc.workflows;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.COLUMN_DRIFT;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_READ;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_SKIPPED;
+import static io.mongocdc.workflows.model.BatchFigures.HISTORY_ROWS_APPENDED;
+import static io.mongocdc.workflows.model.BatchFigures.HISTORY_ROWS_PRUNED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_EXCLUDED;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_QUARANTINED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -124,8 +134,8 @@ class CarriedStateTest {
   @Test
   void continueAsNewIsHandedTheCarriedStateItselfCountedAsTheNextRun() {
     FlowState state = new FlowState(CarriedState.initial(MIRROR));
-    BatchFigures figures = BatchFigures.builder().eventsRead(3).recordsDelivered(3).attempts(1)
-        .freshness(FRESHNESS).build();
+    BatchFigures figures = BatchFigures.zero().with(EVENTS_READ, 3).with(RECORDS_DELIVERED, 3).with(ATTEMPTS, 1)
+        .with(BatchFigures.FRESHNESS, FRESHNESS);
     state.committed(new BatchOutcome(1, CHECKPOINT, figures, null, null), CHECKPOINT, 1_700_000_001_000L);
 
     CarriedState handed = state.carry();
@@ -154,8 +164,10 @@ class CarriedStateTest {
     carried.chosenStart = Checkpoint.afterToken("8264", 0, 0);
     carried.lastBatchId = 7;
     carried.committedAtMillis = 1_700_000_101_000L;
-    carried.totals = new MirrorTotals(7, 70, 60, 10, 7000, 1, 2, 3, Map.of("public.orders", Map.of("total", 4L)),
-        Map.of("createIndexes", 2L));
+    carried.totals = new MirrorTotals(7, BatchFigures.zero().with(EVENTS_READ, 70).with(RECORDS_DELIVERED, 60)
+        .with(RECORDS_EXCLUDED, 10).with(BYTES_READ, 7000).with(RECORDS_QUARANTINED, 1).with(HISTORY_ROWS_APPENDED, 2)
+        .with(HISTORY_ROWS_PRUNED, 3).with(COLUMN_DRIFT, Map.of("public.orders", Map.of("total", 4L)))
+        .with(EVENTS_SKIPPED, Map.of("createIndexes", 2L)));
     carried.freshSnapshotPlans.add("orders");
     carried.copiesBetweenBatches.add("orders");
     carried.paused = true;

@@ -1,5 +1,11 @@
 package io.mongocdc.workflows;
 
+import static io.mongocdc.workflows.model.BatchFigures.ATTEMPTS;
+import static io.mongocdc.workflows.model.BatchFigures.BYTES_READ;
+import static io.mongocdc.workflows.model.BatchFigures.DURATION_MILLIS;
+import static io.mongocdc.workflows.model.BatchFigures.END_REASON;
+import static io.mongocdc.workflows.model.BatchFigures.EVENTS_READ;
+import static io.mongocdc.workflows.model.BatchFigures.RECORDS_DELIVERED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /** Status exposes the committed checkpoint's oplog headroom and warns well before history is lost. */
 class FlowStateOplogTest {
 
-  private static final BatchFigures FIGURES = BatchFigures.builder().eventsRead(1).recordsDelivered(1).bytesRead(10)
-      .durationMillis(5).endReason("BATCH_SIZE").attempts(1).build();
+  private static final BatchFigures FIGURES = BatchFigures.zero().with(EVENTS_READ, 1).with(RECORDS_DELIVERED, 1)
+      .with(BYTES_READ, 10).with(DURATION_MILLIS, 5).with(END_REASON, "BATCH_SIZE").with(ATTEMPTS, 1);
 
   private static FlowState state() {
     return new FlowState(CarriedState.initial(new MirrorConfig("orders", "src", "dst", "shop", List.of("orders"),

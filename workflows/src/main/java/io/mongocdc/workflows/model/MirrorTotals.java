@@ -1,48 +1,66 @@
 package io.mongocdc.workflows.model;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.io.IOException;
 import java.util.Map;
 
 /**
- * Figures summed over every committed batch of a mirror (across continue-as-new).
+ * Figures summed over every committed batch of a mirror (across continue-as-new): the batches,
+ * and each {@link BatchFigure#isTotalled() totalled} figure. As JSON, {@code batches} and a field
+ * per figure, as {@link BatchFigures} writes them; a figure totals written before it existed do not
+ * have reads as its empty value.
  *
- * @param recordsQuarantined records set aside in the catalog's {@code quarantined_events} under
- *     {@code poisonEventPolicy} QUARANTINE (0 in histories of workers before it existed)
- * @param historyRowsAppended rows appended to history tables (0 before change history existed)
- * @param historyRowsPruned history rows removed by retention (0 before change history existed)
- * @param columnDrift typed column values that did not convert, by table and column, in the rows
- *     batches and snapshot partitions wrote (empty before typed columns existed)
- * @param eventsSkipped events passed over, per operation type (empty before {@code
- *     unknownEventPolicy} existed)
+ * @param batches the batches committed
+ * @param figures the totalled figures
  */
-public record MirrorTotals(
-    long batches, long eventsRead, long recordsDelivered, long recordsExcluded, long bytesRead,
-    long recordsQuarantined, long historyRowsAppended, long historyRowsPruned,
-    Map<String, Map<String, Long>> columnDrift, Map<String, Long> eventsSkipped) {
+@JsonSerialize(using = MirrorTotals.Writer.class)
+@JsonDeserialize(using = MirrorTotals.Reader.class)
+public record MirrorTotals(long batches, BatchFigures figures) {
 
-  public static final MirrorTotals ZERO = new MirrorTotals(0, 0, 0, 0, 0, 0, 0, 0, null, null);
+  public static final MirrorTotals ZERO = new MirrorTotals(0, BatchFigures.zero());
 
   public MirrorTotals {
-    columnDrift = ColumnDrift.copyOf(columnDrift);
-    eventsSkipped = SkippedEvents.copyOf(eventsSkipped);
+    figures = figures.only(BatchFigure::isTotalled);
+  }
+
+  /** The total of {@code figure}. */
+  public <T> T get(BatchFigure<T> figure) {
+    return figures.get(figure);
   }
 
   /** These totals with a snapshot partition's drift added. */
   public MirrorTotals plusDrift(Map<String, Map<String, Long>> drift) {
-    return new MirrorTotals(batches, eventsRead, recordsDelivered, recordsExcluded, bytesRead, recordsQuarantined,
-        historyRowsAppended, historyRowsPruned, ColumnDrift.plus(columnDrift, drift), eventsSkipped);
+    return new MirrorTotals(batches, figures.plus(BatchFigures.COLUMN_DRIFT, drift));
   }
 
+  /** These totals with one more batch. */
   public MirrorTotals plus(BatchFigures batch) {
-    return new MirrorTotals(
-        batches + 1,
-        eventsRead + batch.eventsRead(),
-        recordsDelivered + batch.recordsDelivered(),
-        recordsExcluded + batch.recordsExcluded(),
-        bytesRead + batch.bytesRead(),
-        recordsQuarantined + batch.recordsQuarantined(),
-        historyRowsAppended + batch.historyRowsAppended(),
-        historyRowsPruned + batch.historyRowsPruned(),
-        ColumnDrift.plus(columnDrift, batch.columnDrift()),
-        SkippedEvents.plus(eventsSkipped, batch.eventsSkipped()));
+    return new MirrorTotals(batches + 1, figures.plus(batch.only(BatchFigure::isTotalled)));
+  }
+
+  static final class Writer extends JsonSerializer<MirrorTotals> {
+    @Override
+    public void serialize(MirrorTotals totals, JsonGenerator json, SerializerProvider provider) throws IOException {
+      json.writeStartObject();
+      json.writeNumberField("batches", totals.batches());
+      totals.figures().writeFields(json, provider);
+      json.writeEndObject();
+    }
+  }
+
+  static final class Reader extends JsonDeserializer<MirrorTotals> {
+    @Override
+    public MirrorTotals deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+      JsonNode object = parser.readValueAsTree();
+      return new MirrorTotals(object.path("batches").asLong(), BatchFigures.readFields(object, context));
+    }
   }
 }

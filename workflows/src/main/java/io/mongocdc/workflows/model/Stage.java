@@ -1,7 +1,7 @@
 package io.mongocdc.workflows.model;
 
 /**
- * The pipeline stages a batch reports its time in ({@link BatchFigures#stageMillis}), by the
+ * The pipeline stages a batch reports its time in ({@link BatchFigures#STAGE_MILLIS}), by the
  * name heartbeats and histories carry. The catalog keeps one {@code batches} column per stage.
  */
 public enum Stage {
@@ -28,7 +28,7 @@ public enum Stage {
     this.key = key;
   }
 
-  /** The stage's name in {@link BatchFigures#stageMillis}. */
+  /** The stage's name in {@link BatchFigures#STAGE_MILLIS}. */
   public String key() {
     return key;
   }
