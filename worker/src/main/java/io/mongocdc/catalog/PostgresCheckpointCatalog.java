@@ -7,6 +7,7 @@ import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.ports.MirrorHealth;
 import io.mongocdc.ports.QuarantinedEvent;
 import io.mongocdc.pipeline.PoisonEvent;
+import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;

@@ -92,7 +92,7 @@ class ActivityFailureInterceptorTest {
       CommitCheckpointActivity activity = env.newActivityStub(CommitCheckpointActivity.class,
           ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(30)).build());
       CommitCheckpointRequest request = new CommitCheckpointRequest("orders", 1,
-          io.mongocdc.activities.Checkpoints.of(Fixtures.AFTER_START), BatchFigures.builder().build());
+          io.mongocdc.activities.Checkpoints.of(Fixtures.AFTER_START), BatchFigures.none());
 
       catalog.failNextCommit(new IllegalStateException("connection reset"));
       ApplicationFailure transientFailure = failureOf(() -> activity.commitCheckpoint(request));
