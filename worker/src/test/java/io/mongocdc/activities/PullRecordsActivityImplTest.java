@@ -1,5 +1,6 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.OplogSpanLog;
