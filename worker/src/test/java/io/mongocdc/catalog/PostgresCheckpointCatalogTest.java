@@ -31,7 +31,7 @@ class PostgresCheckpointCatalogTest {
 
   @BeforeAll
   static void open() {
-    catalog = Catalog.open(EmbeddedPostgresSupport.newDatabase("port"));
+    catalog = Catalog.open(EmbeddedPostgresSupport.newCatalogDatabase("port"));
     port = new PostgresCheckpointCatalog(catalog);
   }
 

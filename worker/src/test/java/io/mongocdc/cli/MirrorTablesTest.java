@@ -69,7 +69,7 @@ class MirrorTablesTest {
 
   @BeforeEach
   void start() throws SQLException {
-    catalogData = EmbeddedPostgresSupport.newDatabase("tables_catalog");
+    catalogData = EmbeddedPostgresSupport.newCatalogDatabase("tables_catalog");
     destinationData = EmbeddedPostgresSupport.newDatabase("tables_dest");
     catalogUrl = jdbcUrl(catalogData);
     String destinationUrl = jdbcUrl(destinationData);

@@ -1,6 +1,5 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
@@ -71,9 +70,7 @@ class WorkerCommandTest {
         /** The console's reads: a real catalog, migrated and empty. */
         @Override
         public DataSource catalogReads(String catalogUrl) {
-          DataSource reads = EmbeddedPostgresSupport.newDatabase("worker_console");
-          CatalogMigrator.migrate(reads);
-          return reads;
+          return EmbeddedPostgresSupport.newCatalogDatabase("worker_console");
         }
       },
       Map.of("MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://cdc:" + Fixtures.SOURCE_PASSWORD + "@pg1/warehouse"),

@@ -3,7 +3,6 @@ package io.mongocdc.faults;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
@@ -38,8 +37,7 @@ final class SuiteCatalog {
 
   private static void open() {
     if (checkpoints == null) {
-      DataSource database = EmbeddedPostgresSupport.newDatabase("faults_catalog");
-      CatalogMigrator.migrate(database);
+      DataSource database = EmbeddedPostgresSupport.newCatalogDatabase("faults_catalog");
       HikariConfig pool = new HikariConfig();
       pool.setPoolName("faults-catalog");
       pool.setDataSource(database);
