@@ -73,6 +73,11 @@ public final class EmbeddedPostgresSupport {
    * while unused, so it closes nothing a test would have to close.
    */
   public static DataSource newCatalogDatabase(String prefix) {
+    return newCatalogDatabase(prefix, ProductionPorts.CATALOG_CONNECTIONS);
+  }
+
+  /** {@link #newCatalogDatabase(String)} with a pool of up to {@code connections}. */
+  public static DataSource newCatalogDatabase(String prefix, int connections) {
     DataSource database;
     synchronized (EmbeddedPostgresSupport.class) {
       if (!catalogTemplateMigrated) {
@@ -86,7 +91,7 @@ public final class EmbeddedPostgresSupport {
     HikariConfig pool = new HikariConfig();
     pool.setPoolName("test-catalog-" + prefix);
     pool.setDataSource(database);
-    pool.setMaximumPoolSize(ProductionPorts.CATALOG_CONNECTIONS);
+    pool.setMaximumPoolSize(connections);
     pool.setMinimumIdle(0);
     pool.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
     return new HikariDataSource(pool);
