@@ -2,7 +2,8 @@ package io.mongocdc.activities;
 
 import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.ports.PeerRegistry;
-import io.mongocdc.ports.VerifyCatalog;
+import io.mongocdc.testing.ScriptedSource;
+import io.mongocdc.testing.TestPorts;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.source.ChangeStreamOpener;
@@ -59,8 +60,8 @@ public final class Fixtures {
   /** {@link #inMemoryPorts(InMemoryDestination, InMemoryCatalog, ChangeStreamOpener)} with the source's time now. */
   public static WorkerPorts inMemoryPorts(
       InMemoryDestination destination, InMemoryCatalog catalog, ChangeStreamOpener stream, StreamPosition now) {
-    return new WorkerPorts(new ScriptedSource(stream, now, peers()), destination, catalog,
-        new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE);
+    return TestPorts.inMemory().source(new ScriptedSource(stream, now, peers())).destination(destination)
+        .checkpoints(catalog).build();
   }
 
   /** {@link #inMemoryPorts(InMemoryDestination, InMemoryCatalog, ChangeStreamOpener)} with a new destination and catalog. */

@@ -14,6 +14,7 @@ import static io.mongocdc.workflows.model.BatchFigures.RECORDS_EXCLUDED;
 import static io.mongocdc.workflows.model.BatchFigures.RECORDS_QUARANTINED;
 import static io.mongocdc.workflows.model.BatchFigures.TABLES;
 
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.OplogSpanLog;

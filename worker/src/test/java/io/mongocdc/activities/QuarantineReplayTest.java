@@ -35,7 +35,6 @@ import org.bson.BsonString;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * {@code mirror replay-quarantine} (issue 16): quarantined events are applied again once their
@@ -52,12 +51,11 @@ class QuarantineReplayTest {
 
   @BeforeEach
   void setUp() {
-    database = EmbeddedPostgresSupport.newDatabase("quarantine");
+    database = EmbeddedPostgresSupport.newCatalogDatabase("quarantine");
     Catalog opened = Catalog.open(database);
     catalog = new PostgresCheckpointCatalog(opened);
     catalog.register(MIRROR);
-    String url = EmbeddedPostgresSupport.postgres().getJdbcUrl("postgres",
-        ((PGSimpleDataSource) database).getDatabaseName());
+    String url = EmbeddedPostgresSupport.jdbcUrl(database);
     destination = new PostgresMirrorDestination(new ConfiguredPeerRegistry(Map.of("warehouse-pg", url), Map.of()),
         PostgresSinkOptions.defaults(), new io.mongocdc.catalog.PostgresTableOwnership(opened));
     destination.createTables(MIRROR);

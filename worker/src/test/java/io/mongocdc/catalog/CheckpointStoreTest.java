@@ -37,7 +37,7 @@ class CheckpointStoreTest {
 
   @BeforeAll
   static void open() {
-    catalog = Catalog.open(EmbeddedPostgresSupport.newDatabase("ckpt"));
+    catalog = Catalog.open(EmbeddedPostgresSupport.newCatalogDatabase("ckpt"));
     catalog.upsertPeer("src", Catalog.PeerKind.MONGODB, "{}");
     catalog.upsertPeer("dst", Catalog.PeerKind.POSTGRES, "{}");
   }

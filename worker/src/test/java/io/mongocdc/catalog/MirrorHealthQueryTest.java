@@ -35,7 +35,7 @@ class MirrorHealthQueryTest {
 
   @BeforeAll
   static void open() {
-    catalog = Catalog.open(EmbeddedPostgresSupport.newDatabase("health"));
+    catalog = Catalog.open(EmbeddedPostgresSupport.newCatalogDatabase("health"));
     port = new PostgresCheckpointCatalog(catalog);
   }
 

@@ -17,7 +17,7 @@ class MirrorProgressTest {
 
   @Test
   void theVisibleLagIsNowMinusTheNewestVisibleSourceCommitAndAbsentBeforeAny() {
-    DataSource data = EmbeddedPostgresSupport.newDatabase("progress");
+    DataSource data = EmbeddedPostgresSupport.newCatalogDatabase("progress");
     Catalog catalog = Catalog.open(data);
     new PostgresCheckpointCatalog(catalog).register(new MirrorConfig("orders", "orders-mongo", "warehouse-pg", "shop",
         List.of("orders"), "public", MirrorSettings.defaults()));

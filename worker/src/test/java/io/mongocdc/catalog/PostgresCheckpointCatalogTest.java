@@ -44,7 +44,7 @@ class PostgresCheckpointCatalogTest {
 
   @BeforeAll
   static void open() {
-    catalog = Catalog.open(EmbeddedPostgresSupport.newDatabase("port"));
+    catalog = Catalog.open(EmbeddedPostgresSupport.newCatalogDatabase("port"));
     port = new PostgresCheckpointCatalog(catalog);
   }
 

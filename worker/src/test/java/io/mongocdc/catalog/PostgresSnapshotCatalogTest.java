@@ -38,8 +38,7 @@ class PostgresSnapshotCatalogTest {
 
   @BeforeAll
   static void open() {
-    data = EmbeddedPostgresSupport.newDatabase("snapcat");
-    CatalogMigrator.migrate(data);
+    data = EmbeddedPostgresSupport.newCatalogDatabase("snapcat");
     catalog = Catalog.open(data);
     port = new PostgresSnapshotCatalog(catalog);
   }

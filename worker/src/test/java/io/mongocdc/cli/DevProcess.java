@@ -25,6 +25,12 @@ final class DevProcess implements AutoCloseable {
   /** What the README promises after a signal: the summary and the report, then the end. */
   static final Duration STOPS_WITHIN = Duration.ofSeconds(15);
   private static final Path JAR = Path.of("target", "mongo-cdc.jar");
+  /**
+   * The JVM options of a dev process, as {@link WorkerClusterIT} starts its workers: C1 only and
+   * the serial collector. A dev run lasts seconds; C2's compiler threads and a parallel collector
+   * would only take the two cores from the test JVMs beside it.
+   */
+  static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
   final Process process;
   final Path output;
@@ -39,7 +45,9 @@ final class DevProcess implements AutoCloseable {
     assertTrue(Files.exists(JAR), "build the jar first (mvn package): " + JAR.toAbsolutePath());
     Path output = directory.resolve("dev.out");
     String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command = new ArrayList<>(List.of(java, "-jar", JAR.toString(), "dev", "--headless",
+    List<String> command = new ArrayList<>(List.of(java));
+    command.addAll(JVM_OPTIONS);
+    command.addAll(List.of("-jar", JAR.toString(), "dev", "--headless",
         "--rate", "2000", "--batch-size", "2000", "--metrics-port", "-1", "--console-port", "-1", "--report", report.toString()));
     if (!List.of(extra).contains("--temporal-port")) {
       command.addAll(List.of("--temporal-port", String.valueOf(freePort())));

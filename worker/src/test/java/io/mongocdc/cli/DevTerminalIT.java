@@ -38,7 +38,9 @@ class DevTerminalIT {
   }
 
   private static List<String> dev(String... extra) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of(java(), "-jar", JAR.toAbsolutePath().toString(), "dev",
+    List<String> command = new java.util.ArrayList<>(List.of(java()));
+    command.addAll(DevProcess.JVM_OPTIONS);
+    command.addAll(List.of("-jar", JAR.toAbsolutePath().toString(), "dev",
         "--events", "6000", "--rate", "3000", "--batch-size", "2000", "--metrics-port", "-1", "--console-port", "-1",
         "--temporal-port", String.valueOf(DevCommandTest.freePort())));
     command.addAll(List.of(extra));

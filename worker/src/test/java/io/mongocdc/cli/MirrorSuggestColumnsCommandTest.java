@@ -1,9 +1,7 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.PortsFactory;
 import io.mongocdc.wiring.ProductionPorts;
-import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,14 +12,9 @@ import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
-import io.mongocdc.activities.InMemorySnapshotCatalog;
-import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
-import io.mongocdc.activities.ScriptedSource;
-import io.mongocdc.snapshot.SnapshotSource;
-import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.StreamPosition;
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.WorkerEnvironment;
@@ -44,6 +37,7 @@ import org.bson.BsonNull;
 import org.bson.BsonString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.mongocdc.testing.TestPorts;
 
 /** {@code mongo-cdc mirror suggest-columns}, in-process, against a running mirror's scripted or generated source. */
 class MirrorSuggestColumnsCommandTest {
@@ -70,41 +64,21 @@ class MirrorSuggestColumnsCommandTest {
   }
 
   private Run run(String... args) {
-    return run((catalogUrl, peers, sinkOptions) -> new WorkerPorts(scripted(peers), new InMemoryDestination(),
-        new InMemoryCatalog(), new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE),
+    return run((catalogUrl, peers, sinkOptions) -> TestPorts.inMemory().source(scripted(peers)).build(),
         Map.of(ConfiguredPeerRegistry.ENV_PREFIX + "ORDERS_MONGO", Fixtures.SOURCE_URI), args);
   }
 
   /** The scripted source, whose database is {@link #database}. */
   private MirrorSourceFactory scripted(PeerRegistry peers) {
-    ScriptedSource source = new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers);
-    return new MirrorSourceFactory() {
-      @Override
-      public void validate(MirrorConfig mirror) {
-        source.validate(mirror);
+    return ScriptedSource.builder().peers(peers).stream(stream).now(Fixtures.BEFORE_EVENTS).snapshots(mirror -> {
+      String uri = peers.resolve(mirror.sourcePeer()).connectionString();
+      resolvedPeers.add(mirror.sourcePeer());
+      if (failReads) {
+        // As a driver may: the connection string in the message.
+        throw new IllegalStateException("Timed out while waiting for a server at " + uri);
       }
-
-      @Override
-      public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-        return source.openerFor(mirror);
-      }
-
-      @Override
-      public SnapshotSource snapshotSource(MirrorConfig mirror) {
-        String uri = peers.resolve(mirror.sourcePeer()).connectionString();
-        resolvedPeers.add(mirror.sourcePeer());
-        if (failReads) {
-          // As a driver may: the connection string in the message.
-          throw new IllegalStateException("Timed out while waiting for a server at " + uri);
-        }
-        return database;
-      }
-
-      @Override
-      public StreamPosition currentPosition(MirrorConfig mirror) {
-        return source.currentPosition(mirror);
-      }
-    };
+      return database;
+    }).build();
   }
 
   private CdcFlowWorkflow createMirror(String sourcePeer, String database, String... collections)
@@ -201,8 +175,7 @@ class MirrorSuggestColumnsCommandTest {
     assertEquals(ExitCodes.NOT_FOUND, empty.exitCode());
     assertEquals("mongo-cdc: collection shop.orders has no documents to sample", empty.err().strip());
 
-    Run unknownPeer = run((catalogUrl, peers, sinkOptions) -> new WorkerPorts(scripted(peers), new InMemoryDestination(),
-        new InMemoryCatalog(), new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE), Map.of(),
+    Run unknownPeer = run((catalogUrl, peers, sinkOptions) -> TestPorts.inMemory().source(scripted(peers)).build(), Map.of(),
         "mirror", "suggest-columns", "orders", "--collection", "orders");
     assertEquals(ExitCodes.INVALID, unknownPeer.exitCode());
     assertEquals("mongo-cdc: suggest-columns reads the mirror's source from this machine, which does not know its"

@@ -1,6 +1,5 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.ProductionPorts;
 import io.mongocdc.wiring.WorkerPorts;
 import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
@@ -12,24 +11,13 @@ import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
-import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.PostgresCheckpointCatalog;
-import io.mongocdc.catalog.PostgresSnapshotCatalog;
-import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.decode.Namespace;
-import io.mongocdc.destination.PostgresMirrorDestination;
-import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.snapshot.RevealedChangeStream;
-import io.mongocdc.snapshot.SnapshotSource;
-import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.ResumeToken;
-import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
-import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.workflows.CdcFlowWorkflow;
-import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
@@ -45,7 +33,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -54,6 +41,8 @@ import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.mongocdc.testing.ScriptedSource;
+import io.mongocdc.testing.TestPorts;
 
 /**
  * Which mirror a destination table belongs to, end to end: {@code mongo-cdc mirror create} and
@@ -80,7 +69,7 @@ class MirrorTablesTest {
 
   @BeforeEach
   void start() throws SQLException {
-    catalogData = EmbeddedPostgresSupport.newDatabase("tables_catalog");
+    catalogData = EmbeddedPostgresSupport.newCatalogDatabase("tables_catalog");
     destinationData = EmbeddedPostgresSupport.newDatabase("tables_dest");
     catalogUrl = jdbcUrl(catalogData);
     String destinationUrl = jdbcUrl(destinationData);
@@ -101,11 +90,7 @@ class MirrorTablesTest {
     stream = new RevealedChangeStream(script);
     stream.reveal(events);
 
-    Catalog catalog = Catalog.open(catalogData);
-    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
-    WorkerPorts ports = new WorkerPorts(source(peers),
-        new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
-        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
+    WorkerPorts ports = TestPorts.postgres(catalogData, peers).source(source(peers)).build();
     temporal = WorkerEnvironment.start().startWorker(peers, ports);
     client = temporal.client;
   }
@@ -358,27 +343,7 @@ class MirrorTablesTest {
   }
 
   private MirrorSourceFactory source(PeerRegistry peers) {
-    return new MirrorSourceFactory() {
-      @Override
-      public void validate(MirrorConfig mirror) {
-        peers.resolve(mirror.sourcePeer());
-      }
-
-      @Override
-      public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-        return stream.watching(Set.copyOf(mirror.collections()));
-      }
-
-      @Override
-      public SnapshotSource snapshotSource(MirrorConfig mirror) {
-        return new ScriptedSnapshotSource();
-      }
-
-      @Override
-      public StreamPosition currentPosition(MirrorConfig mirror) {
-        return Fixtures.BEFORE_EVENTS;
-      }
-    };
+    return ScriptedSource.builder().peers(peers).stream(stream).now(Fixtures.BEFORE_EVENTS).build();
   }
 
   private static BsonDocument document(int id) {

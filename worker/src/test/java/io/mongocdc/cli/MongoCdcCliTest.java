@@ -1,7 +1,5 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.ports.VerifyCatalog;
-import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,9 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
-import io.mongocdc.activities.InMemorySnapshotCatalog;
 import io.mongocdc.activities.InMemoryTableOwnership;
-import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
@@ -31,6 +28,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import io.mongocdc.testing.TestPorts;
 
 /** {@code mongo-cdc mirror ...} run in-process against a Temporal test environment. */
 class MongoCdcCliTest {
@@ -46,8 +44,8 @@ class MongoCdcCliTest {
   private final InMemoryTableOwnership tables = new InMemoryTableOwnership();
   private final CliContext context = new CliContext(
       temporal -> flow.client,
-      (catalogUrl, peers, sinkOptions) -> new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-          new InMemorySnapshotCatalog(), tables, VerifyCatalog.NONE),
+      (catalogUrl, peers, sinkOptions) -> TestPorts.inMemory().source(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers))
+          .destination(destination).checkpoints(catalog).tables(tables).build(),
       Map.of(),
       stop -> stop.run());
 

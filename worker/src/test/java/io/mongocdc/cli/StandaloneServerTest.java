@@ -1,7 +1,5 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.ports.VerifyCatalog;
-import io.mongocdc.wiring.WorkerPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,9 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
-import io.mongocdc.activities.InMemorySnapshotCatalog;
-import io.mongocdc.activities.InMemoryTableOwnership;
-import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.temporal.testserver.TestServer;
@@ -27,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.mongocdc.testing.TestPorts;
 
 /**
  * {@code mongo-cdc worker} and {@code mongo-cdc mirror ...} over real gRPC, against the
@@ -47,9 +44,9 @@ class StandaloneServerTest {
 
   private final CliContext context = new CliContext(
       ClientFactory.grpc(),
-      (catalogUrl, peers, sinkOptions) -> new WorkerPorts(
-          new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers), destination, catalog,
-            new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE),
+      (catalogUrl, peers, sinkOptions) -> TestPorts.inMemory()
+          .source(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers))
+          .destination(destination).checkpoints(catalog).build(),
       Map.of("MONGO_CDC_PEER_ORDERS_MONGO", Fixtures.SOURCE_URI, "MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://pg1/wh"),
       stop -> {
         workerStarted.countDown();

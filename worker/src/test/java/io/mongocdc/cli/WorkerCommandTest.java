@@ -1,7 +1,5 @@
 package io.mongocdc.cli;
 
-import io.mongocdc.ports.VerifyCatalog;
-import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
@@ -21,10 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.InMemoryCatalog;
 import io.mongocdc.activities.InMemoryDestination;
-import io.mongocdc.activities.InMemorySnapshotCatalog;
-import io.mongocdc.activities.InMemoryTableOwnership;
 import io.mongocdc.activities.PullTuning;
-import io.mongocdc.activities.ScriptedSource;
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.testing.WorkerEnvironment;
@@ -43,6 +39,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.mongocdc.testing.TestPorts;
 
 /** {@code mongo-cdc worker} in-process: it runs mirrors created with {@code mongo-cdc mirror create}. */
 class WorkerCommandTest {
@@ -66,16 +63,14 @@ class WorkerCommandTest {
         @Override
         public WorkerPorts create(String catalogUrl, PeerRegistry peers, PostgresSinkOptions sinkOptions) {
           catalogUrlSeen.set(catalogUrl);
-          return new WorkerPorts(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers),
-              destination, catalog, new InMemorySnapshotCatalog(), new InMemoryTableOwnership(), VerifyCatalog.NONE);
+          return TestPorts.inMemory().source(new ScriptedSource(new AwaitingStream(stream), Fixtures.BEFORE_EVENTS, peers))
+              .destination(destination).checkpoints(catalog).build();
         }
 
         /** The console's reads: a real catalog, migrated and empty. */
         @Override
         public DataSource catalogReads(String catalogUrl) {
-          DataSource reads = EmbeddedPostgresSupport.newDatabase("worker_console");
-          CatalogMigrator.migrate(reads);
-          return reads;
+          return EmbeddedPostgresSupport.newCatalogDatabase("worker_console");
         }
       },
       Map.of("MONGO_CDC_PEER_WAREHOUSE_PG", "postgresql://cdc:" + Fixtures.SOURCE_PASSWORD + "@pg1/warehouse"),

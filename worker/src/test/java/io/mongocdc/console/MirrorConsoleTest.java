@@ -67,7 +67,7 @@ class MirrorConsoleTest {
 
   @BeforeAll
   static void catalogWithTwoMirrors() {
-    catalogSource = EmbeddedPostgresSupport.newDatabase("console");
+    catalogSource = EmbeddedPostgresSupport.newCatalogDatabase("console");
     Catalog catalog = Catalog.open(catalogSource);
     PostgresCheckpointCatalog port = new PostgresCheckpointCatalog(catalog);
     port.register(config("orders"));

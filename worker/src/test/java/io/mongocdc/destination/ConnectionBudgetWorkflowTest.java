@@ -8,18 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mongocdc.activities.PullTuning;
 import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.PostgresCheckpointCatalog;
-import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.catalog.PostgresTableOwnership;
 import io.mongocdc.cli.CliContext;
 import io.mongocdc.cli.MongoCdc;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.ports.ConnectionLease;
 import io.mongocdc.ports.MirrorSourceFactory;
-import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.snapshot.RevealedChangeStream;
-import io.mongocdc.snapshot.SnapshotSource;
-import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.testing.WorkflowTestExtension;
@@ -51,6 +46,8 @@ import org.bson.BsonTimestamp;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.mongocdc.testing.ScriptedSource;
+import io.mongocdc.testing.TestPorts;
 
 /**
  * Issue 34: more mirrors than one worker's destination pool serves at once. Six mirrors share a
@@ -148,29 +145,13 @@ class ConnectionBudgetWorkflowTest {
   }
 
   private static WorkerPorts ports(PostgresMirrorDestination destination, Map<String, RevealedChangeStream> streams) {
-    Catalog catalog = Catalog.open(fixture.catalog());
-    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
-    MirrorSourceFactory source = new MirrorSourceFactory() {
-      @Override
-      public void validate(MirrorConfig mirror) {}
-
-      @Override
-      public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-        return streams.get(mirror.name()).watching(Set.copyOf(mirror.collections()));
-      }
-
-      @Override
-      public SnapshotSource snapshotSource(MirrorConfig mirror) {
-        throw new UnsupportedOperationException("no snapshot in this test");
-      }
-
-      @Override
-      public StreamPosition currentPosition(MirrorConfig mirror) {
-        return StreamPosition.atOperationTime(new BsonTimestamp(1_600_000_000, 0));
-      }
-    };
-    return new WorkerPorts(source, destination, new PostgresCheckpointCatalog(catalog),
-        new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
+    MirrorSourceFactory source = ScriptedSource.builder()
+        .streams(mirror -> streams.get(mirror.name()).watching(Set.copyOf(mirror.collections())))
+        .snapshots(mirror -> {
+          throw new UnsupportedOperationException("no snapshot in this test");
+        })
+        .now(StreamPosition.atOperationTime(new BsonTimestamp(1_600_000_000, 0))).build();
+    return TestPorts.postgres(fixture).source(source).destination(destination).build();
   }
 
   private static long waitingInCatalog() {

@@ -5,18 +5,10 @@ import static io.mongocdc.testing.WorkerEnvironment.awaitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
-import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.PostgresCheckpointCatalog;
-import io.mongocdc.catalog.PostgresSnapshotCatalog;
-import io.mongocdc.catalog.PostgresTableOwnership;
-import io.mongocdc.ports.VerifyCatalog;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.snapshot.RevealedChangeStream;
-import io.mongocdc.snapshot.SnapshotSource;
-import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
@@ -37,7 +29,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.bson.BsonDateTime;
 import org.bson.BsonDecimal128;
@@ -49,6 +40,8 @@ import org.bson.RawBsonDocument;
 import org.bson.types.Decimal128;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.mongocdc.testing.ScriptedSource;
+import io.mongocdc.testing.TestPorts;
 
 /**
  * Typed columns on a live mirror: the real workflow and activities, the PostgreSQL destination and
@@ -150,29 +143,8 @@ class TypedColumnsWorkflowTest {
   }
 
   private CdcFlowWorkflow start(ScriptedSnapshotSource snapshot, RevealedChangeStream stream, MirrorConfig mirror) {
-    Catalog catalog = Catalog.open(fixture.catalog());
-    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
-    MirrorSourceFactory source = new MirrorSourceFactory() {
-      @Override
-      public void validate(MirrorConfig m) {}
-
-      @Override
-      public ChangeStreamOpener openerFor(MirrorConfig m) {
-        return stream.watching(Set.copyOf(m.collections()));
-      }
-
-      @Override
-      public SnapshotSource snapshotSource(MirrorConfig m) {
-        return snapshot;
-      }
-
-      @Override
-      public StreamPosition currentPosition(MirrorConfig m) {
-        return StreamPosition.atOperationTime(new BsonTimestamp(1_700_000_000, 0));
-      }
-    };
-    WorkerPorts ports = new WorkerPorts(source, new PostgresMirrorDestination(fixture.peers(), PostgresSinkOptions.defaults(),
-        tables), new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
+    WorkerPorts ports = TestPorts.postgres(fixture).source(ScriptedSource.builder().stream(stream).snapshot(snapshot)
+        .now(StreamPosition.atOperationTime(new BsonTimestamp(1_700_000_000, 0))).build()).build();
     fixture.start().startWorker(fixture.peers(), ports);
     return fixture.temporal().start(mirror);
   }

@@ -2,12 +2,8 @@ package io.mongocdc.faults;
 
 import com.google.protobuf.ByteString;
 import io.mongocdc.activities.Fixtures;
-import io.mongocdc.activities.InMemorySnapshotCatalog;
-import io.mongocdc.activities.InMemoryTableOwnership;
-import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.activities.PullTuning;
-import io.mongocdc.activities.ScriptedSource;
-import io.mongocdc.ports.VerifyCatalog;
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.wiring.WorkerPorts;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.destination.PostgresMirrorDestination;
@@ -45,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import io.mongocdc.testing.TestPorts;
 
 /**
  * One seed: its workload, its mirror, its fault plan, and what the run does to them as it goes (the
@@ -212,15 +209,14 @@ final class Scenario {
 
   /** The ports of a new worker: new destination connections, the scenario's source and catalog, with faults. */
   WorkerPorts newPorts() {
-    InMemoryTableOwnership tables = new InMemoryTableOwnership();
-    MirrorDestination destination = new FaultyDestination(this,
-        new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults(), tables));
+    TestPorts.Builder ports = TestPorts.inMemory().checkpoints(new FaultyCheckpointCatalog(this))
+        .destination(tables -> new FaultyDestination(this,
+            new PostgresMirrorDestination(lane.peers, PostgresSinkOptions.defaults(), tables)));
     if (!snapshots) {
-      return new WorkerPorts(new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers), destination,
-          new FaultyCheckpointCatalog(this), new InMemorySnapshotCatalog(), tables, VerifyCatalog.NONE);
+      return ports.source(new ScriptedSource(workload.stream, Fixtures.BEFORE_EVENTS, lane.peers)).build();
     }
     // The source and the snapshot catalog outlive the worker, as a database and the catalog do.
-    return new WorkerPorts(source, destination, new FaultyCheckpointCatalog(this), new FaultySnapshotCatalog(this), tables, VerifyCatalog.NONE);
+    return ports.source(source).snapshots(new FaultySnapshotCatalog(this)).build();
   }
 
   /** The destination table of a collection of the source database. */

@@ -1,13 +1,9 @@
 package io.mongocdc.faults;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.CatalogMigrator;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
-import javax.sql.DataSource;
 
 /**
  * The fault suite's one catalog, on the shared embedded PostgreSQL: every scenario records its
@@ -38,15 +34,8 @@ final class SuiteCatalog {
 
   private static void open() {
     if (checkpoints == null) {
-      DataSource database = EmbeddedPostgresSupport.newDatabase("faults_catalog");
-      CatalogMigrator.migrate(database);
-      HikariConfig pool = new HikariConfig();
-      pool.setPoolName("faults-catalog");
-      pool.setDataSource(database);
-      pool.setMaximumPoolSize(CONNECTIONS);
-      pool.setMinimumIdle(0);
       // The pool lives as long as the test JVM, like the embedded server under it.
-      Catalog catalog = Catalog.open(new HikariDataSource(pool));
+      Catalog catalog = Catalog.open(EmbeddedPostgresSupport.newCatalogDatabase("faults_catalog", CONNECTIONS));
       checkpoints = new PostgresCheckpointCatalog(catalog);
       snapshots = new PostgresSnapshotCatalog(catalog);
     }

@@ -56,7 +56,7 @@ class AlertRulesTest {
     assertTrue(charted.size() >= 8, "the dashboard's panels name the metrics they chart: " + charted);
     named.addAll(charted);
 
-    Catalog catalog = Catalog.open(EmbeddedPostgresSupport.newDatabase("alerts"));
+    Catalog catalog = Catalog.open(EmbeddedPostgresSupport.newCatalogDatabase("alerts"));
     PostgresCheckpointCatalog port = new PostgresCheckpointCatalog(catalog);
     port.register(new MirrorConfig("orders", "orders-mongo", "warehouse-pg", "shop", List.of("orders"), "public",
         MirrorSettings.defaults()));

@@ -9,15 +9,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.activities.PullTuning;
-import io.mongocdc.activities.ScriptedSource;
-import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.PostgresCheckpointCatalog;
-import io.mongocdc.catalog.PostgresSnapshotCatalog;
-import io.mongocdc.catalog.PostgresTableOwnership;
-import io.mongocdc.catalog.VerifyStore;
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.decode.Namespace;
-import io.mongocdc.destination.PostgresMirrorDestination;
-import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.TableNaming;
 import io.mongocdc.ports.Peer;
 import io.mongocdc.ports.PeerRegistry;
@@ -56,6 +49,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.mongocdc.testing.TestPorts;
 
 /**
  * Issue 32's canary: values planted in an excluded field and a hashed field, carried by inserts,
@@ -117,11 +111,8 @@ class FieldPrivacyCanaryTest {
         return HashKey.of(KEY, "test");
       }
     };
-    Catalog catalog = Catalog.open(fixture.catalog());
-    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
-    WorkerPorts ports = new WorkerPorts(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers),
-        new PostgresMirrorDestination(peers, PostgresSinkOptions.defaults(), tables),
-        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables, new VerifyStore(catalog));
+    WorkerPorts ports = TestPorts.postgres(fixture.catalog(), peers)
+        .source(new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, peers)).verifyRuns().build();
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WorkerEnvironment flow = fixture.start().startWorker(peers, ports, PullTuning.defaults(), System::nanoTime, meters);
 

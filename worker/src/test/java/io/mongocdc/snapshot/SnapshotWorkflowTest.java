@@ -6,26 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.mongocdc.ports.InvalidMirrorConfigurationException;
-import io.mongocdc.ports.MirrorSourceFactory;
-import io.mongocdc.catalog.Catalog;
-import io.mongocdc.catalog.PostgresCheckpointCatalog;
-import io.mongocdc.catalog.PostgresSnapshotCatalog;
-import io.mongocdc.catalog.PostgresTableOwnership;
-import io.mongocdc.ports.VerifyCatalog;
-import io.mongocdc.wiring.WorkerPorts;
-import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
-import io.mongocdc.decode.TranscodingJsonRenderer;
-import io.mongocdc.destination.PostgresMirrorDestination;
-import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.TableNaming;
-import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.ResumeToken;
-import io.mongocdc.source.StreamPosition;
-import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.Gate;
-import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -41,26 +24,19 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.bson.BsonDocument;
-import org.bson.BsonInt32;
-import org.bson.BsonObjectId;
-import org.bson.BsonString;
-import org.bson.BsonTimestamp;
-import org.bson.BsonValue;
-import org.bson.RawBsonDocument;
-import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import static io.mongocdc.testing.ScriptedWorld.table;
+import io.mongocdc.testing.TestPorts;
+import io.mongocdc.ports.InvalidMirrorConfigurationException;
+import io.mongocdc.testing.ScriptedWorld.ChangeMix;
+import io.mongocdc.testing.ScriptedWorld;
 
 /**
  * The snapshot end to end: the real workflow, snapshot and change activities, the PostgreSQL
@@ -73,8 +49,7 @@ class SnapshotWorkflowTest {
 
   private static final String SOURCE_PEER = "snap-mongo";
   private static final String DESTINATION_PEER = "snap-pg";
-  private static final String DATABASE = "shop";
-  private static final BsonTimestamp START = new BsonTimestamp(1_700_000_000, 0);
+  private static final String DATABASE = ScriptedWorld.DATABASE;
   private static final AtomicInteger MIRRORS = new AtomicInteger();
 
   @RegisterExtension
@@ -85,24 +60,23 @@ class SnapshotWorkflowTest {
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {1, 2, 3})
   void changesDuringTheSnapshotAreReplayedOverItNothingLostNoRowRegresses(long seed) throws Exception {
-    Random random = new Random(seed);
-    World world = new World(random);
+    ScriptedWorld world = new ScriptedWorld(seed, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 150);
     int changes = 120;
     world.change("orders", changes);
-    int duringSnapshot = random.nextInt(changes + 1);
-    world.stream.reveal(changes);
+    int duringSnapshot = world.nextInt(changes + 1);
+    world.reveal(changes);
 
     // The second partition stops half-way; meanwhile the first `duringSnapshot` changes happen.
     Gate midSnapshot = new Gate();
     Gate tableReady = new Gate();
-    world.snapshot.gateAt("orders", null, 1, tableReady);
-    world.snapshot.gateAt("orders", null, 10, midSnapshot);
+    world.snapshot().gateAt("orders", null, 1, tableReady);
+    world.snapshot().gateAt("orders", null, 10, midSnapshot);
 
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 30, 1, null));
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 30, 1, null));
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitGate(tableReady);
-    installAudit(world.table(mirror, "orders"));
+    installAudit(table(mirror, "orders"));
     tableReady.release();
     awaitGate(midSnapshot);
     world.applyToSource(0, duringSnapshot);
@@ -120,46 +94,46 @@ class SnapshotWorkflowTest {
     assertEquals(progress.partitionsTotal(), progress.partitionsDone());
     assertEquals(catalogDocumentsCopied(mirror.name()), progress.documentsCopied(), "status and catalog agree");
     assertTrue(progress.documentsCopied() >= 100, progress.toString());
-    world.assertDestinationEqualsSource(mirror, "orders");
-    assertNoRowWentBackwards(world.table(mirror, "orders"));
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
+    assertNoRowWentBackwards(table(mirror, "orders"));
   }
 
   @Test
   void aCopyThatFailsMidPartitionIsCopiedAgainAndFinishedPartitionsAreNeverReadAgain() throws Exception {
-    World world = new World(new Random(7));
+    ScriptedWorld world = new ScriptedWorld(7, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 100);
     world.change("orders", 30);
-    world.stream.reveal(30);
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
+    world.reveal(30);
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
     // Partitions are opened one at a time, in order; arming applies to the opens in order. The
     // third partition fails after 5 documents (a crash in the middle): the activity retries it.
-    world.snapshot.gateAt("orders", null, 1, passThrough());
-    world.snapshot.gateAt("orders", null, 1, passThrough());
-    world.snapshot.failAt("orders", null, 6, new IllegalStateException("worker lost mid-partition"));
+    world.snapshot().gateAt("orders", null, 1, passThrough());
+    world.snapshot().gateAt("orders", null, 1, passThrough());
+    world.snapshot().failAt("orders", null, 6, new IllegalStateException("worker lost mid-partition"));
 
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitStatus(workflow, s -> world.delivered(s, 29));
     workflow.terminate(new StopRequest(false));
 
-    Map<IdRange, Integer> opens = world.snapshot.openCounts("orders");
+    Map<IdRange, Integer> opens = world.snapshot().openCounts("orders");
     assertEquals(1, opens.values().stream().filter(n -> n == 2).count(), "only the failed partition is read twice: " + opens);
     assertTrue(opens.values().stream().allMatch(n -> n == 1 || n == 2), opens.toString());
     assertTrue(opens.size() >= 5, "100 documents in partitions of 20: " + opens);
-    world.assertDestinationEqualsSource(mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
   }
 
   @Test
   void aSnapshotThatFailedResumesFromTheCatalogWithoutRedoingFinishedPartitions() throws Exception {
-    World world = new World(new Random(11));
+    ScriptedWorld world = new ScriptedWorld(11, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 120);
     world.change("orders", 20);
-    world.stream.reveal(20);
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
+    world.reveal(20);
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
     // Partitions are opened one at a time, in order; the fifth fails in a way retrying cannot fix.
     for (int i = 0; i < 4; i++) {
-      world.snapshot.gateAt("orders", null, 1, passThrough());
+      world.snapshot().gateAt("orders", null, 1, passThrough());
     }
-    world.snapshot.failAt("orders", null, 3,
+    world.snapshot().failAt("orders", null, 3,
         new InvalidMirrorConfigurationException("the partition's documents cannot be read (simulated)"));
 
     CdcFlowWorkflow workflow = start(world, mirror);
@@ -168,33 +142,33 @@ class SnapshotWorkflowTest {
     SnapshotProgress stopped = failed.snapshots().get(0);
     assertEquals(4, stopped.partitionsDone(), stopped.toString());
     assertTrue(stopped.partitionsTotal() > 5, stopped.toString());
-    assertEquals(5, world.snapshot.openCounts("orders").size());
+    assertEquals(5, world.snapshot().openCounts("orders").size());
 
     workflow.resume();
     awaitStatus(workflow, s -> world.delivered(s, 19));
     workflow.terminate(new StopRequest(false));
     captureWhenClosed(mirror, "snapshot-failed-then-resumed");
 
-    Map<IdRange, Integer> opens = world.snapshot.openCounts("orders");
+    Map<IdRange, Integer> opens = world.snapshot().openCounts("orders");
     assertEquals(1, opens.values().stream().filter(n -> n == 2).count(),
         "after resuming, only the failed partition is read again: " + opens);
     assertTrue(opens.values().stream().allMatch(n -> n == 1 || n == 2), opens.toString());
     assertEquals(stopped.partitionsTotal(), opens.size());
-    world.assertDestinationEqualsSource(mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
   }
 
   @Test
   void aPauseThatCancelsStopsACopyBlockedInTheSourceAndResumeCopiesThatPartitionAgain() throws Exception {
-    World world = new World(new Random(13));
+    ScriptedWorld world = new ScriptedWorld(13, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 60);
     world.change("orders", 10);
-    world.stream.reveal(10);
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
+    world.reveal(10);
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
     // The second partition's read blocks and is never released: only the heartbeat timer can
     // learn of the cancellation, and closing the cursor is what ends the read.
     Gate stuck = new Gate();
-    world.snapshot.gateAt("orders", null, 1, passThrough());
-    world.snapshot.gateAt("orders", null, 5, stuck);
+    world.snapshot().gateAt("orders", null, 1, passThrough());
+    world.snapshot().gateAt("orders", null, 5, stuck);
 
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitGate(stuck);
@@ -206,34 +180,34 @@ class SnapshotWorkflowTest {
     awaitStatus(workflow, s -> world.delivered(s, 9));
     workflow.terminate(new StopRequest(false));
 
-    Map<IdRange, Integer> opens = world.snapshot.openCounts("orders");
+    Map<IdRange, Integer> opens = world.snapshot().openCounts("orders");
     assertEquals(1, opens.values().stream().filter(n -> n == 2).count(), "only the cancelled partition again: " + opens);
-    world.assertDestinationEqualsSource(mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
   }
 
   @Test
   void anAddedCollectionIsSnapshottedFromTheCheckpointAndItsChangesFollowWithoutAGap() throws Exception {
-    World world = new World(new Random(5));
+    ScriptedWorld world = new ScriptedWorld(5, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 40);
     world.prefill("items", 60);
     world.change("orders", 20);          // 0..19: before the edit
     world.changeMixed(List.of("orders", "items"), 40); // 20..59: items changes included
-    world.stream.reveal(20);
+    world.reveal(20);
 
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 25, 2, null));
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 25, 2, null));
     Gate itemsSnapshot = new Gate();
-    world.snapshot.gateAt("items", null, 1, itemsSnapshot);
+    world.snapshot().gateAt("items", null, 1, itemsSnapshot);
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitStatus(workflow, s -> world.delivered(s, 19));
 
     workflow.edit(Map.of("addCollections", List.of("items")));
     awaitGate(itemsSnapshot);
     // Changes after the checkpoint, made while items is being copied: the replay must bring them.
-    world.stream.reveal(40);
+    world.reveal(40);
     world.applyToSource(20, 40);
     itemsSnapshot.release();
     MirrorStatus added = awaitStatus(workflow, s -> s.snapshots().size() == 2 && s.snapshots().get(1).done());
-    world.stream.reveal(60);
+    world.reveal(60);
     awaitStatus(workflow, s -> world.delivered(s, 59));
     workflow.terminate(new StopRequest(false));
     captureWhenClosed(mirror, "add-collection-snapshot");
@@ -243,8 +217,8 @@ class SnapshotWorkflowTest {
     assertEquals(world.checkpointAtEvent(19), items.position().resumeToken(),
         "the added collection is copied from the checkpoint its changes resume from");
     assertEquals(List.of("orders", "items"), added.config().collections());
-    world.assertDestinationEqualsSource(mirror, "orders");
-    world.assertDestinationEqualsSource(mirror, "items");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "items");
   }
 
   /**
@@ -257,16 +231,16 @@ class SnapshotWorkflowTest {
   @Test
   void aCollectionCopiedAgainByAnEditRestoresWhatWasLostDropsWhatTheSourceLacksAndTheOtherFollows()
       throws Exception {
-    World world = new World(new Random(11));
+    ScriptedWorld world = new ScriptedWorld(11, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 30);
     world.prefill("items", 30);
     world.changeMixed(List.of("orders", "items"), 40);
-    world.stream.reveal(20);
-    MirrorConfig mirror = world.mirror(List.of("orders", "items"), new SnapshotSettings(true, 20, 2, null));
+    world.reveal(20);
+    MirrorConfig mirror = mirror(List.of("orders", "items"), new SnapshotSettings(true, 20, 2, null));
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitStatus(workflow, s -> world.delivered(s, 19));
     world.applyToSource(0, 20);
-    String orders = world.table(mirror, "orders");
+    String orders = table(mirror, "orders");
     try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement()) {
       // One row's _id changed by hand: the real one is gone, a ghost the source never had is there.
       assertEquals(1, st.executeUpdate("update " + orders + " set \"_id\" = 'ghost' where \"_id\" = (select min(\"_id\")"
@@ -274,11 +248,11 @@ class SnapshotWorkflowTest {
     }
 
     Gate copying = new Gate();
-    world.snapshot.gateAt("orders", null, 1, copying);
+    world.snapshot().gateAt("orders", null, 1, copying);
     workflow.edit(Map.of("resyncCollections", List.of("orders")));
     awaitGate(copying);
     // Changes made while orders is copied again: the batches after the copy bring them.
-    world.stream.reveal(40);
+    world.reveal(40);
     world.applyToSource(20, 40);
     copying.release();
     awaitStatus(workflow, s -> world.delivered(s, 39) && s.snapshots().stream().allMatch(SnapshotProgress::done));
@@ -288,8 +262,8 @@ class SnapshotWorkflowTest {
 
     assertEquals(List.of("items", "orders"), after.snapshots().stream().map(SnapshotProgress::collection).toList(),
         "orders has a new snapshot, items keeps its own");
-    world.assertDestinationEqualsSource(mirror, "orders");
-    world.assertDestinationEqualsSource(mirror, "items");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "items");
     try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("select \"_deleted\" from " + orders + " where \"_id\" = 'ghost'")) {
       assertTrue(rs.next());
@@ -305,26 +279,26 @@ class SnapshotWorkflowTest {
   @Test
   void aCollectionCopiedAgainTakesTurnsWithTheBatchesSoTheOtherCollectionsChangesCommitMeanwhile()
       throws Exception {
-    World world = new World(new Random(17));
+    ScriptedWorld world = new ScriptedWorld(17, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 60);
     world.prefill("items", 20);
     world.change("items", 40);
-    world.stream.reveal(10);
+    world.reveal(10);
     // Partitions of 20 documents, one at a time: orders is copied again in three rounds.
-    MirrorConfig mirror = world.mirror(List.of("orders", "items"), new SnapshotSettings(true, 20, 1, null));
+    MirrorConfig mirror = mirror(List.of("orders", "items"), new SnapshotSettings(true, 20, 1, null));
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitStatus(workflow, s -> world.delivered(s, 9) && s.snapshots().stream().allMatch(SnapshotProgress::done));
     world.applyToSource(0, 10);
 
     Gate firstRound = new Gate();
     Gate lastRound = new Gate();
-    world.snapshot.gateAt("orders", null, 1, firstRound);
-    world.snapshot.gateAt("orders", null, 1, passThrough());
-    world.snapshot.gateAt("orders", null, 1, lastRound);
+    world.snapshot().gateAt("orders", null, 1, firstRound);
+    world.snapshot().gateAt("orders", null, 1, passThrough());
+    world.snapshot().gateAt("orders", null, 1, lastRound);
     workflow.edit(Map.of("resyncCollections", List.of("orders")));
     awaitGate(firstRound);
     // Items changes made while orders is copied again: a batch between two rounds commits them.
-    world.stream.reveal(40);
+    world.reveal(40);
     world.applyToSource(10, 40);
     firstRound.release();
     awaitGate(lastRound);
@@ -341,8 +315,8 @@ class SnapshotWorkflowTest {
     workflow.terminate(new StopRequest(false));
     captureWhenClosed(mirror, "resync-one-collection-between-batches");
 
-    world.assertDestinationEqualsSource(mirror, "orders");
-    world.assertDestinationEqualsSource(mirror, "items");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "items");
   }
 
   /**
@@ -351,13 +325,13 @@ class SnapshotWorkflowTest {
    */
   @Test
   void aCollectionCopiedAgainFromWhereItsFirstCopyStartedIsReadAgain() throws Exception {
-    World world = new World(new Random(13));
+    ScriptedWorld world = new ScriptedWorld(13, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 30);
     world.change("orders", 0);
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 2, null));
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 20, 2, null));
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitStatus(workflow, s -> s.state() == MirrorPhase.RUNNING && s.snapshots().get(0).done());
-    String orders = world.table(mirror, "orders");
+    String orders = table(mirror, "orders");
     try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement()) {
       assertEquals(1, st.executeUpdate("delete from " + orders + " where \"_id\" = (select min(\"_id\") from " + orders
           + ")"));
@@ -368,7 +342,7 @@ class SnapshotWorkflowTest {
         && s.state() == MirrorPhase.RUNNING);
     workflow.terminate(new StopRequest(false));
 
-    world.assertDestinationEqualsSource(mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
   }
 
   /**
@@ -379,11 +353,11 @@ class SnapshotWorkflowTest {
    */
   @Test
   void historyTurnedOnStartsWithARowForEveryCurrentDocument() throws Exception {
-    World world = new World(new Random(14));
+    ScriptedWorld world = new ScriptedWorld(14, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 40);
     world.change("orders", 30);
-    world.stream.reveal(10);
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 20, 2, null));
+    world.reveal(10);
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 20, 2, null));
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitStatus(workflow, s -> world.delivered(s, 9));
     world.applyToSource(0, 10);
@@ -391,14 +365,14 @@ class SnapshotWorkflowTest {
     workflow.edit(Map.of("history", Map.of("orders", true)));
     awaitStatus(workflow, s -> s.pendingEdits().isEmpty() && s.snapshots().get(0).done()
         && s.state() == MirrorPhase.RUNNING);
-    world.stream.reveal(30);
+    world.reveal(30);
     world.applyToSource(10, 30);
     awaitStatus(workflow, s -> world.delivered(s, 29));
     workflow.terminate(new StopRequest(false));
     captureWhenClosed(mirror, "history-turned-on-copies");
 
-    world.assertDestinationEqualsSource(mirror, "orders");
-    String orders = world.table(mirror, "orders");
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
+    String orders = table(mirror, "orders");
     String history = TableNaming.qualified(mirror.destinationSchema(),
         TableNaming.historyTableName(TableNaming.tableName(new Namespace(DATABASE, "orders"))));
     try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement();
@@ -412,16 +386,16 @@ class SnapshotWorkflowTest {
 
   @Test
   void anAddedCollectionTheSourceDoesNotHaveIsRejectedAndTheMirrorGoesOn() throws Exception {
-    World world = new World(new Random(9));
+    ScriptedWorld world = new ScriptedWorld(9, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 10);
     world.change("orders", 10);
-    world.stream.reveal(5);
-    MirrorConfig mirror = world.mirror(List.of("orders"), new SnapshotSettings(true, 100, 1, null));
+    world.reveal(5);
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 100, 1, null));
     CdcFlowWorkflow workflow = start(world, mirror);
     awaitStatus(workflow, s -> world.delivered(s, 4));
 
     workflow.edit(Map.of("addCollections", List.of("ghosts"), "batchSize", 500));
-    world.stream.reveal(10);
+    world.reveal(10);
     // The edit applies at the next step boundary, which may come after the batch that delivers.
     MirrorStatus status = awaitStatus(workflow, s -> world.delivered(s, 9) && s.pendingEdits().isEmpty());
     workflow.terminate(new StopRequest(false));
@@ -433,196 +407,17 @@ class SnapshotWorkflowTest {
     assertEquals(MirrorPhase.RUNNING, status.state());
   }
 
-  // ---- the world: source model, stream, snapshot source ----
-
-  /** The source's documents, its change events, and the scripted stream and snapshot source. */
-  private static final class World {
-    final Random random;
-    final ChangeEvents events = new ChangeEvents(1_700_000_000);
-    final ScriptedSnapshotSource snapshot = new ScriptedSnapshotSource(3);
-    final Map<String, Map<BsonValue, BsonDocument>> model = new HashMap<>();
-    /** Per change event: the collection, the id, and the document after it (null: deleted). */
-    final List<Object[]> effects = new ArrayList<>();
-    final List<RawBsonDocument> changeEvents = new ArrayList<>();
-    RevealedChangeStream stream;
-    String name;
-    private int documentNumber;
-
-    World(Random random) {
-      this.random = random;
-    }
-
-    void prefill(String collection, int documents) {
-      snapshot.createCollection(collection);
-      Map<BsonValue, BsonDocument> docs = model.computeIfAbsent(collection, c -> new LinkedHashMap<>());
-      for (int i = 0; i < documents; i++) {
-        BsonDocument doc = newDocument(newId());
-        docs.put(doc.get("_id"), doc);
-        snapshot.put(collection, doc);
-      }
-    }
-
-    void change(String collection, int count) {
-      changeMixed(List.of(collection), count);
-    }
-
-    void changeMixed(List<String> collections, int count) {
-      for (int i = 0; i < count; i++) {
-        String collection = collections.get(random.nextInt(collections.size()));
-        Map<BsonValue, BsonDocument> docs = model.get(collection);
-        Namespace ns = new Namespace(DATABASE, collection);
-        List<BsonValue> ids = new ArrayList<>(docs.keySet());
-        int op = ids.isEmpty() ? 0 : random.nextInt(10);
-        RawBsonDocument event;
-        BsonValue id;
-        BsonDocument after;
-        if (op < 3) {
-          after = newDocument(newId());
-          id = after.get("_id");
-          event = events.insert(ns, after);
-        } else if (op < 7) {
-          id = ids.get(random.nextInt(ids.size()));
-          after = docs.get(id).clone();
-          BsonDocument changed = new BsonDocument("version", new BsonInt32(random.nextInt(1_000_000)));
-          after.putAll(changed);
-          event = events.update(ns, id, after, changed);
-        } else if (op < 9) {
-          id = ids.get(random.nextInt(ids.size()));
-          after = newDocument(id);
-          event = events.replace(ns, after);
-        } else {
-          id = ids.get(random.nextInt(ids.size()));
-          after = null;
-          event = events.delete(ns, id);
-        }
-        if (after == null) {
-          docs.remove(id);
-        } else {
-          docs.put(id, after);
-        }
-        effects.add(new Object[] {collection, id, after == null ? null : after.clone()});
-        changeEvents.add(event);
-      }
-      stream = new RevealedChangeStream(changeEvents);
-    }
-
-    /** Applies changes [from, to) to the snapshot source's documents, as the server would. */
-    void applyToSource(int from, int to) {
-      for (int i = from; i < to; i++) {
-        Object[] effect = effects.get(i);
-        if (effect[2] == null) {
-          snapshot.delete((String) effect[0], (BsonValue) effect[1]);
-        } else {
-          snapshot.put((String) effect[0], (BsonDocument) effect[2]);
-        }
-      }
-    }
-
-    MirrorConfig mirror(List<String> collections, SnapshotSettings snapshotSettings) {
-      name = "snap" + MIRRORS.incrementAndGet();
-      return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
-          MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(1).maxBatchDurationSeconds(600).decodeWorkers(2).chunkSize(16).snapshot(snapshotSettings).build());
-    }
-
-    String table(MirrorConfig mirror, String collection) {
-      return TableNaming.qualified(mirror.destinationSchema(), TableNaming.tableName(new Namespace(DATABASE, collection)));
-    }
-
-    boolean delivered(MirrorStatus status, int eventIndex) {
-      return status.committedCheckpoint() != null && status.committedCheckpoint().resumeToken() != null
-          && ResumeToken.of(status.committedCheckpoint().resumeToken()).compareTo(stream.tokenOf(eventIndex)) >= 0;
-    }
-
-    String checkpointAtEvent(int eventIndex) {
-      return stream.tokenOf(eventIndex).data();
-    }
-
-    MirrorSourceFactory source() {
-      return new MirrorSourceFactory() {
-        @Override
-        public void validate(MirrorConfig mirror) {
-          for (String collection : mirror.collections()) {
-            if (!snapshot.collectionNames().contains(collection)) {
-              throw new InvalidMirrorConfigurationException("collection " + collection + " does not exist in "
-                  + mirror.sourceDatabase());
-            }
-          }
-        }
-
-        @Override
-        public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-          return stream.watching(Set.copyOf(mirror.collections()));
-        }
-
-        @Override
-        public SnapshotSource snapshotSource(MirrorConfig mirror) {
-          return snapshot;
-        }
-
-        @Override
-        public StreamPosition currentPosition(MirrorConfig mirror) {
-          return StreamPosition.atOperationTime(START);
-        }
-      };
-    }
-
-    void assertDestinationEqualsSource(MirrorConfig mirror, String collection) throws SQLException {
-      String table = table(mirror, collection);
-      IdKeyRenderer keys = new IdKeyRenderer();
-      TranscodingJsonRenderer json = TranscodingJsonRenderer.relaxed();
-      Map<String, String> expected = new HashMap<>();
-      model.get(collection).forEach((id, doc) -> expected.put(keys.render(id),
-          json.render(RawBsonDocument.parse(doc.toJson()))));
-      try (Connection c = fixture.destination().getConnection()) {
-        List<String> live = new ArrayList<>();
-        try (Statement st = c.createStatement();
-            ResultSet rs = st.executeQuery("select \"_id\" from " + table + " where not \"_deleted\"")) {
-          while (rs.next()) {
-            live.add(rs.getString(1));
-          }
-        }
-        assertEquals(expected.keySet(), Set.copyOf(live), "live rows of " + collection);
-        try (PreparedStatement st = c.prepareStatement(
-            "select doc = ?::jsonb, doc::text from " + table + " where \"_id\" = ?")) {
-          for (Map.Entry<String, String> e : expected.entrySet()) {
-            st.setString(1, e.getValue());
-            st.setString(2, e.getKey());
-            try (ResultSet rs = st.executeQuery()) {
-              assertTrue(rs.next());
-              if (!rs.getBoolean(1)) {
-                fail("row " + e.getKey() + " of " + collection + " is " + rs.getString(2) + ", expected " + e.getValue());
-              }
-            }
-          }
-        }
-      }
-    }
-
-    private BsonValue newId() {
-      // Mixed _id types, as real collections sometimes have.
-      int n = documentNumber++;
-      return switch (random.nextInt(3)) {
-        case 0 -> new BsonInt32(n);
-        case 1 -> new BsonObjectId(new ObjectId(1_700_000_000 + n, n));
-        default -> new BsonString("key-" + n);
-      };
-    }
-
-    private BsonDocument newDocument(BsonValue id) {
-      return new BsonDocument("_id", id).append("n", new BsonInt32(documentNumber++))
-          .append("status", new BsonString(random.nextBoolean() ? "active" : "archived"));
-    }
-  }
-
   // ---- the system under test ----
 
-  private CdcFlowWorkflow start(World world, MirrorConfig mirror) {
-    Catalog catalog = Catalog.open(fixture.catalog());
-    PostgresTableOwnership tables = new PostgresTableOwnership(catalog);
-    WorkerPorts ports = new WorkerPorts(world.source(),
-        new PostgresMirrorDestination(fixture.peers(), PostgresSinkOptions.defaults(), tables),
-        new PostgresCheckpointCatalog(catalog), new PostgresSnapshotCatalog(catalog), tables, VerifyCatalog.NONE);
-    fixture.start().startWorker(fixture.peers(), ports);
+  private static MirrorConfig mirror(List<String> collections, SnapshotSettings snapshotSettings) {
+    String name = "snap" + MIRRORS.incrementAndGet();
+    return new MirrorConfig(name, SOURCE_PEER, DESTINATION_PEER, DATABASE, collections, name,
+        MirrorSettings.defaults().toBuilder().batchSize(1_000).idleTimeoutSeconds(1).maxBatchDurationSeconds(600)
+            .decodeWorkers(2).chunkSize(16).snapshot(snapshotSettings).build());
+  }
+
+  private CdcFlowWorkflow start(ScriptedWorld world, MirrorConfig mirror) {
+    fixture.start().startWorker(fixture.peers(), TestPorts.postgres(fixture).source(world.source()).build());
     return fixture.temporal().start(mirror);
   }
 

@@ -3,7 +3,6 @@ package io.mongocdc.testing;
 import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.activities.Fixtures;
 import io.mongocdc.ports.PeerRegistry;
-import io.mongocdc.catalog.CatalogMigrator;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -17,8 +16,7 @@ public record MirrorDatabases(DataSource catalog, DataSource destination, PeerRe
 
   /** Databases {@code <prefix>_catalog} and {@code <prefix>_dest}, and the two peers. */
   public static MirrorDatabases create(String prefix, String sourcePeer, String destinationPeer) throws SQLException {
-    DataSource catalog = EmbeddedPostgresSupport.newDatabase(prefix + "_catalog");
-    CatalogMigrator.migrate(catalog);
+    DataSource catalog = EmbeddedPostgresSupport.newCatalogDatabase(prefix + "_catalog");
     DataSource destination = EmbeddedPostgresSupport.newDatabase(prefix + "_dest");
     String database;
     try (Connection c = destination.getConnection()) {
