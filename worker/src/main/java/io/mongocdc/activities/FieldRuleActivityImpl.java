@@ -55,7 +55,10 @@ public final class FieldRuleActivityImpl implements FieldRuleActivity {
       next = at.collection() == null ? at.finished(at.rowsRewritten())
           : destination.rewriteFieldRules(mirror, at, after, upTo, added, () -> heartbeat.progress(++transactions[0]));
     }
-    catalog.recordFieldRuleRewrite(mirror.name(), next.done() ? null : next.describe(), next.rowsRewritten());
+    // The rows past the checkpoint come first; the rewrite up to it always follows, so it is not done yet.
+    String state = !next.done() ? next.describe()
+        : next.upTo() == null ? next.describe() + "; the rows up to it follow" : null;
+    catalog.recordFieldRuleRewrite(mirror.name(), state, next.rowsRewritten());
     log.info("mirror {}: field rule rewrite: {}", mirror.name(), next.describe());
     return next;
   }

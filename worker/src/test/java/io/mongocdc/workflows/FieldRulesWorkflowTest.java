@@ -116,6 +116,9 @@ class FieldRulesWorkflowTest {
         asked.get(0).rules().collections());
     release.countDown();
     assertTrue(rewritingUpTo.await(60, TimeUnit.SECONDS), "no rewrite up to the checkpoint was asked for");
+    assertTrue(catalog.fieldRuleRewrite("orders").contains("the rows up to it follow"),
+        "the catalog does not call the rewrite done while the rows up to the checkpoint wait: "
+            + catalog.fieldRuleRewrite("orders"));
     assertEquals(stream.tokenOf(ORDERS - 1), upTo.get(1), "up to the checkpoint the rules took effect at");
     assertEquals(asked.get(0).rules(), asked.get(1).rules());
     MirrorStatus during = workflow.status();

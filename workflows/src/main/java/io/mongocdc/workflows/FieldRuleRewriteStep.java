@@ -37,8 +37,12 @@ final class FieldRuleRewriteStep implements Step {
 
   @Override
   public void run() {
-    FieldRuleRewrite next = flow.activities.rewriteFieldRules(carried.config, carried.fieldRuleRewrites.get(0));
-    rewroteAtBatch = flow.state.batchesThisRun;
+    FieldRuleRewrite slice = carried.fieldRuleRewrites.get(0);
+    FieldRuleRewrite next = flow.activities.rewriteFieldRules(carried.config, slice);
+    if (slice.after() == null) {
+      // The rows past the checkpoint were a turn of their own: the rewrite up to it starts at once.
+      rewroteAtBatch = flow.state.batchesThisRun;
+    }
     if (next.done()) {
       carried.fieldRuleRewrites.remove(0);
       log.info("mirror {}: field rule rewrite done: {}", flow.name(), next.describe());
