@@ -6,6 +6,7 @@ import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.secrets.Redaction;
+import io.mongocdc.snapshot.SnapshotSource;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.SetupMirrorActivity;
@@ -41,7 +42,33 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
     peers.resolve(mirror.destinationPeer());
     mirror.settings().snapshot().filters().forEach(SnapshotFilter::parse);
     source.validate(mirror);
+    requireRuledCollectionsExist(mirror);
     destination.validate(mirror);
+  }
+
+  /**
+   * A mirror of every collection names no collections of its own, so a field rule's collection is
+   * checked here, against the source's: a rule of a collection that is not there protects nothing.
+   * (A mirror that lists its collections is checked with its configuration.) A source that cannot
+   * list its collections is not checked.
+   */
+  private void requireRuledCollectionsExist(MirrorConfig mirror) {
+    if (!mirror.collections().isEmpty() || mirror.settings().fieldRules().isEmpty()) {
+      return;
+    }
+    SnapshotSource database;
+    try {
+      database = source.snapshotSource(mirror);
+    } catch (InvalidMirrorConfigurationException cannotRead) {
+      return;
+    }
+    List<String> problems;
+    try (database) {
+      problems = mirror.settings().fieldRules().collectionProblems(mirror.sourceDatabase(), database.collectionNames());
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidMirrorConfigurationException(String.join("; ", problems));
+    }
   }
 
   @Override

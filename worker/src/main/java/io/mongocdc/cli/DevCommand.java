@@ -172,7 +172,8 @@ final class DevCommand implements Callable<Integer> {
             + initialDocuments, ExitCodes.INVALID);
       }
     }
-    MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? PoisonEventPolicy.QUARANTINE : PoisonEventPolicy.FAIL));
+    MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? PoisonEventPolicy.QUARANTINE : PoisonEventPolicy.FAIL),
+        mirroredCollections());
     PrintWriter out = spec.commandLine().getOut();
     // A key always, so hash rules added by an edit work as well as those given here.
     HashKey fieldHashKey = workers == 0 ? null : devHashKey(out);
@@ -257,6 +258,12 @@ final class DevCommand implements Callable<Integer> {
       // Not from a jar: the installed command's name.
     }
     return "mongo-cdc";
+  }
+
+  /** The collections the mirror (each mirror of a cluster host) replicates: the generator's, or those named. */
+  private List<String> mirroredCollections() {
+    return mongoUri != null ? collections
+        : GeneratorUri.parse("generator:demo?collections=" + (workers == 0 ? generatorCollections : 3)).collectionNames();
   }
 
   /** Small batches and snapshot partitions, so a short run shows several of each. */

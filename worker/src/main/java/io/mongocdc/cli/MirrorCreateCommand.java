@@ -51,7 +51,7 @@ final class MirrorCreateCommand extends MirrorSubcommand {
     Checkpoint startPoint = start.startPoint();
     // A mirror that starts at a chosen point copies nothing unless asked: its rows come from the stream.
     MirrorSettings chosen = settings.applyTo(startPoint == null ? MirrorSettings.defaults()
-        : MirrorSettings.defaults().with(MirrorSettings.SNAPSHOT, false));
+        : MirrorSettings.defaults().with(MirrorSettings.SNAPSHOT, false), collections);
     MirrorConfig config = new MirrorConfig(mirror.name, sourcePeer, destinationPeer, database, collections, schema, chosen)
         .requireValid();
     CdcFlowWorkflow workflow = client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()

@@ -59,12 +59,14 @@ public final class SettingsOptions {
 
   @Option(names = "--exclude-fields", paramLabel = "COLLECTION:PATH[,PATH...]",
       description = "Remove these fields of COLLECTION's documents before anything is written: dotted paths, through "
-          + "arrays, * for any one field name (customer.*.email); repeatable. Not _id.")
+          + "arrays, * for any one field name (customer.*.email), after the collection's one name (orders:note,paid); "
+          + "repeatable. Not _id.")
   List<String> excludeFields;
 
   @Option(names = "--hash-fields", paramLabel = "COLLECTION:PATH[,PATH...]",
       description = "Replace the values of these fields of COLLECTION by their keyed HMAC-SHA-256 (64 hex characters; "
-          + "equal values hash equally); the key is MONGO_CDC_FIELD_HASH_KEY on every worker; repeatable. Not _id.")
+          + "equal values hash equally), paths as for --exclude-fields; the key is MONGO_CDC_FIELD_HASH_KEY on every "
+          + "worker; repeatable. Not _id.")
   List<String> hashFields;
 
   /**
@@ -72,12 +74,20 @@ public final class SettingsOptions {
    * empty when nothing is given. Values are not checked: the mirror checks them.
    */
   Map<String, Object> asJson(List<String> addCollections) {
+    return asJson(addCollections, List.of());
+  }
+
+  /**
+   * @param collections the mirror's collections, where known (empty when not): a field rule item
+   *     may name one of them ({@link FieldRulesOption})
+   */
+  private Map<String, Object> asJson(List<String> addCollections, List<String> collections) {
     Map<String, Object> json = new LinkedHashMap<>();
     for (MirrorSetting<?> setting : MirrorSettings.SETTINGS) {
       Object value = setting == MirrorSettings.ADD_COLLECTIONS ? addCollections
           : setting == MirrorSettings.HISTORY ? historySwitches()
           : setting == MirrorSettings.COLUMNS ? columnsJson()
-          : setting == MirrorSettings.FIELD_RULES ? fieldRulesJson()
+          : setting == MirrorSettings.FIELD_RULES ? fieldRulesJson(collections)
           : jsonOf(setting, given.get(setting));
       if (value != null) {
         json.put(setting.name(), value);
@@ -89,15 +99,17 @@ public final class SettingsOptions {
   /**
    * The defaults with the options given applied, for a new mirror: an option that only an edit of
    * a running mirror can act on is refused rather than ignored.
+   *
+   * @param collections the new mirror's collections; empty for every collection of its database
    */
-  MirrorSettings applyTo(MirrorSettings defaults) {
+  MirrorSettings applyTo(MirrorSettings defaults, List<String> collections) {
     for (MirrorSetting<?> editOnly : EDIT_ONLY) {
       if (given.get(editOnly) != null) {
         throw new CliException(editOnly.option() + " changes a running mirror: use it with mongo-cdc mirror edit",
             ExitCodes.INVALID);
       }
     }
-    Map<String, Object> json = asJson(null);
+    Map<String, Object> json = asJson(null, collections);
     return json.isEmpty() ? defaults : defaults.apply(EditRequest.fromJson(json));
   }
 
@@ -114,7 +126,7 @@ public final class SettingsOptions {
       return ColumnsOption.byCollection(setting.option(), strings(value));
     }
     if (setting == MirrorSettings.REMOVE_FIELD_RULES) {
-      return FieldRulesOption.paths(setting.option(), strings(value));
+      return FieldRulesOption.paths(setting.option(), strings(value), List.of());
     }
     return value;
   }
@@ -139,12 +151,12 @@ public final class SettingsOptions {
   }
 
   /** {@code --exclude-fields} and {@code --hash-fields} as the JSON of {@code fieldRules}; null when neither is given. */
-  private Object fieldRulesJson() {
+  private Object fieldRulesJson(List<String> collections) {
     if (excludeFields == null && hashFields == null) {
       return null;
     }
-    Map<String, List<String>> excluded = FieldRulesOption.paths("--exclude-fields", excludeFields);
-    Map<String, List<String>> hashed = FieldRulesOption.paths("--hash-fields", hashFields);
+    Map<String, List<String>> excluded = FieldRulesOption.paths("--exclude-fields", excludeFields, collections);
+    Map<String, List<String>> hashed = FieldRulesOption.paths("--hash-fields", hashFields, collections);
     Map<String, Object> json = new LinkedHashMap<>();
     for (Map<String, List<String>> paths : java.util.Arrays.asList(excluded, hashed)) {
       if (paths != null) {

@@ -114,9 +114,8 @@ final class WorkerCommand implements Callable<Integer> {
         tuning, new PipelineMetrics(registry, Clock.systemUTC(), null));
     factory.start();
     MirrorConsole mirrorConsole = !consoleSettings.enabled() ? null
-        : MirrorConsole.start(consoleSettings.host(), consoleSettings.port(),
-            new ConsoleQueries(context.ports().catalogReads(catalogUrl)),
-            new TemporalMirrorActions(client, temporal.taskQueue()), consoleSettings.readOnly());
+        : MirrorConsole.start(consoleSettings, new ConsoleQueries(context.ports().catalogReads(catalogUrl)),
+            new TemporalMirrorActions(client, temporal.taskQueue()));
     spec.commandLine().getOut().printf("worker%s polling task queue %s in namespace %s at %s; catalog %s%s%n",
         identity == null ? "" : " " + identity, temporal.taskQueue(), temporal.namespace(), temporal.address(),
         Redaction.redact(catalogUrl), stickyWorkflows ? "" : "; workflows not sticky");

@@ -144,7 +144,12 @@ final class ConsolePages {
   }
 
   String notFound(String what) {
-    return page("not found", "<p class=\"bad\">" + Html.text(what) + "</p><p><a href=\"/\">All mirrors</a></p>", false);
+    return message("not found", what);
+  }
+
+  /** A page of one message, shown as text, titled {@code title}. */
+  String message(String title, String what) {
+    return page(title, "<p class=\"bad\">" + Html.text(what) + "</p><p><a href=\"/\">All mirrors</a></p>", false);
   }
 
   private static String consequence(String action) {

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The mirror console: web pages a worker serves of every mirror, from the catalog, with the
  * actions the CLI has (pause, resume, verify, edit) through the same Temporal calls. Bound to
- * localhost unless told otherwise. An action must come from a page this console served (a token
- * it put in the form, and no other site's {@code Origin}), and none is taken when read-only.
+ * localhost unless told otherwise, and answering only requests for its own host names ({@link
+ * ConsoleHosts}). An action must come from a page this console served (a token it put in the form,
+ * and an {@code Origin}, if any, of this host), and none is taken when read-only.
  */
 public final class MirrorConsole implements AutoCloseable {
 
@@ -43,34 +44,38 @@ public final class MirrorConsole implements AutoCloseable {
   private final ConsolePages pages;
   private final MirrorActions actions;
   private final boolean readOnly;
+  private final ConsoleHosts hosts;
   private final String token;
 
   private MirrorConsole(HttpServer server, ExecutorService threads, ConsoleQueries catalog, MirrorActions actions,
-      boolean readOnly) {
+      boolean readOnly, ConsoleHosts hosts) {
     this.server = server;
     this.threads = threads;
     this.pages = new ConsolePages(catalog, readOnly);
     this.actions = actions;
     this.readOnly = readOnly;
+    this.hosts = hosts;
     byte[] random = new byte[24];
     new SecureRandom().nextBytes(random);
     this.token = HexFormat.of().formatHex(random);
   }
 
   /**
-   * Starts serving on {@code host:port} (port 0: any free port).
+   * Starts serving on the settings' host and port (port 0: any free port).
    *
-   * @param readOnly serve the pages only: no action is offered or taken
+   * @throws IllegalArgumentException if an allowed host is not a host name
    */
-  public static MirrorConsole start(String host, int port, ConsoleQueries catalog, MirrorActions actions,
-      boolean readOnly) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+  public static MirrorConsole start(ConsoleSettings settings, ConsoleQueries catalog, MirrorActions actions)
+      throws IOException {
+    InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
+    ConsoleHosts hosts = ConsoleHosts.of(settings.host(), address, settings.allowedHosts());
+    HttpServer server = HttpServer.create(address, 0);
     ExecutorService threads = Executors.newFixedThreadPool(4, runnable -> {
       Thread thread = new Thread(runnable, "mongo-cdc-console");
       thread.setDaemon(true);
       return thread;
     });
-    MirrorConsole console = new MirrorConsole(server, threads, catalog, actions, readOnly);
+    MirrorConsole console = new MirrorConsole(server, threads, catalog, actions, settings.readOnly(), hosts);
     server.createContext("/", console::handle);
     server.setExecutor(threads);
     server.start();
@@ -89,25 +94,41 @@ public final class MirrorConsole implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      String path = exchange.getRequestURI().getRawPath();
-      String method = exchange.getRequestMethod();
-      if (method.equals("GET") && ASSETS.containsKey(path)) {
-        asset(exchange, ASSETS.get(path));
+      String host = exchange.getRequestHeaders().getFirst("Host");
+      if (!hosts.serves(host)) {
+        // Before anything is read or done: a page of another site under a name that resolves here.
+        html(exchange, 403, pages.message("refused", "Refused: this console answers to the host names "
+            + hosts.describe() + ", not " + (host == null ? "a request without a Host header" : host)
+            + ". To reach it by another name (a proxy's), add that name with --console-allowed-hosts."));
         return;
       }
-      List<String> parts = List.of(path.split("/"));
-      if (method.equals("GET") && path.equals("/")) {
-        html(exchange, 200, pages.overview());
-      } else if (parts.size() >= 3 && parts.get(1).equals("mirrors")) {
-        mirror(exchange, method, URLDecoder.decode(parts.get(2), StandardCharsets.UTF_8),
-            parts.size() > 3 ? parts.get(3) : "");
-      } else {
-        html(exchange, 404, pages.notFound("No page at " + path));
+      try {
+        route(exchange);
+      } catch (MalformedRequestException e) {
+        html(exchange, 400, pages.message("bad request", "Bad request: " + e.getMessage()));
+      } catch (RuntimeException e) {
+        log.warn("console: {} {} failed: {}", exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
+            Redaction.redact(String.valueOf(e.getMessage())));
+        html(exchange, 500, pages.notFound("The page failed: " + e.getMessage()));
       }
-    } catch (RuntimeException e) {
-      log.warn("console: {} {} failed: {}", exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-          Redaction.redact(String.valueOf(e.getMessage())));
-      html(exchange, 500, pages.notFound("The page failed: " + e.getMessage()));
+    }
+  }
+
+  private void route(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getRawPath();
+    String method = exchange.getRequestMethod();
+    if (method.equals("GET") && ASSETS.containsKey(path)) {
+      asset(exchange, ASSETS.get(path));
+      return;
+    }
+    List<String> parts = List.of(path.split("/"));
+    if (method.equals("GET") && path.equals("/")) {
+      html(exchange, 200, pages.overview());
+    } else if (parts.size() >= 3 && parts.get(1).equals("mirrors")) {
+      mirror(exchange, method, decoded("the mirror's name in the path", parts.get(2)),
+          parts.size() > 3 ? parts.get(3) : "");
+    } else {
+      html(exchange, 404, pages.notFound("No page at " + path));
     }
   }
 
@@ -159,10 +180,10 @@ public final class MirrorConsole implements AutoCloseable {
     if (!MessageDigest.isEqual(sent.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
       return "Refused: the request did not come from a page of this console (no valid token). Reload the page.";
     }
+    // A browser sends Origin with every form it posts; "null" is a sandboxed or opaque page's, not this one.
     String origin = exchange.getRequestHeaders().getFirst("Origin");
     String host = exchange.getRequestHeaders().getFirst("Host");
-    if (origin != null && !origin.equals("null") && host != null
-        && !(origin.equals("http://" + host) || origin.equals("https://" + host))) {
+    if (origin != null && !(origin.equals("http://" + host) || origin.equals("https://" + host))) {
       return "Refused: a request from another site (" + origin + ").";
     }
     if ("cross-site".equals(exchange.getRequestHeaders().getFirst("Sec-Fetch-Site"))) {
@@ -186,11 +207,28 @@ public final class MirrorConsole implements AutoCloseable {
     for (String pair : encoded.split("&")) {
       if (!pair.isEmpty()) {
         String[] kv = pair.split("=", 2);
-        values.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
-            kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
+        String name = decoded("a field's name", kv[0]);
+        values.put(name, kv.length > 1 ? decoded("the field '" + name + "'", kv[1]) : "");
       }
     }
     return values;
+  }
+
+  /** {@code raw} percent-decoded; {@code what} names it in the answer when it cannot be. */
+  private static String decoded(String what, String raw) {
+    try {
+      return URLDecoder.decode(raw, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new MalformedRequestException(what + " is not valid percent-encoding: a '%' must be followed by two"
+          + " hexadecimal digits (%25 for '%' itself)");
+    }
+  }
+
+  /** A request this console cannot read: answered 400 with the reason. */
+  private static final class MalformedRequestException extends RuntimeException {
+    MalformedRequestException(String message) {
+      super(message);
+    }
   }
 
   private static void asset(HttpExchange exchange, String resource) throws IOException {

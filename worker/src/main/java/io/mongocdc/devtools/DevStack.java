@@ -152,8 +152,8 @@ final class DevStack implements AutoCloseable {
       MirrorHealthMetrics health = endpoint == null ? null
           : new MirrorHealthMetrics(registry, ports.catalog()::mirrorHealth, java.time.Clock.systemUTC()).start();
       MirrorConsole console = !consoleSettings.enabled() ? null
-          : MirrorConsole.start(consoleSettings.host(), consoleSettings.port(), new ConsoleQueries(dataSource),
-              new TemporalMirrorActions(client, TASK_QUEUE), consoleSettings.readOnly());
+          : MirrorConsole.start(consoleSettings, new ConsoleQueries(dataSource),
+              new TemporalMirrorActions(client, TASK_QUEUE));
       return new DevStack(postgres, dataSource, catalog, jdbcUrl, temporal, temporalPort, service, client, workers, registry,
           endpoint, health, console, freshness);
     } catch (IOException | RuntimeException e) {

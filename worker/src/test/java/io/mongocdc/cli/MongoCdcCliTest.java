@@ -314,6 +314,28 @@ class MongoCdcCliTest {
     assertEquals(new FieldRules(List.of("email"), List.of("name")), next.settings().fieldRules().of("users"));
   }
 
+  /** Issue 47, finding 8, through the commands: a repeated collection prefix on create and on edit is one more path. */
+  @Test
+  void aFieldRuleOptionThatNamesItsCollectionAgainGivesThatCollectionAnotherPath() throws Exception {
+    Run created = run("mirror", "create", "orders", "--source-peer", "orders-mongo", "--destination-peer",
+        "warehouse-pg", "--database", "shop", "--collection", "orders", "--collection", "users",
+        "--exclude-fields", "orders:note,orders:paid", "--hash-fields", "orders:email,users:email");
+    assertEquals(0, created.exitCode(), created.err());
+    MirrorConfig first = pulls.nextCall().mirror();
+    assertEquals(new FieldRules(List.of("note", "paid"), List.of("email")), first.settings().fieldRules().of("orders"));
+    assertEquals(new FieldRules(List.of(), List.of("email")), first.settings().fieldRules().of("users"));
+
+    Run edited = run("mirror", "edit", "orders", "--hash-fields", "users:name,users:phone");
+    assertEquals(0, edited.exitCode(), edited.err());
+    assertOneLineError(run("mirror", "edit", "orders", "--exclude-fields", "orders:note,users:email"),
+        ExitCodes.INVALID, "--exclude-fields 'orders:note,users:email': 'users:email' is not a path of orders");
+    assertOneLineError(run("mirror", "edit", "orders", "--hash-fields", "orders:customer:email"), ExitCodes.INVALID,
+        "--hash-fields 'orders:customer:email': the path 'customer:email' of orders holds a ':'");
+    pulls.then(ScriptedPullRecords.deliver(2));
+    assertEquals(new FieldRules(List.of(), List.of("email", "name", "phone")),
+        pulls.nextCall().mirror().settings().fieldRules().of("users"));
+  }
+
   @Test
   void typedColumnsAreSettingsShownInStatusAndEditable(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("columns.json");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.workflows.model.ControlEventPolicy;
+import io.mongocdc.workflows.model.FieldRules;
 import io.mongocdc.workflows.model.MirrorSetting;
 import io.mongocdc.workflows.model.MirrorSettings;
 import java.util.LinkedHashMap;
@@ -59,15 +60,52 @@ class SettingsOptionsTest {
     assertEquals(expected, probe.settings.asJson(null));
     assertEquals(List.copyOf(expected.keySet()), List.copyOf(probe.settings.asJson(null).keySet()));
 
-    CliException editOnly = assertThrows(CliException.class, () -> probe.settings.applyTo(MirrorSettings.defaults()));
+    CliException editOnly = assertThrows(CliException.class, () -> probe.settings.applyTo(MirrorSettings.defaults(), List.of()));
     assertEquals("--remove-column changes a running mirror: use it with mongo-cdc mirror edit", editOnly.getMessage());
 
     Probe creating = new Probe();
     new CommandLine(creating).parseArgs("--batch-size", "5000", "--control-event-policy", "IGNORE", "--no-snapshot");
-    MirrorSettings applied = creating.settings.applyTo(MirrorSettings.defaults());
+    MirrorSettings applied = creating.settings.applyTo(MirrorSettings.defaults(), List.of());
     assertEquals(5000, applied.batchSize());
     assertEquals(ControlEventPolicy.IGNORE, applied.controlEventPolicy());
     assertEquals(false, applied.snapshot().enabled());
+  }
+
+  /**
+   * Issue 47, finding 8: {@code orders:note,orders:paid} made a path named {@code orders:paid},
+   * which no document has, so {@code paid} stayed on every row. An item with a ':' is a path of
+   * the option's collection, a rule of another collection the mirror has, or refused.
+   */
+  @Test
+  void aFieldRuleItemNamingItsCollectionAgainIsOneMorePathAndNoPathHoldsAColon() {
+    Probe probe = new Probe();
+    new CommandLine(probe).parseArgs("--exclude-fields", "orders:note,orders:paid", "--hash-fields",
+        "orders:email, users:email,name");
+    MirrorSettings applied = probe.settings.applyTo(MirrorSettings.defaults(), List.of("orders", "users"));
+    assertEquals(new FieldRules(List.of("note", "paid"), List.of("email")), applied.fieldRules().of("orders"));
+    assertEquals(new FieldRules(List.of(), List.of("email", "name")), applied.fieldRules().of("users"));
+
+    Probe other = new Probe();
+    new CommandLine(other).parseArgs("--exclude-fields", "orders:note,items:x");
+    CliException unknown = assertThrows(CliException.class,
+        () -> other.settings.applyTo(MirrorSettings.defaults(), List.of("orders", "users")));
+    assertEquals("--exclude-fields 'orders:note,items:x': 'items:x' is not a path of orders (no path holds a ':') and"
+        + " items is not one of the mirror's collections [orders, users]; write COLLECTION:PATH[,PATH...] with the"
+        + " paths of that collection after its one name (orders:note,paid), and give each collection its own"
+        + " --exclude-fields", unknown.getMessage());
+    // An edit does not know the mirror's collections: another collection goes in an option of its own.
+    assertThrows(CliException.class, () -> other.settings.asJson(null));
+
+    Probe colon = new Probe();
+    new CommandLine(colon).parseArgs("--hash-fields", "orders:a:b");
+    CliException inPath = assertThrows(CliException.class, () -> colon.settings.asJson(null));
+    assertTrue(inPath.getMessage().startsWith("--hash-fields 'orders:a:b': the path 'a:b' of orders holds a ':',"
+        + " which no path here can; write COLLECTION:PATH[,PATH...]"), inPath.getMessage());
+
+    Probe removing = new Probe();
+    new CommandLine(removing).parseArgs("--remove-field-rules", "orders:note,orders:paid");
+    assertEquals(Map.of("removeFieldRules", Map.of("orders", List.of("note", "paid"))),
+        removing.settings.asJson(null));
   }
 
   @Test
@@ -75,6 +113,6 @@ class SettingsOptionsTest {
     Probe probe = new Probe();
     new CommandLine(probe).parseArgs();
     assertEquals(Map.of(), probe.settings.asJson(null));
-    assertEquals(MirrorSettings.defaults(), probe.settings.applyTo(MirrorSettings.defaults()));
+    assertEquals(MirrorSettings.defaults(), probe.settings.applyTo(MirrorSettings.defaults(), List.of()));
   }
 }

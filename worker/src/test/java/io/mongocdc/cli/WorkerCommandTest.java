@@ -228,6 +228,17 @@ class WorkerCommandTest {
         err.toString());
   }
 
+  /** Issue 47: the names a console answers to besides its own are host names, refused when they cannot be. */
+  @Test
+  void anAllowedConsoleHostThatIsNoHostNameIsRefused() {
+    StringWriter err = new StringWriter();
+    assertEquals(ExitCodes.INVALID, run(new StringWriter(), err, "worker", "--catalog-url",
+        "jdbc:postgresql://catalog-db/mongo_cdc", "--console-port", "0", "--console-allowed-hosts",
+        "cdc.example.com,http://cdc.example.com/"));
+    assertEquals("mongo-cdc: --console-allowed-hosts 'http://cdc.example.com/' is not a host name: give names such as"
+        + " cdc.example.com or addresses ([::1] for IPv6), separated by commas\n", err.toString());
+  }
+
   @Test
   void aPoolTooSmallForOneBatchIsRejected() {
     StringWriter err = new StringWriter();

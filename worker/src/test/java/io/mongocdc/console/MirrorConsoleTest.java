@@ -12,10 +12,13 @@ import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStateChange;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -97,6 +100,40 @@ class MirrorConsoleTest {
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** A status and body read from a raw exchange. */
+  private record RawResponse(int status, String body) {}
+
+  /**
+   * One request written on a socket, so that its {@code Host} can be another site's name, as a
+   * browser sends it for a page of {@code evil.example} that resolves to this console (HttpClient
+   * always sends the address it connects to).
+   */
+  private static RawResponse raw(MirrorConsole console, String method, String path, String host, String origin,
+      String form) throws Exception {
+    byte[] body = form == null ? new byte[0] : form.getBytes(StandardCharsets.UTF_8);
+    StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n");
+    if (origin != null) {
+      head.append("Origin: ").append(origin).append("\r\n");
+    }
+    if (form != null) {
+      head.append("Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ").append(body.length)
+          .append("\r\n");
+    }
+    head.append("Connection: close\r\n\r\n");
+    try (Socket socket = new Socket("127.0.0.1", console.port())) {
+      socket.setSoTimeout(20_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
+      out.write(body);
+      out.flush();
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(answer.startsWith("HTTP/1.1 "), "an HTTP answer: " + answer);
+      int status = Integer.parseInt(answer.substring(9, 12));
+      int end = answer.indexOf("\r\n\r\n");
+      return new RawResponse(status, end < 0 ? "" : answer.substring(end + 4));
+    }
+  }
+
   private static String tokenOf(String page) {
     Matcher token = TOKEN.matcher(page);
     assertTrue(token.find(), "the page holds the console's token: " + page);
@@ -105,8 +142,8 @@ class MirrorConsoleTest {
 
   @Test
   void theOverviewShowsEveryMirrorAFailedOneInRedAndNoSecretOrMarkup() throws Exception {
-    try (MirrorConsole console = MirrorConsole.start("127.0.0.1", 0, new ConsoleQueries(catalogSource),
-        new RecordingActions(), false)) {
+    try (MirrorConsole console = MirrorConsole.start(ConsoleSettings.local(0, false), new ConsoleQueries(catalogSource),
+        new RecordingActions())) {
       HttpResponse<String> overview = get(console, "/");
       assertEquals(200, overview.statusCode());
       String page = overview.body();
@@ -130,8 +167,8 @@ class MirrorConsoleTest {
   @Test
   void anActionNeedsThisConsolesTokenAndNoOtherSitesOrigin() throws Exception {
     RecordingActions actions = new RecordingActions();
-    try (MirrorConsole console = MirrorConsole.start("127.0.0.1", 0, new ConsoleQueries(catalogSource), actions,
-        false)) {
+    try (MirrorConsole console = MirrorConsole.start(ConsoleSettings.local(0, false), new ConsoleQueries(catalogSource),
+        actions)) {
       String token = tokenOf(get(console, "/mirrors/orders/confirm?action=pause").body());
       String self = "http://127.0.0.1:" + console.port();
 
@@ -149,11 +186,99 @@ class MirrorConsoleTest {
     }
   }
 
+  /**
+   * Issue 47, finding 5: a page of another site whose name resolves to this console (DNS
+   * rebinding) reads the token from a page and posts with its own, matching, Origin. Every request
+   * for a name the console does not answer to is refused, before any page or action.
+   */
+  @Test
+  void aRequestForAnotherHostNameIsRefusedEvenWithTheTokenAndAMatchingOrigin() throws Exception {
+    RecordingActions actions = new RecordingActions();
+    try (MirrorConsole console = MirrorConsole.start(ConsoleSettings.local(0, false), new ConsoleQueries(catalogSource),
+        actions)) {
+      String token = tokenOf(get(console, "/mirrors/orders").body());
+      String evil = "evil.example:" + console.port();
+
+      RawResponse page = raw(console, "GET", "/mirrors/orders", evil, null, null);
+      assertEquals(403, page.status(), page.body());
+      assertFalse(page.body().contains(token), "no token for another site's page: " + page.body());
+      assertTrue(page.body().contains("this console answers to the host names 127.0.0.1, localhost, [::1], not "
+          + evil + ". To reach it by another name (a proxy's), add that name with --console-allowed-hosts."),
+          page.body());
+      assertEquals(403, raw(console, "GET", "/", evil, null, null).status(), "the overview neither");
+      assertEquals(403, raw(console, "POST", "/mirrors/orders/edit", evil, "http://" + evil,
+          "token=" + token + "&edit=%7B%22removeFieldRules%22%3A%7B%22users%22%3A%5B%22email%22%5D%7D%7D").status());
+      assertEquals(403, raw(console, "POST", "/mirrors/orders/pause", evil, "http://" + evil, "token=" + token)
+          .status());
+      assertEquals(403, raw(console, "POST", "/mirrors/orders/pause", "127.0.0.1.evil.example", null,
+          "token=" + token).status(), "a name that only starts like this console's");
+      assertEquals(403, raw(console, "POST", "/mirrors/orders/pause", "", null, "token=" + token).status(),
+          "an empty Host");
+      assertTrue(actions.asked.isEmpty(), "nothing refused reached the mirror: " + actions.asked);
+
+      String local = "localhost:" + console.port();
+      RawResponse paused = raw(console, "POST", "/mirrors/orders/pause", local, "http://" + local, "token=" + token);
+      assertEquals(200, paused.status(), "localhost is this console bound to loopback: " + paused.body());
+      assertEquals(List.of("pause orders"), actions.asked);
+    }
+  }
+
+  /** Issue 47, finding 5: a sandboxed or opaque page posts with {@code Origin: null}, never a page of this console. */
+  @Test
+  void anActionWithOriginNullIsRefusedEvenWithTheToken() throws Exception {
+    RecordingActions actions = new RecordingActions();
+    try (MirrorConsole console = MirrorConsole.start(ConsoleSettings.local(0, false), new ConsoleQueries(catalogSource),
+        actions)) {
+      String token = tokenOf(get(console, "/mirrors/orders").body());
+      HttpResponse<String> refused = post(console, "/mirrors/orders/pause", "token=" + token, "null");
+      assertEquals(403, refused.statusCode(), refused.body());
+      assertTrue(refused.body().contains("Refused: a request from another site (null)."), refused.body());
+      assertTrue(actions.asked.isEmpty(), "nothing refused reached the mirror: " + actions.asked);
+    }
+  }
+
+  /** Behind a proxy the console answers to the proxy's name when told it, and to no other. */
+  @Test
+  void aNameGivenAsAllowedIsServedWithItsActions() throws Exception {
+    RecordingActions actions = new RecordingActions();
+    ConsoleSettings settings = new ConsoleSettings("127.0.0.1", 0, false, List.of("CDC.example.com."));
+    try (MirrorConsole console = MirrorConsole.start(settings, new ConsoleQueries(catalogSource), actions)) {
+      RawResponse page = raw(console, "GET", "/mirrors/orders", "cdc.example.com", null, null);
+      assertEquals(200, page.status(), page.body());
+      String token = tokenOf(page.body());
+      assertEquals(200, raw(console, "POST", "/mirrors/orders/pause", "cdc.example.com:443", "https://cdc.example.com:443",
+          "token=" + token).status());
+      RawResponse other = raw(console, "GET", "/", "other.example.com", null, null);
+      assertEquals(403, other.status());
+      assertTrue(other.body().contains("host names 127.0.0.1, localhost, [::1], cdc.example.com, not"), other.body());
+      assertEquals(List.of("pause orders"), actions.asked);
+    }
+  }
+
+  /** Issue 47, finding 11: a malformed percent-encoding got no HTTP answer at all. */
+  @Test
+  void aMalformedPercentEncodingIsABadRequestWithTheReason() throws Exception {
+    RecordingActions actions = new RecordingActions();
+    try (MirrorConsole console = MirrorConsole.start(ConsoleSettings.local(0, false), new ConsoleQueries(catalogSource),
+        actions)) {
+      String self = "http://127.0.0.1:" + console.port();
+      HttpResponse<String> form = post(console, "/mirrors/orders/pause", "token=%ZZ", self);
+      assertEquals(400, form.statusCode(), form.body());
+      assertTrue(form.body().contains("Bad request: the field 'token' is not valid percent-encoding: a"
+          + " '%' must be followed by two hexadecimal digits"), form.body());
+      // Written raw: HttpClient refuses such a URI before sending it (and the server answers 400 itself).
+      String host = "127.0.0.1:" + console.port();
+      assertEquals(400, raw(console, "GET", "/mirrors/orders/confirm?action=%ZZ", host, null, null).status());
+      assertEquals(400, raw(console, "GET", "/mirrors/%ZZ", host, null, null).status());
+      assertTrue(actions.asked.isEmpty(), actions.asked.toString());
+    }
+  }
+
   @Test
   void aRejectedEditShowsTheWorkflowsReason() throws Exception {
     RecordingActions actions = new RecordingActions();
-    try (MirrorConsole console = MirrorConsole.start("127.0.0.1", 0, new ConsoleQueries(catalogSource), actions,
-        false)) {
+    try (MirrorConsole console = MirrorConsole.start(ConsoleSettings.local(0, false), new ConsoleQueries(catalogSource),
+        actions)) {
       String token = tokenOf(get(console, "/mirrors/orders").body());
       HttpResponse<String> edit = post(console, "/mirrors/orders/edit",
           "token=" + token + "&edit=%7B%22batchSize%22%3A0%7D", null);
@@ -167,8 +292,8 @@ class MirrorConsoleTest {
   @Test
   void aReadOnlyConsoleOffersNoActionAndTakesNone() throws Exception {
     RecordingActions actions = new RecordingActions();
-    try (MirrorConsole console = MirrorConsole.start("127.0.0.1", 0, new ConsoleQueries(catalogSource), actions,
-        true)) {
+    try (MirrorConsole console = MirrorConsole.start(ConsoleSettings.local(0, true), new ConsoleQueries(catalogSource),
+        actions)) {
       String page = get(console, "/mirrors/orders").body();
       assertFalse(page.contains("<form"), page);
       assertFalse(page.contains("name=\"token\""), page);

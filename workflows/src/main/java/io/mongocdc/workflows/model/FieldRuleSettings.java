@@ -2,6 +2,7 @@ package io.mongocdc.workflows.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -106,6 +107,35 @@ public record FieldRuleSettings(Map<String, FieldRules> collections) {
       }
     });
     return problems;
+  }
+
+  /**
+   * A problem for each collection these rules name that is not in {@code existing}, the
+   * collections the source database {@code database} has: a rule of a collection that is not there
+   * applies to nothing, and would leave the collection meant unprotected. Where a name differs from
+   * an existing one only by case or by a database before it, the problem says which one.
+   */
+  public List<String> collectionProblems(String database, Collection<String> existing) {
+    List<String> problems = new ArrayList<>();
+    for (String collection : collections.keySet()) {
+      if (existing.contains(collection)) {
+        continue;
+      }
+      String meant = existing.stream()
+          .filter(name -> name.equalsIgnoreCase(collection) || collection.endsWith("." + name))
+          .findFirst().orElse(null);
+      problems.add("fieldRules: '" + collection + "' is not a collection of " + database + ", so its rules would"
+          + " apply to nothing" + (meant == null ? "" : "; did you mean '" + meant + "'? (names are exact, without"
+          + " the database)") + "; the collections of " + database + " are " + listed(existing));
+    }
+    return problems;
+  }
+
+  /** Up to 20 names, so that a database of thousands of collections does not make a message of them all. */
+  private static String listed(Collection<String> names) {
+    List<String> first = names.stream().limit(20).toList();
+    return names.isEmpty() ? "none" : String.join(", ", first)
+        + (names.size() > first.size() ? " and " + (names.size() - first.size()) + " more" : "");
   }
 
   /** What an edit cannot do to these rules: take away a rule that is not there. */

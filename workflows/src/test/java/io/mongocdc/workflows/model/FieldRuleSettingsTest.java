@@ -67,6 +67,24 @@ class FieldRuleSettingsTest {
   }
 
   @Test
+  void aRuleOfACollectionTheDatabaseLacksIsAProblemNamingTheOneMeant() {
+    FieldRuleSettings rules = new FieldRuleSettings(Map.of("Users", new FieldRules(List.of("email"), List.of()),
+        "orders", new FieldRules(List.of(), List.of("email")), "archive", new FieldRules(List.of("x"), List.of())));
+    List<String> many = new java.util.ArrayList<>(List.of("orders", "users"));
+    for (int i = 0; i < 30; i++) {
+      many.add("c" + i);
+    }
+    assertEquals(List.of("fieldRules: 'Users' is not a collection of demo, so its rules would apply to nothing; did you"
+        + " mean 'users'? (names are exact, without the database); the collections of demo are orders, users, archive"),
+        rules.collectionProblems("demo", List.of("orders", "users", "archive")));
+    List<String> capped = rules.collectionProblems("demo", many);
+    assertEquals(2, capped.size(), capped.toString());
+    assertTrue(capped.get(0).endsWith("the collections of demo are orders, users, c0, c1, c2, c3, c4, c5, c6, c7, c8,"
+        + " c9, c10, c11, c12, c13, c14, c15, c16, c17 and 12 more"), capped.get(0));
+    assertEquals(List.of(), rules.collectionProblems("demo", List.of("archive", "orders", "Users")));
+  }
+
+  @Test
   void removingARuleThatIsNotThereIsRefused() {
     assertEquals(List.of("removeFieldRules.orders: 'email' has no rule"), MirrorSettings.defaults().fieldRules()
         .editProblems(EditRequest.fromJson(Map.of("removeFieldRules", Map.of("orders", List.of("email"))))));
