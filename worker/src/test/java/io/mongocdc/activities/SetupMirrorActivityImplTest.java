@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.ports.MirrorSourceFactory;
-import io.mongocdc.snapshot.SnapshotSource;
-import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedChangeStream;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
+import io.mongocdc.testing.ScriptedSource;
+import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.model.FieldRules;
 import io.mongocdc.workflows.model.FieldRuleSettings;
@@ -22,35 +20,18 @@ import org.junit.jupiter.api.Test;
 /** Setting a mirror up: what {@code ValidateMirror} refuses before anything is created. */
 class SetupMirrorActivityImplTest {
 
-  /** The scripted source, over a database that holds {@code orders} and {@code users}. */
-  private static final class ShopSource implements MirrorSourceFactory {
-    private final ScriptedSource scripted =
-        new ScriptedSource(ScriptedChangeStream.of(List.of()), Fixtures.BEFORE_EVENTS, Fixtures.peers());
-
-    @Override
-    public void validate(MirrorConfig mirror) {
-      scripted.validate(mirror);
-    }
-
-    @Override
-    public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-      return scripted.openerFor(mirror);
-    }
-
-    @Override
-    public SnapshotSource snapshotSource(MirrorConfig mirror) {
-      return new ScriptedSnapshotSource().createCollection("orders").createCollection("users");
-    }
-
-    @Override
-    public StreamPosition currentPosition(MirrorConfig mirror) {
-      return scripted.currentPosition(mirror);
-    }
-  }
-
   private final InMemoryCatalog catalog = new InMemoryCatalog();
-  private final SetupMirrorActivityImpl setup = new SetupMirrorActivityImpl(Fixtures.peers(), new ShopSource(),
+  /** Over a scripted source whose database holds {@code orders} and {@code users}. */
+  private final SetupMirrorActivityImpl setup = new SetupMirrorActivityImpl(Fixtures.peers(),
+      ScriptedSource.builder().peers(Fixtures.peers()).now(Fixtures.BEFORE_EVENTS).stream(ScriptedChangeStream.of(List.of()))
+          .snapshots(mirror -> new ScriptedSnapshotSource().createCollection("orders").createCollection("users")).build(),
       new InMemoryDestination(), catalog, new MirrorRedactions(null, catalog));
+
+  /** What ValidateMirror reaches the workflow as: the worker's interceptor classifies what it throws. */
+  private ApplicationFailure refusal(MirrorConfig mirror) {
+    RuntimeException thrown = assertThrows(RuntimeException.class, () -> setup.validateMirror(mirror));
+    return FailureClassifier.classify(ActivityNames.VALIDATE_MIRROR, thrown);
+  }
 
   /** A mirror of every collection of shop, excluding email in the collections named. */
   private static MirrorConfig everyCollection(String... ruled) {
@@ -69,8 +50,7 @@ class SetupMirrorActivityImplTest {
    */
   @Test
   void aMirrorOfEveryCollectionIsRefusedARuleOfACollectionTheSourceDoesNotHave() {
-    ApplicationFailure refused = assertThrows(ApplicationFailure.class,
-        () -> setup.validateMirror(everyCollection("Users", "demo.users", "orders")));
+    ApplicationFailure refused = refusal(everyCollection("Users", "demo.users", "orders"));
     assertEquals(FailureTypes.INVALID_CONFIGURATION, refused.getType());
     assertTrue(refused.isNonRetryable());
     String message = refused.getOriginalMessage();
@@ -87,7 +67,7 @@ class SetupMirrorActivityImplTest {
   @Test
   void aMirrorOfNamedCollectionsIsRefusedARuleOfAnotherOne() {
     MirrorConfig listed = everyCollection("users").withCollections(List.of("orders"));
-    ApplicationFailure refused = assertThrows(ApplicationFailure.class, () -> setup.validateMirror(listed));
+    ApplicationFailure refused = refusal(listed);
     assertTrue(refused.getOriginalMessage().contains("settings.fieldRules: 'users' is not one of the mirror's"
         + " collections [orders]"), refused.getOriginalMessage());
   }
