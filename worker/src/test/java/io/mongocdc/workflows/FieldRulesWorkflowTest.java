@@ -199,6 +199,27 @@ class FieldRulesWorkflowTest {
     flow.captureWhenClosed("orders", "resync-by-update");
   }
 
+  /**
+   * Issue 47, finding 6, for edits: a mirror of every collection took an edit with rules for
+   * {@code Users}, a collection the source does not have, and applied nothing to the rows of any.
+   * The edit loses those rules when it applies, with the reason in status; the rest of it applies.
+   */
+  @Test
+  void anEditOfAMirrorOfEveryCollectionLosesTheRulesOfACollectionTheSourceDoesNotHave() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    CdcFlowWorkflow workflow = flow.start(mirror(MirrorSettings.defaults()).withCollections(List.of()));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+
+    workflow.edit(Map.of("fieldRules", Map.of("Users", Map.of("hash", List.of("email"))), "batchSize", 500));
+    MirrorStatus after = WorkerEnvironment.awaitStatus(workflow, s -> s.config().settings().batchSize() == 500);
+    assertTrue(after.config().settings().fieldRules().isEmpty(), after.config().settings().fieldRules().toString());
+    assertTrue(after.recentRejectedEdits().stream().anyMatch(rejected -> rejected.request().contains("Users")
+        && rejected.reason().contains("'Users' is not a collection of shop")), after.recentRejectedEdits().toString());
+    workflow.terminate(null);
+    flow.result("orders");
+  }
+
   @Test
   void aWorkerWithoutTheHashKeyRefusesAMirrorThatHashesBeforeAnyTableExists() throws Exception {
     WorkerEnvironment flow = servers.start().startWorker(Fixtures.peers(),

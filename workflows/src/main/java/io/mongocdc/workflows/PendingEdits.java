@@ -85,6 +85,11 @@ final class PendingEdits {
     return List.copyOf(collections);
   }
 
+  /** Whether a pending edit adds or removes field rules. */
+  boolean changeFieldRules() {
+    return carried.pendingEdits.stream().anyMatch(EditRequest::changesFieldRules);
+  }
+
   /** Whether a pending edit adds, removes or indexes typed columns. */
   boolean changeColumns() {
     return carried.pendingEdits.stream().anyMatch(EditRequest::changesColumns);
@@ -153,6 +158,28 @@ final class PendingEdits {
     carried.pendingEdits.clear();
     carried.pendingEdits.addAll(kept);
     reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
+  }
+
+  /**
+   * The field rules pending edits add could not apply (they name collections the source does not
+   * have): the edits lose their {@code fieldRules}, the rest of them still applies, and the refusal
+   * is kept with the rejected edits.
+   */
+  void rejectAddedFieldRules(long nowMillis, String reason) {
+    Map<String, Object> asked = new TreeMap<>();
+    List<EditRequest> kept = new ArrayList<>();
+    for (EditRequest edit : carried.pendingEdits) {
+      if (edit.fieldRules() != null) {
+        asked.putAll(edit.fieldRules());
+      }
+      EditRequest next = edit.with(MirrorSettings.FIELD_RULES, null);
+      if (!next.changesNothing()) {
+        kept.add(next);
+      }
+    }
+    carried.pendingEdits.clear();
+    carried.pendingEdits.addAll(kept);
+    reject(nowMillis, JsonText.of(Map.of("fieldRules", asked)), reason);
   }
 
   /**

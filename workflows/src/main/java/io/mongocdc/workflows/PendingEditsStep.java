@@ -34,6 +34,11 @@ final class PendingEditsStep implements Step {
    * failed batch wrote before added field rules. Recorded only when an edit adds field rules.
    */
   static final String REWRITE_PAST_CHECKPOINT_CHANGE = "rewrite-past-checkpoint";
+  /**
+   * The change id of checking, for a mirror of every collection, that the field rules an edit adds
+   * name collections the source has. Recorded only when such an edit applies.
+   */
+  static final String RULED_COLLECTIONS_EXIST_CHANGE = "ruled-collections-exist";
 
   private static final Logger log = Workflow.getLogger(PendingEditsStep.class);
 
@@ -90,6 +95,7 @@ final class PendingEditsStep implements Step {
       flow.activities.createDestinationTables(edits.nextConfig());
       log.info("mirror {}: adding collections {} from {}", flow.name(), added, carried.checkpoint.describe());
     }
+    rejectRulesOfMissingCollections();
     if (edits.changeColumns() && SharedChanges.typedColumns()) {
       // Before the edits apply: a failure leaves them pending, and the batch after them finds its columns.
       int aligned = edits.count();
@@ -107,6 +113,31 @@ final class PendingEditsStep implements Step {
     }
     edits.apply();
     return false;
+  }
+
+  /**
+   * A mirror of every collection lists none of its own, so the collections field rules name are
+   * checked against the source's when the edit applies: a rule of a collection the source does not
+   * have would protect nothing (a misspelt {@code Users}, a {@code demo.users}). Such edits lose
+   * their added rules, and status lists the refusal with the reason; the rest of them applies.
+   */
+  private void rejectRulesOfMissingCollections() {
+    if (!carried.config.collections().isEmpty() || !edits.changeFieldRules()) {
+      return;
+    }
+    FieldRuleSettings added = edits.nextConfig().settings().fieldRules()
+        .addedSince(carried.config.settings().fieldRules());
+    if (added.isEmpty()
+        || Workflow.getVersion(RULED_COLLECTIONS_EXIST_CHANGE, Workflow.DEFAULT_VERSION, 1) != 1) {
+      return;
+    }
+    List<String> problems = added.collectionProblems(carried.config.sourceDatabase(),
+        flow.activities.listSourceCollections(carried.config));
+    if (!problems.isEmpty()) {
+      String reason = String.join("; ", problems);
+      edits.rejectAddedFieldRules(Workflow.currentTimeMillis(), reason);
+      log.warn("mirror {}: field rules not added: {}", flow.name(), reason);
+    }
   }
 
   /** Histories from before it applied every pending edit after an alignment, those that arrived during it too. */
