@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The accepted edits not applied yet, what they will make of the mirror, and the edits and signals
@@ -148,15 +149,7 @@ final class PendingEdits {
    */
   void rejectAddedCollections(long nowMillis, String reason) {
     List<String> added = collectionsToAdd();
-    List<EditRequest> kept = new ArrayList<>();
-    for (EditRequest edit : carried.pendingEdits) {
-      EditRequest settings = edit.settingsOnly();
-      if (!settings.changesNothing()) {
-        kept.add(settings);
-      }
-    }
-    carried.pendingEdits.clear();
-    carried.pendingEdits.addAll(kept);
+    narrowEach(EditRequest::settingsOnly);
     reject(nowMillis, JsonText.of(Map.of("addCollections", added)), reason);
   }
 
@@ -167,18 +160,9 @@ final class PendingEdits {
    */
   void rejectAddedFieldRules(long nowMillis, String reason) {
     Map<String, Object> asked = new TreeMap<>();
-    List<EditRequest> kept = new ArrayList<>();
-    for (EditRequest edit : carried.pendingEdits) {
-      if (edit.fieldRules() != null) {
-        asked.putAll(edit.fieldRules());
-      }
-      EditRequest next = edit.with(MirrorSettings.FIELD_RULES, null);
-      if (!next.changesNothing()) {
-        kept.add(next);
-      }
-    }
-    carried.pendingEdits.clear();
-    carried.pendingEdits.addAll(kept);
+    carried.pendingEdits.stream().filter(edit -> edit.fieldRules() != null)
+        .forEach(edit -> asked.putAll(edit.fieldRules()));
+    narrowEach(edit -> edit.with(MirrorSettings.FIELD_RULES, null));
     reject(nowMillis, JsonText.of(Map.of("fieldRules", asked)), reason);
   }
 
@@ -188,20 +172,27 @@ final class PendingEdits {
    * edits.
    */
   void rejectResyncOf(List<String> missing, long nowMillis) {
+    narrowEach(edit -> {
+      if (edit.resyncCollections() == null) {
+        return edit;
+      }
+      List<String> left = edit.resyncCollections().stream().filter(c -> !missing.contains(c)).toList();
+      return edit.with(MirrorSettings.RESYNC_COLLECTIONS, left.isEmpty() ? null : left);
+    });
+    reject(nowMillis, JsonText.of(Map.of("resyncCollections", missing)),
+        "the source database " + carried.config.sourceDatabase() + " has no collection " + String.join(", ", missing));
+  }
+
+  /** Each pending edit as {@code narrow} leaves it, in order; one left changing nothing is dropped. */
+  private void narrowEach(UnaryOperator<EditRequest> narrow) {
     List<EditRequest> kept = new ArrayList<>();
     for (EditRequest edit : carried.pendingEdits) {
-      EditRequest next = edit;
-      if (edit.resyncCollections() != null) {
-        List<String> left = edit.resyncCollections().stream().filter(c -> !missing.contains(c)).toList();
-        next = edit.with(MirrorSettings.RESYNC_COLLECTIONS, left.isEmpty() ? null : left);
-      }
+      EditRequest next = narrow.apply(edit);
       if (!next.changesNothing()) {
         kept.add(next);
       }
     }
     carried.pendingEdits.clear();
     carried.pendingEdits.addAll(kept);
-    reject(nowMillis, JsonText.of(Map.of("resyncCollections", missing)),
-        "the source database " + carried.config.sourceDatabase() + " has no collection " + String.join(", ", missing));
   }
 }
