@@ -50,12 +50,12 @@ class BsonJsonFuzzTest {
       }
       BsonDocument input = decodeWithDriver(bson);
       String text = new String(json, StandardCharsets.UTF_8);
-      boolean ambiguous = hasKeywordName(bson);
       try {
         assertEquals(expectedAfterRoundTrip(input), normalizeParsed(parseWithDriver(text)));
         roundTripped++;
       } catch (RuntimeException | AssertionError e) {
-        if (!ambiguous) {
+        // Looked for only here: the byte scan cost a third of the test when run for every document.
+        if (!hasKeywordName(bson)) {
           fail("document " + i + " does not round-trip: " + text, e);
         }
         keywordAmbiguous++;
