@@ -256,8 +256,7 @@ public final class DevRun {
     ProgressBar bar = options.headless() || terminal != null ? null
         : RecordsProgressBar.start("mirror " + MIRROR, options.events());
     try {
-      long lastRecords = 0;
-      long lastAt = System.nanoTime();
+      DeliveryRate deliveryRate = new DeliveryRate();
       int polls = 0;
       cpu.sample();
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
@@ -266,10 +265,7 @@ public final class DevRun {
         boolean finished = done.getAsBoolean();
         if (terminal != null || bar != null) {
           Progress progress = progress(stack);
-          long now = System.nanoTime();
-          double rate = (progress.records - lastRecords) * 1e9 / Math.max(1, now - lastAt);
-          lastRecords = progress.records;
-          lastAt = now;
+          double rate = deliveryRate.sample(System.nanoTime(), progress.records);
           if (terminal != null) {
             streamingLines = phaseLines(progress, rate, terminal.width());
             terminal.show(streamingLines);
