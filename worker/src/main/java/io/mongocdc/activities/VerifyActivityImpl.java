@@ -372,7 +372,8 @@ public final class VerifyActivityImpl implements VerifyActivity {
   }
 
   private static VerifyRangeResult result(int range, VerifyCatalog.Verdict verdict) {
-    return new VerifyRangeResult(range, verdict.sourceDocuments(), verdict.mismatches(), verdict.repaired());
+    return new VerifyRangeResult(range, verdict.sourceDocuments(), verdict.differing(), verdict.repaired(),
+        verdict.unsettled());
   }
 
   /** What a running range heartbeats: shown as the activity's progress in the Temporal UI. */

@@ -1,6 +1,7 @@
 package io.mongocdc.cli;
 
 import io.mongocdc.devtools.DevClusterHost;
+import io.mongocdc.devtools.EmbeddedPostgresBinaries;
 import io.mongocdc.devtools.generator.GeneratorUri;
 import io.mongocdc.ports.ConfiguredPeerRegistry;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
@@ -126,12 +127,18 @@ final class DevCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  /** Where the embedded PostgreSQL's binaries are looked for: this jar; a test gives a loader without them. */
+  ClassLoader binaries = DevCommand.class.getClassLoader();
+
   DevCommand(CliContext context) {
     this.context = context;
   }
 
   @Override
   public Integer call() throws Exception {
+    if (!EmbeddedPostgresBinaries.bundled(binaries)) {
+      throw new CliException(EmbeddedPostgresBinaries.MISSING, ExitCodes.FAILED);
+    }
     if (events < 0 || rate < 0 || initialDocuments < 0 || poisonEvents < 0 || tamper < 0) {
       throw new CliException("--events, --rate, --initial-documents, --poison-events and --tamper must not be negative",
           ExitCodes.INVALID);

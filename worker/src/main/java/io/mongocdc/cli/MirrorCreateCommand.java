@@ -52,6 +52,7 @@ final class MirrorCreateCommand extends MirrorSubcommand {
     // A mirror that starts at a chosen point copies nothing unless asked: its rows come from the stream.
     MirrorSettings chosen = settings.applyTo(startPoint == null ? MirrorSettings.defaults()
         : MirrorSettings.defaults().with(MirrorSettings.SNAPSHOT, false), collections);
+    start.requireSnapshotAfterAnUnfinishedCopy(chosen.snapshot().enabled());
     MirrorConfig config = new MirrorConfig(mirror.name, sourcePeer, destinationPeer, database, collections, schema, chosen)
         .requireValid();
     CdcFlowWorkflow workflow = client.newWorkflowStub(CdcFlowWorkflow.class, WorkflowOptions.newBuilder()

@@ -1,5 +1,6 @@
 package io.mongocdc.cli;
 
+import io.mongocdc.verify.VerifyFindings;
 import io.mongocdc.workflows.VerifyMirrorStart;
 import io.mongocdc.workflows.VerifyMirrorWorkflow;
 import io.mongocdc.workflows.model.MirrorConfig;
@@ -89,8 +90,8 @@ final class MirrorVerifyCommand extends MirrorSubcommand {
               bar.maxHint(progress.rangesTotal());
             }
             bar.stepTo(progress.rangesDone());
-            bar.setExtraMessage(String.format(" %,d docs compared, %,d differ", progress.documentsCompared(),
-                progress.mismatches()));
+            bar.setExtraMessage(String.format(" %,d docs compared, %s", progress.documentsCompared(),
+                VerifyFindings.soFar(progress)));
           }
         }
       }
@@ -111,10 +112,10 @@ final class MirrorVerifyCommand extends MirrorSubcommand {
     for (String skipped : result.skippedCollections()) {
       out.printf("%-24s skipped: copied with a snapshot filter%n", skipped);
     }
-    out.printf("verify run %d: %,d documents compared in %d ranges in %.1f s; %s%n", result.runId(),
-        result.documentsCompared(), result.ranges(), result.seconds(),
-        result.mismatches() == 0 ? "the destination matches the source"
-            : result.mismatches() + " _ids differ" + (result.repair() ? ", " + result.repaired() + " repaired" : "")
+    out.printf("verify run %d: %,d documents compared in %d ranges in %.1f s; %s%s%n", result.runId(),
+        result.documentsCompared(), result.ranges(), result.seconds(), VerifyFindings.of(result),
+        result.mismatches() == 0 ? ""
+            : (result.repair() ? ", " + result.repaired() + " repaired" : "")
                 + " (select * from mongo_cdc.verify_ranges where run_id = " + result.runId() + " and sample_ids <> '[]')");
   }
 }

@@ -49,6 +49,38 @@ final class StartPointOptions {
     return startAfter == null ? null : afterToken(startAfter.trim());
   }
 
+  /**
+   * Refuses a {@code --start-after} offset the MongoDB Kafka connector committed while it was
+   * still copying its snapshot ({@code "copy": "true"}) for a mirror that copies nothing: the token
+   * is where that copy began, not a position after a finished one, so documents the copy never
+   * reached and nothing changed since would never arrive.
+   *
+   * @param snapshot whether the mirror copies the documents as they are now ({@code --snapshot})
+   * @throws IllegalArgumentException with what to do instead
+   */
+  void requireSnapshotAfterAnUnfinishedCopy(boolean snapshot) {
+    if (startAfter != null && !snapshot && takenDuringACopy(startAfter.trim())) {
+      throw new IllegalArgumentException("--start-after: this offset was committed while the Kafka connector was still"
+          + " copying its snapshot (\"copy\": \"true\"), so the copy never finished: the documents it had not reached"
+          + " would never arrive. Add --snapshot to copy the documents as they are now (from this token, or without a"
+          + " start point), or give an offset the connector committed after its copy (\"copy\": \"false\" or none)");
+    }
+  }
+
+  /** Whether the offset is one the Kafka connector marked as taken during its copy. */
+  static boolean takenDuringACopy(String text) {
+    if (!text.startsWith("{")) {
+      return false;
+    }
+    try {
+      JsonNode copy = JSON.readTree(text).get("copy");
+      // The connector writes the flag as a string; a boolean means the same.
+      return copy != null && (copy.isBoolean() ? copy.booleanValue() : "true".equalsIgnoreCase(copy.asText().trim()));
+    } catch (JsonProcessingException e) {
+      return false;
+    }
+  }
+
   static Checkpoint atTime(String text) {
     Matcher clusterTime = CLUSTER_TIME.matcher(text);
     if (clusterTime.matches()) {

@@ -70,12 +70,14 @@ public record DevReport(
    * @param tampered destination rows altered behind the mirror's back before verifying
    * @param ranges {@code _id} ranges compared
    * @param documentsCompared source documents read and compared
-   * @param mismatches {@code _id}s found to differ
+   * @param mismatches {@code _id}s confirmed to differ
+   * @param unsettled {@code _id}s verify could not judge in time (changing, or the mirror behind):
+   *     not found to differ, and not among the mismatches
    * @param repaired of those, how many were repaired
    * @param seconds the verify run's duration
    * @param interrupted a stop cut the verify short: the figures above are then empty, and the
    *     destination was not compared in full
    */
-  public record Verify(int tampered, int ranges, long documentsCompared, long mismatches, long repaired,
-      double seconds, boolean interrupted) {}
+  public record Verify(int tampered, int ranges, long documentsCompared, long mismatches, long unsettled,
+      long repaired, double seconds, boolean interrupted) {}
 }

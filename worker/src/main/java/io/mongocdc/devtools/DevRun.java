@@ -13,6 +13,7 @@ import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.destination.TableNaming;
 import io.mongocdc.secrets.Redaction;
 import io.mongocdc.source.ResumeToken;
+import io.mongocdc.verify.VerifyFindings;
 import io.mongocdc.devtools.generator.GeneratedChangeStream;
 import io.mongocdc.devtools.generator.GeneratorMirrorSourceFactory;
 import io.mongocdc.devtools.generator.LoadProfile;
@@ -255,8 +256,7 @@ public final class DevRun {
     ProgressBar bar = options.headless() || terminal != null ? null
         : RecordsProgressBar.start("mirror " + MIRROR, options.events());
     try {
-      long lastRecords = 0;
-      long lastAt = System.nanoTime();
+      DeliveryRate deliveryRate = new DeliveryRate();
       int polls = 0;
       cpu.sample();
       while (!stop.await(500, TimeUnit.MILLISECONDS)) {
@@ -265,10 +265,7 @@ public final class DevRun {
         boolean finished = done.getAsBoolean();
         if (terminal != null || bar != null) {
           Progress progress = progress(stack);
-          long now = System.nanoTime();
-          double rate = (progress.records - lastRecords) * 1e9 / Math.max(1, now - lastAt);
-          lastRecords = progress.records;
-          lastAt = now;
+          double rate = deliveryRate.sample(System.nanoTime(), progress.records);
           if (terminal != null) {
             streamingLines = phaseLines(progress, rate, terminal.width());
             terminal.show(streamingLines);
@@ -391,13 +388,13 @@ public final class DevRun {
       double seconds = (System.nanoTime() - started) / 1e9;
       out.printf("verify: interrupted by the stop after %.1f s, not finished; run 'mongo-cdc mirror verify' on a"
           + " running mirror to compare it all%n", seconds);
-      return new DevReport.Verify(tampered.total(), 0, 0, 0, 0, seconds, true);
+      return new DevReport.Verify(tampered.total(), 0, 0, 0, 0, 0, seconds, true);
     }
-    out.printf("verify: %,d documents compared in %d ranges in %.1f s; %d _ids differ%s%n", result.documentsCompared(),
-        result.ranges(), result.seconds(), result.mismatches(),
+    out.printf("verify: %,d documents compared in %d ranges in %.1f s; %s%s%n", result.documentsCompared(),
+        result.ranges(), result.seconds(), VerifyFindings.of(result),
         options.repair() ? ", " + result.repaired() + " repaired" : "");
-    return new DevReport.Verify(tampered.total(), result.ranges(), result.documentsCompared(), result.mismatches(),
-        result.repaired(), result.seconds(), false);
+    return new DevReport.Verify(tampered.total(), result.ranges(), result.documentsCompared(), result.differing(),
+        result.unsettled(), result.repaired(), result.seconds(), false);
   }
 
   /**
@@ -417,8 +414,8 @@ public final class DevRun {
       return;
     }
     List<String> lines = new ArrayList<>(streamingLines);
-    String figures = String.format("%d/%d ranges, %,d documents compared, %,d differ", progress.rangesDone(),
-        progress.rangesTotal(), progress.documentsCompared(), progress.mismatches());
+    String figures = String.format("%d/%d ranges, %,d documents compared, %s", progress.rangesDone(),
+        progress.rangesTotal(), progress.documentsCompared(), VerifyFindings.soFar(progress));
     lines.add(PhaseLines.bar("verify", progress.rangesDone(), progress.rangesTotal(), figures, terminal.width()));
     terminal.show(lines);
   }

@@ -97,7 +97,12 @@ public interface VerifyCatalog {
       long extra, long different, long unsettled, long repaired, List<String> sampleIds) {
 
     public long mismatches() {
-      return missing + extra + different + unsettled;
+      return differing() + unsettled;
+    }
+
+    /** Confirmed to differ: missing, extra and different, not the unsettled. */
+    public long differing() {
+      return missing + extra + different;
     }
   }
 

@@ -182,6 +182,23 @@ class MongoCdcCliTest {
   }
 
   @Test
+  void anOffsetTheKafkaConnectorCommittedDuringItsCopyIsRefusedWithoutSnapshotWithTheAdvice() throws Exception {
+    // Issue 47, finding 11: such an offset is where an unfinished copy began (docs/operations.md).
+    String token = Fixtures.AFTER_START.tokenOrNull().data();
+    String offset = "{\"_id\": \"{\\\"_data\\\": \\\"" + token + "\\\"}\", \"copy\": \"true\"}";
+    assertOneLineError(createStartingAt("--start-after", offset), ExitCodes.INVALID,
+        "mirror 'orders': --start-after: this offset was committed while the Kafka connector was still copying its"
+            + " snapshot (\"copy\": \"true\"), so the copy never finished");
+    assertTrue(createStartingAt("--start-after", offset).err().contains("Add --snapshot to copy the documents"));
+    assertEquals(ExitCodes.NOT_FOUND, run("mirror", "status", "orders").exitCode(), "no workflow was started");
+
+    Run created = createStartingAt("--start-after", offset, "--snapshot");
+    assertEquals(0, created.exitCode(), created.err());
+    assertTrue(created.out().contains("mirror orders starts after token " + token), created.out());
+    pulls.nextCall();
+  }
+
+  @Test
   void creatingAMirrorTwiceFails() throws Exception {
     create();
     pulls.nextCall();

@@ -1,6 +1,7 @@
 package io.mongocdc.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,20 @@ class StartPointOptionsTest {
     assertEquals(expected, StartPointOptions.afterToken(
         "{\"sec\": 1796083200, \"ord\": 7, \"transaction_id\": null, \"resume_token\": \"" + TOKEN.data() + "\"}"));
     assertEquals(expected, StartPointOptions.afterToken("{\"_id\": \"{\\\"_data\\\": \\\"" + TOKEN.data() + "\\\"}\"}"));
+  }
+
+  @Test
+  void onlyAnOffsetTheKafkaConnectorMarkedAsTakenDuringItsCopyIsOne() {
+    String kafka = "{\"_id\": \"{\\\"_data\\\": \\\"" + TOKEN.data() + "\\\"}\", \"copy\": ";
+    assertTrue(StartPointOptions.takenDuringACopy(kafka + "\"true\"}"));
+    assertTrue(StartPointOptions.takenDuringACopy(kafka + "true}"));
+    assertFalse(StartPointOptions.takenDuringACopy(kafka + "\"false\"}"));
+    assertFalse(StartPointOptions.takenDuringACopy("{\"_data\": \"" + TOKEN.data() + "\"}"));
+    assertFalse(StartPointOptions.takenDuringACopy(TOKEN.data()));
+    // Debezium's offsets of its initial sync carry no token at all.
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> StartPointOptions.afterToken("{\"sec\": 1796083200, \"ord\": 7, \"initsync\": true}"))
+        .getMessage().contains("found no resume token"));
   }
 
   @Test

@@ -29,6 +29,7 @@ public final class VerifyMirrorWorkflowImpl implements VerifyMirrorWorkflow {
   private long documentsCompared;
   private long mismatches;
   private long repaired;
+  private long unsettled;
 
   @Override
   public VerifyResult run(VerifyRequest request) {
@@ -60,6 +61,7 @@ public final class VerifyMirrorWorkflowImpl implements VerifyMirrorWorkflow {
           documentsCompared += result.documentsCompared();
           mismatches += result.mismatches();
           repaired += result.repaired();
+          unsettled += result.unsettled();
         }
       }
     }
@@ -68,7 +70,7 @@ public final class VerifyMirrorWorkflowImpl implements VerifyMirrorWorkflow {
 
   @Override
   public VerifyProgress progress() {
-    return new VerifyProgress(runId, rangesTotal, rangesDone, documentsCompared, mismatches, repaired);
+    return new VerifyProgress(runId, rangesTotal, rangesDone, documentsCompared, mismatches, repaired, unsettled);
   }
 
   private static VerifyActivity stub(ActivityOptions options) {

@@ -35,8 +35,14 @@ public record VerifyResult(long runId, boolean repair, List<Collection> collecti
   public record Collection(String collection, int ranges, long sourceDocuments, long destinationDocuments,
       long missing, long extra, long different, long unsettled, long repaired) {
 
+    /** {@code _id}s not found equal: those confirmed to differ and the unsettled. */
     public long mismatches() {
-      return missing + extra + different + unsettled;
+      return differing() + unsettled;
+    }
+
+    /** {@code _id}s confirmed to differ: missing, extra and different, not the unsettled. */
+    public long differing() {
+      return missing + extra + different;
     }
   }
 
@@ -48,8 +54,19 @@ public record VerifyResult(long runId, boolean repair, List<Collection> collecti
     return collections.stream().mapToLong(Collection::sourceDocuments).sum();
   }
 
+  /** {@code _id}s not found equal: those confirmed to differ and the unsettled. */
   public long mismatches() {
     return collections.stream().mapToLong(Collection::mismatches).sum();
+  }
+
+  /** {@code _id}s confirmed to differ. */
+  public long differing() {
+    return collections.stream().mapToLong(Collection::differing).sum();
+  }
+
+  /** {@code _id}s that could not be judged in time: not found to differ, to verify again. */
+  public long unsettled() {
+    return collections.stream().mapToLong(Collection::unsettled).sum();
   }
 
   public long repaired() {
