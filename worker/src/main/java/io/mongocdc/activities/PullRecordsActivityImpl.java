@@ -59,9 +59,6 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static final Logger log = LoggerFactory.getLogger(PullRecordsActivityImpl.class);
 
-  /** The least a batch that waited for its connections still runs. */
-  private static final Duration MIN_BATCH_AFTER_WAITING = Duration.ofSeconds(1);
-
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
   private final PullTuning tuning;
@@ -133,10 +130,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirror.name(), batchId, attempt, start);
     }
     MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
-    long asked = System.nanoTime();
+    long asked = clock.getAsLong();
     try (ConnectionLease connections = reserveConnections(context, mirror, batchId, attempt, previous, mirrorMetrics);
         LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
-      PullRecords pull = afterWaiting(pullRecords(mirror), mirror, Duration.ofNanos(System.nanoTime() - asked))
+      TurnAfterWaiting turn = new TurnAfterWaiting(Duration.ofSeconds(mirror.settings().maxBatchDurationSeconds()),
+          tuning.connectionTurn(), context.getInfo().getStartToCloseTimeout());
+      PullRecords pull = afterWaiting(pullRecords(mirror), turn, Duration.ofNanos(clock.getAsLong() - asked))
           .withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
           .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
           .withTurns(new ConnectionTurn(connections, tuning.connectionTurn(), System::currentTimeMillis));
@@ -208,17 +207,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  /**
-   * The batch once it has waited {@code waited} for its connections: its maximum duration counts
-   * from the activity's start, as its timeout does, so a batch that waited ends that much sooner
-   * instead of timing out.
-   */
-  private static PullRecords afterWaiting(PullRecords pull, MirrorConfig mirror, Duration waited) {
-    if (waited.compareTo(MIN_BATCH_AFTER_WAITING) < 0) {
-      return pull;
-    }
-    Duration left = Duration.ofSeconds(mirror.settings().maxBatchDurationSeconds()).minus(waited);
-    return pull.withTimeLimit(left.compareTo(MIN_BATCH_AFTER_WAITING) < 0 ? MIN_BATCH_AFTER_WAITING : left);
+  /** The batch once it has waited {@code waited} for its connections ({@link TurnAfterWaiting}). */
+  private static PullRecords afterWaiting(PullRecords pull, TurnAfterWaiting turn, Duration waited) {
+    return turn.limit(waited).map(pull::withTimeLimit).orElse(pull);
   }
 
   /**
