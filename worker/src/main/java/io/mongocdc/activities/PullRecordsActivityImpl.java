@@ -110,6 +110,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     MirrorConfig mirror = request.mirror();
     long batchId = request.batchId();
     int attempt = Math.max(1, context.getInfo().getAttempt());
+    // Kept from its start: an attempt lost with its worker cannot say it failed.
+    attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.started(mirror.name(), batchId, attempt));
     PullHeartbeat previous = context.getHeartbeatDetails(PullHeartbeat.class)
         .filter(h -> h.batchId() == batchId && h.delivered() != null)
         .orElse(null);
@@ -160,6 +162,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().get(BatchFigures.EVENTS_READ),
             outcome.figures().get(BatchFigures.RECORDS_DELIVERED), outcome.figures().get(BatchFigures.RECORDS_EXCLUDED),
             result.endReason(), outcome.figures().get(BatchFigures.STAGE_MILLIS), outcome.checkpoint().describe());
+        attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.ended(mirror.name(), batchId, attempt));
         return outcome;
       } catch (PullRecordsException e) {
         mirrorMetrics.onBatchFailed();
@@ -171,7 +174,11 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     } catch (InterruptedException e) {
       throw recorded(mirror, batchId, attempt, ActivityInterruption.workerShuttingDown(ActivityNames.PULL_RECORDS,
           "the batch is retried from its last delivered checkpoint"));
-    } catch (ActivityCompletionException | ApplicationFailure e) {
+    } catch (ActivityCompletionException e) {
+      // Cancelled, not failed: its row is closed, so the next attempt does not take it for lost.
+      attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.ended(mirror.name(), batchId, attempt));
+      throw e;
+    } catch (ApplicationFailure e) {
       throw e;
     } catch (RuntimeException | OutOfMemoryError e) {
       // An OutOfMemoryError outside the pipeline's threads reaches here unwrapped.
@@ -319,6 +326,16 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS, e);
     log.warn("mirror {} batch {} failed: [{}] {}", mirror.name(), batchId, failure.getType(), failure.getOriginalMessage());
     return recorded(mirror, batchId, attempt, failure);
+  }
+
+  /** Writes an attempt's trace; a catalog that cannot take it changes nothing. */
+  private static void attemptQuietly(MirrorConfig mirror, long batchId, int attempt, Runnable write) {
+    try {
+      write.run();
+    } catch (RuntimeException e) {
+      log.warn("mirror {} batch {}: cannot record attempt {} in the catalog: {}", mirror.name(), batchId, attempt,
+          Redaction.redact(String.valueOf(e.getMessage())));
+    }
   }
 
   /** Leaves the failed attempt's trace in the catalog; a catalog that cannot take it changes nothing. */
