@@ -59,9 +59,6 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static final Logger log = LoggerFactory.getLogger(PullRecordsActivityImpl.class);
 
-  /** The least a batch that waited for its connections still runs. */
-  private static final Duration MIN_BATCH_AFTER_WAITING = Duration.ofSeconds(1);
-
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
   private final PullTuning tuning;
@@ -113,6 +110,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     MirrorConfig mirror = request.mirror();
     long batchId = request.batchId();
     int attempt = Math.max(1, context.getInfo().getAttempt());
+    // Kept from its start: an attempt lost with its worker cannot say it failed.
+    attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.started(mirror.name(), batchId, attempt));
     PullHeartbeat previous = context.getHeartbeatDetails(PullHeartbeat.class)
         .filter(h -> h.batchId() == batchId && h.delivered() != null)
         .orElse(null);
@@ -133,10 +132,12 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirror.name(), batchId, attempt, start);
     }
     MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
-    long asked = System.nanoTime();
+    long asked = clock.getAsLong();
     try (ConnectionLease connections = reserveConnections(context, mirror, batchId, attempt, previous, mirrorMetrics);
         LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
-      PullRecords pull = afterWaiting(pullRecords(mirror), mirror, Duration.ofNanos(System.nanoTime() - asked))
+      TurnAfterWaiting turn = new TurnAfterWaiting(Duration.ofSeconds(mirror.settings().maxBatchDurationSeconds()),
+          tuning.connectionTurn(), context.getInfo().getStartToCloseTimeout());
+      PullRecords pull = afterWaiting(pullRecords(mirror), turn, Duration.ofNanos(clock.getAsLong() - asked))
           .withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
           .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
           .withTurns(new ConnectionTurn(connections, tuning.connectionTurn(), System::currentTimeMillis));
@@ -161,6 +162,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().get(BatchFigures.EVENTS_READ),
             outcome.figures().get(BatchFigures.RECORDS_DELIVERED), outcome.figures().get(BatchFigures.RECORDS_EXCLUDED),
             result.endReason(), outcome.figures().get(BatchFigures.STAGE_MILLIS), outcome.checkpoint().describe());
+        attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.ended(mirror.name(), batchId, attempt));
         return outcome;
       } catch (PullRecordsException e) {
         mirrorMetrics.onBatchFailed();
@@ -172,7 +174,11 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     } catch (InterruptedException e) {
       throw recorded(mirror, batchId, attempt, ActivityInterruption.workerShuttingDown(ActivityNames.PULL_RECORDS,
           "the batch is retried from its last delivered checkpoint"));
-    } catch (ActivityCompletionException | ApplicationFailure e) {
+    } catch (ActivityCompletionException e) {
+      // Cancelled, not failed: its row is closed, so the next attempt does not take it for lost.
+      attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.ended(mirror.name(), batchId, attempt));
+      throw e;
+    } catch (ApplicationFailure e) {
       throw e;
     } catch (RuntimeException | OutOfMemoryError e) {
       // An OutOfMemoryError outside the pipeline's threads reaches here unwrapped.
@@ -208,17 +214,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  /**
-   * The batch once it has waited {@code waited} for its connections: its maximum duration counts
-   * from the activity's start, as its timeout does, so a batch that waited ends that much sooner
-   * instead of timing out.
-   */
-  private static PullRecords afterWaiting(PullRecords pull, MirrorConfig mirror, Duration waited) {
-    if (waited.compareTo(MIN_BATCH_AFTER_WAITING) < 0) {
-      return pull;
-    }
-    Duration left = Duration.ofSeconds(mirror.settings().maxBatchDurationSeconds()).minus(waited);
-    return pull.withTimeLimit(left.compareTo(MIN_BATCH_AFTER_WAITING) < 0 ? MIN_BATCH_AFTER_WAITING : left);
+  /** The batch once it has waited {@code waited} for its connections ({@link TurnAfterWaiting}). */
+  private static PullRecords afterWaiting(PullRecords pull, TurnAfterWaiting turn, Duration waited) {
+    return turn.limit(waited).map(pull::withTimeLimit).orElse(pull);
   }
 
   /**
@@ -328,6 +326,16 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS, e);
     log.warn("mirror {} batch {} failed: [{}] {}", mirror.name(), batchId, failure.getType(), failure.getOriginalMessage());
     return recorded(mirror, batchId, attempt, failure);
+  }
+
+  /** Writes an attempt's trace; a catalog that cannot take it changes nothing. */
+  private static void attemptQuietly(MirrorConfig mirror, long batchId, int attempt, Runnable write) {
+    try {
+      write.run();
+    } catch (RuntimeException e) {
+      log.warn("mirror {} batch {}: cannot record attempt {} in the catalog: {}", mirror.name(), batchId, attempt,
+          Redaction.redact(String.valueOf(e.getMessage())));
+    }
   }
 
   /** Leaves the failed attempt's trace in the catalog; a catalog that cannot take it changes nothing. */

@@ -115,6 +115,16 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public void recordAttemptStarted(String mirror, long batchId, int attempt) {
+    catalog.batches().recordAttemptStarted(mirror, batchId, attempt);
+  }
+
+  @Override
+  public void recordAttemptEnded(String mirror, long batchId, int attempt) {
+    catalog.batches().recordAttemptEnded(mirror, batchId, attempt);
+  }
+
+  @Override
   public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
     catalog.batches().recordFailedAttempt(mirror, batchId, attempt, failureType, message);
   }

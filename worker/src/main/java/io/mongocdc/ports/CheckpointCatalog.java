@@ -70,6 +70,15 @@ public interface CheckpointCatalog {
     return List.of();
   }
 
+  /**
+   * Keeps the start of a PullRecords attempt (see {@link FailedAttemptLog#started}); by default
+   * not recorded.
+   */
+  default void recordAttemptStarted(String mirror, long batchId, int attempt) {}
+
+  /** Completes the record of an attempt that ended without failing; by default not recorded. */
+  default void recordAttemptEnded(String mirror, long batchId, int attempt) {}
+
   /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
   void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);
 

@@ -4,6 +4,7 @@ import io.mongocdc.activities.ActivityFailureInterceptor;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.FieldRuleActivityImpl;
 import io.mongocdc.activities.MirrorRedactions;
+import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.RecordMirrorStateActivityImpl;
@@ -141,7 +142,7 @@ public final class WorkerWiring {
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog(), redactions),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
-            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside, ports.catalog()::recordVisibleThrough,
+            FailedAttemptLog.of(ports.catalog()), ports.catalog()::setAside, ports.catalog()::recordVisibleThrough,
             ports.catalog()::recordWaitingSince, ports.catalog()::recordOplogSpan, redactions),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),

@@ -86,6 +86,7 @@ class PullRecordsActivityImplTest {
   }
 
   private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private FailedAttemptLog attempts = FailedAttemptLog.NONE;
 
   private PullRecordsActivity activity(List<RawBsonDocument> events) {
     return activity(ScriptedChangeStream.builder().events(events), 10);
@@ -100,7 +101,7 @@ class PullRecordsActivityImplTest {
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
             java.time.Clock.systemUTC(), null),
-        FailedAttemptLog.NONE, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, OplogSpanLog.NONE, new MirrorRedactions(null, catalog)));
+        attempts, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, OplogSpanLog.NONE, new MirrorRedactions(null, catalog)));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(1))
@@ -212,6 +213,40 @@ class PullRecordsActivityImplTest {
     java.time.Instant recorded = catalog.visibleThrough(Fixtures.orders().name());
     assertNotNull(recorded, "the running batch recorded how far the visible rows reach in the catalog");
     assertTrue(recorded.toEpochMilli() >= newestCommitted, recorded + " is behind a heartbeat's " + newestCommitted);
+  }
+
+  /**
+   * Issue 47, finding 11: a worker killed during a batch cannot record that its attempt failed, so
+   * the attempt is recorded as it starts, and completed when it ends.
+   */
+  @Test
+  void anAttemptIsRecordedWhenItStartsSoAWorkerKilledMidBatchLeavesItsTrace() throws Exception {
+    List<String> recorded = new CopyOnWriteArrayList<>();
+    attempts = new FailedAttemptLog() {
+      @Override
+      public void started(String mirror, long batchId, int attempt) {
+        recorded.add("started " + mirror + " " + batchId + " " + attempt);
+      }
+
+      @Override
+      public void ended(String mirror, long batchId, int attempt) {
+        recorded.add("ended " + mirror + " " + batchId + " " + attempt);
+      }
+
+      @Override
+      public void record(String mirror, long batchId, int attempt, String failureType, String message) {
+        recorded.add("failed " + mirror + " " + batchId + " " + attempt);
+      }
+    };
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(40));
+    Gate gate = stream.blockAt(20);
+    CompletableFuture<BatchOutcome> pull = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
+    assertTrue(gate.awaitReached(WAIT));
+    String name = Fixtures.orders().name();
+    assertEquals(List.of("started " + name + " 1 1"), recorded, "killed now, the attempt has left its row");
+    gate.release();
+    assertEquals(40, pull.get(WAIT.toSeconds(), TimeUnit.SECONDS).figures().get(RECORDS_DELIVERED));
+    assertEquals(List.of("started " + name + " 1 1", "ended " + name + " 1 1"), recorded);
   }
 
   @Test

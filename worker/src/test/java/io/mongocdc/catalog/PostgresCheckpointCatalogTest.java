@@ -294,6 +294,44 @@ class PostgresCheckpointCatalogTest {
     assertEquals(3L, column("select last_batch_records from mongo_cdc.mirror_status where mirror = 'a1'"));
   }
 
+  /**
+   * Issue 47, finding 11: a {@code kill -9} during a batch left no {@code batch_attempts} row. The
+   * row is written when the attempt starts; the next attempt finds it open and marks it lost.
+   */
+  @Test
+  void anAttemptLostWithItsWorkerKeepsItsRowAndTheNextAttemptMarksItLost() {
+    port.register(mirror("k1"));
+    port.recordAttemptStarted("k1", 4, 1);
+    // kill -9: the attempt writes nothing more.
+    assertEquals(1L, ((Number) column("select count(*) from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and batch_id = 4 and attempt = 1 and started_at is not null and ended_at is null")).longValue(),
+        "the attempt shows from its start");
+
+    port.recordAttemptStarted("k1", 4, 2);
+    assertEquals(BatchHistory.ATTEMPT_LOST, column("select failure_type from mongo_cdc.batch_attempts"
+        + " where mirror_name = 'k1' and attempt = 1"));
+    assertTrue(((String) column("select message from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and attempt = 1")).contains("found when attempt 2 of batch 4 started"));
+    assertEquals(1L, ((Number) column("select failed_attempts_last_day from mongo_cdc.mirror_status"
+        + " where mirror = 'k1'")).longValue());
+
+    port.recordFailedAttempt("k1", 4, 2, "TRANSIENT", "PullRecords: connection refused");
+    assertEquals(2L, ((Number) column("select count(*) from mongo_cdc.batch_attempts where mirror_name = 'k1'"))
+        .longValue(), "the failure completes the attempt's row");
+    assertEquals("TRANSIENT", column("select failure_type from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and attempt = 2 and started_at is not null and ended_at is not null"));
+
+    port.recordAttemptStarted("k1", 4, 3);
+    port.recordAttemptEnded("k1", 4, 3);
+    assertEquals(null, column("select failed_at from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and attempt = 3 and ended_at is not null"), "an attempt that delivered did not fail");
+    assertEquals(2L, ((Number) column("select failed_attempts_last_day from mongo_cdc.mirror_status"
+        + " where mirror = 'k1'")).longValue());
+    port.recordAttemptStarted("k1", 5, 1);
+    assertEquals(2L, ((Number) column("select count(*) from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and failure_type is not null")).longValue(), "an attempt that ended is never taken for lost");
+  }
+
   @Test
   void forgetRemovesEveryRowOfTheMirror() {
     port.register(mirror("m3"));
