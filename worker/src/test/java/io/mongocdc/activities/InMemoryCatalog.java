@@ -232,6 +232,12 @@ public final class InMemoryCatalog implements CheckpointCatalog {
     return fieldRuleRewrites.get(mirror);
   }
 
+  /** Forgets the mirror's checkpoint only, as for a mirror dropped before its first commit. */
+  public synchronized void forgetCheckpoint(String mirror) {
+    checkpoints.remove(mirror);
+    committedBatchIds.remove(mirror);
+  }
+
   public synchronized void failNextCommit(RuntimeException failure) {
     failNextCommit = failure;
   }

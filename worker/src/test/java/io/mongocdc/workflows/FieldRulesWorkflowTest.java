@@ -266,6 +266,38 @@ class FieldRulesWorkflowTest {
   }
 
   /**
+   * Issue 47, finding 7, the mirror dropped before its first commit: its copy or a batch wrote rows,
+   * but the catalog holds no checkpoint, so the mirror created again starts afresh. One rewrite up
+   * to its new start takes every earlier row, before it writes any.
+   */
+  @Test
+  void aMirrorCreatedAgainWithoutAStoredCheckpointRewritesEveryRowBeforeItsStart() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    CdcFlowWorkflow first = flow.start(mirror(MirrorSettings.defaults()));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+    first.terminate(null);
+    flow.result("orders");
+    catalog.forgetCheckpoint("orders");
+
+    List<FieldRuleRewrite> asked = new CopyOnWriteArrayList<>();
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      return rewrite.finished(rewrite.rowsRewritten() + ORDERS);
+    });
+    CdcFlowWorkflow again = flow.start(mirror(hashing()));
+    MirrorStatus running = WorkerEnvironment.awaitStatus(again, s -> !asked.isEmpty() && s.fieldRuleRewrite() == null
+        && s.state() == MirrorPhase.RUNNING);
+
+    assertEquals(1, asked.size(), asked.toString());
+    assertEquals(null, asked.get(0).after());
+    assertEquals(running.startedFrom(), asked.get(0).upTo(), "up to the new start");
+    assertEquals(Map.of("orders", new FieldRules(List.of(), List.of("email"))), asked.get(0).rules().collections());
+    again.terminate(null);
+    flow.result("orders");
+  }
+
+  /**
    * Issue 47, finding 7: a path the mirror hashed once, then no longer, holds hashes in some rows
    * and values in others; created again with a hash rule on it, a rewrite would hash the hashes
    * again. The set-up refuses it, with the reason, before any batch.

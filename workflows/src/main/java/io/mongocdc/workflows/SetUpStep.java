@@ -25,9 +25,9 @@ final class SetUpStep implements Step {
   /** The change id of numbering batches after the stored checkpoint's when a mirror is created again. */
   static final String STORED_BATCH_IDS_CHANGE = "stored-batch-ids";
   /**
-   * The change id of a mirror created again over a stored checkpoint taking on what the rows it
-   * wrote hold under field rules: the rewrites left to run, the paths hashed before, a rewrite of
-   * the rules it adds, or a refusal. Recorded only for a mirror created again.
+   * The change id of a mirror created again taking on what the rows it wrote hold under field
+   * rules: the rewrites left to run, the paths hashed before, a rewrite of the rules it adds, or a
+   * refusal. Recorded at every set-up: only the catalog knows whether rows were written before.
    */
   static final String CREATED_AGAIN_FIELD_RULES_CHANGE = "created-again-field-rules";
 
@@ -59,9 +59,7 @@ final class SetUpStep implements Step {
       // would never move.
       carried.lastBatchId = Math.max(carried.lastBatchId, flow.activities.committedBatchId(carried.config));
     }
-    boolean tookOnFieldRules = stored != null
-        && Workflow.getVersion(CREATED_AGAIN_FIELD_RULES_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1
-        && takeOnFieldRulesWritten(stored);
+    Checkpoint registered = stored;
     if (flow.resync) {
       // The stored checkpoint's history is gone: start again from now, over the existing rows.
       stored = null;
@@ -75,6 +73,10 @@ final class SetUpStep implements Step {
     }
     carried.checkpoint = stored != null ? stored
         : chosen != null ? chosen : flow.activities.takeStartingPoint(carried.config);
+    // Before any copy: a mirror created again must know what its earlier rows hold, or refuse.
+    boolean tookOnFieldRules =
+        Workflow.getVersion(CREATED_AGAIN_FIELD_RULES_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1
+            && takeOnFieldRulesWritten(registered);
     // Only a mirror without a committed checkpoint is new; one with a checkpoint has its rows.
     // A resync copies whatever the snapshot setting says: its rows would otherwise miss the gap.
     if (stored == null
@@ -106,14 +108,15 @@ final class SetUpStep implements Step {
   }
 
   /**
-   * A mirror created again over the rows it wrote (dropped without its tables, the catalog kept its
-   * checkpoint) brings them under its field rules as an edit would: it finishes the rewrites left
-   * unfinished, rewrites the rows before its added rules (also those its last batch committed past
-   * the checkpoint), and remembers the paths hashed before; or, when that cannot be done without
-   * leaving a value in clear or hashing one twice, it is refused with the reason, before any row is
-   * written. A catalog that never recorded them (a mirror last run by an older release) has nothing
-   * to take on.
+   * A mirror created again over the rows it wrote (dropped without its tables) brings them under
+   * its field rules as an edit would: it finishes the rewrites left unfinished, rewrites the rows
+   * before its added rules (with a stored checkpoint, also those its last batch committed past it;
+   * without one, every row before its new start), and remembers the paths hashed before; or, when
+   * that cannot be done without leaving a value in clear or hashing one twice, it is refused with
+   * the reason, before any row is written. A catalog that never recorded them (a new mirror, or one
+   * last run by an older release) has nothing to take on.
    *
+   * @param stored the checkpoint the catalog held, or null
    * @return whether the catalog had a record to take on
    */
   private boolean takeOnFieldRulesWritten(Checkpoint stored) {
@@ -134,7 +137,8 @@ final class SetUpStep implements Step {
     });
     // Set, not added to: a set-up tried again after a failure takes them on once.
     carried.fieldRuleRewrites.clear();
-    carried.fieldRuleRewrites.addAll(written.rewritesFor(rules, stored));
+    carried.fieldRuleRewrites.addAll(stored != null ? written.rewritesFor(rules, stored)
+        : written.rewritesBefore(rules, carried.checkpoint));
     if (!carried.fieldRuleRewrites.isEmpty()) {
       log.info("mirror {}: created again over the rows it wrote; rewriting them: {}", flow.name(),
           carried.fieldRuleRewrites.get(0).describe());

@@ -59,14 +59,25 @@ public record FieldRulesWritten(FieldRuleSettings rules, List<FieldRuleRewrite> 
    * stored} (its last batch may have committed some) and of those up to it.
    */
   public List<FieldRuleRewrite> rewritesFor(FieldRuleSettings next, Checkpoint stored) {
-    if (!rewrites.isEmpty()) {
+    FieldRuleSettings added = next.addedSince(rules);
+    if (!rewrites.isEmpty() || added.isEmpty()) {
       return rewrites;
     }
-    FieldRuleSettings added = next.addedSince(rules);
-    if (added.isEmpty()) {
-      return List.of();
-    }
     return List.of(FieldRuleRewrite.pastCheckpoint(added, stored), FieldRuleRewrite.of(added, stored));
+  }
+
+  /**
+   * As {@link #rewritesFor(FieldRuleSettings, Checkpoint)} for a mirror created again whose catalog
+   * held no checkpoint (dropped before its first commit, after its copy wrote rows): every row it
+   * wrote is before {@code start}, the new mirror's starting point, so one rewrite up to it takes
+   * them all; it runs before the new copy writes any row.
+   */
+  public List<FieldRuleRewrite> rewritesBefore(FieldRuleSettings next, Checkpoint start) {
+    FieldRuleSettings added = next.addedSince(rules);
+    if (!rewrites.isEmpty() || added.isEmpty()) {
+      return rewrites;
+    }
+    return List.of(FieldRuleRewrite.of(added, start));
   }
 
   /**

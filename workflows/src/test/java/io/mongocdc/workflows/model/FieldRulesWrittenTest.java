@@ -32,6 +32,16 @@ class FieldRulesWrittenTest {
   }
 
   @Test
+  void withoutAStoredCheckpointOneRewriteTakesEveryRowBeforeTheNewStart() {
+    FieldRulesWritten written = new FieldRulesWritten(FieldRuleSettings.defaults(), List.of(), Map.of());
+    Checkpoint start = Checkpoint.atOperationTime(1_800_000_000L, 0);
+
+    assertEquals(List.of(FieldRuleRewrite.of(rules("orders", List.of(), List.of("email")), start)),
+        written.rewritesBefore(rules("orders", List.of(), List.of("email")), start));
+    assertEquals(List.of(), written.rewritesBefore(FieldRuleSettings.defaults(), start));
+  }
+
+  @Test
   void aPathHashedBeforeAndNotNowIsRefused() {
     FieldRulesWritten written = new FieldRulesWritten(FieldRuleSettings.defaults(), List.of(),
         Map.of("orders", List.of("email")));
