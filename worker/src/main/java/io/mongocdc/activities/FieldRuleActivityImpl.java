@@ -39,7 +39,7 @@ public final class FieldRuleActivityImpl implements FieldRuleActivity {
 
   @Override
   public FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite) {
-    MirrorRedaction added = redactions.of(mirror, rewrite.rules());
+    MirrorRedaction added = redactions.of(mirror, rewrite.rules(), rewrite.hashedAlready());
     FieldRuleRewrite at = rewrite;
     ResumeToken after = tokenOf(rewrite.after());
     ResumeToken upTo = tokenOf(rewrite.upTo());

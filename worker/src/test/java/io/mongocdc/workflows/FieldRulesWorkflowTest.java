@@ -327,6 +327,41 @@ class FieldRulesWorkflowTest {
         Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("email"))))));
   }
 
+  /**
+   * Issue 47, finding 4: {@code customer.*} added over a {@code customer.email} hash rule was
+   * rewritten with no word of the rule before, and the rows' email hashes were hashed again. The
+   * workflow queues both rewrites (past and up to the checkpoint) with the paths the rows hold
+   * hashes at, which the rewrite leaves as they are; a rule holding those values is refused.
+   */
+  @Test
+  void aHashRuleAddedOverAnOverlappingOneIsRewrittenKeepingTheValuesHashedAlready() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    MirrorSettings hashing = MirrorSettings.defaults().apply(io.mongocdc.workflows.model.EditRequest.fromJson(
+        Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("customer.email"))))));
+    CdcFlowWorkflow workflow = flow.start(mirror(hashing));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+    List<FieldRuleRewrite> asked = new CopyOnWriteArrayList<>();
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      return rewrite.finished(0);
+    });
+
+    workflow.edit(Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("customer.*")))));
+    WorkerEnvironment.awaitStatus(workflow, s -> s.config().settings().fieldRules().of("orders").hash().size() == 2
+        && s.fieldRuleRewrite() == null);
+    assertEquals(2, asked.size(), asked.toString());
+    for (FieldRuleRewrite rewrite : asked) {
+      assertEquals(Map.of("orders", new FieldRules(List.of(), List.of("customer.*"))), rewrite.rules().collections());
+      assertEquals(Map.of("orders", List.of("customer.email")), rewrite.hashedAlready(),
+          "the rows hold hashes at customer.email, which the added rule reaches too");
+    }
+    assertRejected(workflow, Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("customer")))),
+        "'customer' holds values 'customer.email' hashes or hashed");
+    workflow.terminate(null);
+    flow.result("orders");
+  }
+
   @Test
   void aWorkerWithoutTheHashKeyRefusesAMirrorThatHashesBeforeAnyTableExists() throws Exception {
     WorkerEnvironment flow = servers.start().startWorker(Fixtures.peers(),
