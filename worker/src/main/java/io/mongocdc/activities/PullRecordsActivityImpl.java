@@ -7,11 +7,14 @@ import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
+import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.ports.OplogSpanLog;
 import io.mongocdc.ports.VisibilityLog;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.pipeline.CopyReplays;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.Freshness;
@@ -39,6 +42,7 @@ import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -70,6 +74,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final OplogSpanLog oplogSpans;
   private final ConnectionTurns connectionTurns;
   private final MirrorRedactions redactions;
+  private final SnapshotCatalog snapshots;
   /** One for every pull this worker runs: its mirrors share one heap. */
   private final DecodedBytesBudget decodedBytes;
   /** Shared by every pull of this worker: its mirrors share its cores. */
@@ -83,10 +88,13 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    * @param visibility where a running batch reports how far the visible rows reach
    * @param connectionWaits where a batch says it waits for its destination connections
    * @param oplogSpans where a batch that ended reports the source's oplog span
+   * @param snapshots when the mirror's copies finished: a batch's freshness leaves out what it replays over one
    */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine,
-      VisibilityLog visibility, ConnectionWaitLog connectionWaits, OplogSpanLog oplogSpans, MirrorRedactions redactions) {
+      VisibilityLog visibility, ConnectionWaitLog connectionWaits, OplogSpanLog oplogSpans, MirrorRedactions redactions,
+      SnapshotCatalog snapshots) {
+    this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
     this.oplogSpans = Objects.requireNonNull(oplogSpans, "oplogSpans");
     this.connectionTurns = new ConnectionTurns(destination, connectionWaits);
     this.redactions = Objects.requireNonNull(redactions, "redactions");
@@ -140,6 +148,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       PullRecords pull = afterWaiting(pullRecords(mirror), turn, Duration.ofNanos(clock.getAsLong() - asked))
           .withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
           .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
+          .withCopyReplays(copyReplaysQuietly(mirror))
           .withTurns(new ConnectionTurn(connections, tuning.connectionTurn(), System::currentTimeMillis));
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
@@ -238,6 +247,25 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     return new PullHeartbeat(batchId, Checkpoints.of(progress.deliveredCheckpoint()), attempt,
         before.followedBy(thisAttempt),
         progress.freshness() == null ? null : progress.freshness().visibleThrough().toEpochMilli(), null);
+  }
+
+  /**
+   * The changes this batch replays over a snapshot copy that made them visible already, from
+   * when each collection's copy finished. A catalog that cannot tell leaves every record counted:
+   * a metric never fails a batch.
+   */
+  private CopyReplays copyReplaysQuietly(MirrorConfig mirror) {
+    Map<String, Instant> finished;
+    try {
+      finished = snapshots.copiesFinished(mirror.name());
+    } catch (RuntimeException e) {
+      log.warn("mirror {}: cannot read when its snapshot copies finished; this batch's freshness counts the"
+          + " changes it replays over them: {}", mirror.name(), Redaction.redact(String.valueOf(e.getMessage())));
+      return CopyReplays.NONE;
+    }
+    Map<Namespace, Instant> ends = new HashMap<>();
+    finished.forEach((collection, end) -> ends.put(new Namespace(mirror.sourceDatabase(), collection), end));
+    return CopyReplays.of(ends);
   }
 
   /**

@@ -143,7 +143,7 @@ public final class WorkerWiring {
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog(), redactions),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
             FailedAttemptLog.of(ports.catalog()), ports.catalog()::setAside, ports.catalog()::recordVisibleThrough,
-            ports.catalog()::recordWaitingSince, ports.catalog()::recordOplogSpan, redactions),
+            ports.catalog()::recordWaitingSince, ports.catalog()::recordOplogSpan, redactions, ports.snapshots()),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,

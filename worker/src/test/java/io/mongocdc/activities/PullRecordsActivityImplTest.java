@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,6 +87,7 @@ class PullRecordsActivityImplTest {
   }
 
   private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final InMemorySnapshotCatalog snapshots = new InMemorySnapshotCatalog();
   private FailedAttemptLog attempts = FailedAttemptLog.NONE;
 
   private PullRecordsActivity activity(List<RawBsonDocument> events) {
@@ -101,7 +103,8 @@ class PullRecordsActivityImplTest {
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
             java.time.Clock.systemUTC(), null),
-        attempts, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, OplogSpanLog.NONE, new MirrorRedactions(null, catalog)));
+        attempts, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, OplogSpanLog.NONE, new MirrorRedactions(null, catalog),
+        snapshots));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(1))
@@ -178,6 +181,24 @@ class PullRecordsActivityImplTest {
     assertEquals(1, outcome.figures().get(ATTEMPTS));
     assertEquals(40, destination.recordsApplied());
     assertEquals(0, stream.openCursorCount());
+  }
+
+  /**
+   * After a copy of orders (finished now), a batch streams from where it started: the changes it
+   * replays are applied, but the copy made them visible already, so they are not measured as lag
+   * (issue 47, finding 11: p99 741 s after a resync).
+   */
+  @Test
+  void aBatchAfterACopyLeavesTheChangesItReplaysOutOfItsFreshness() {
+    MirrorConfig mirror = Fixtures.orders();
+    snapshots.storePlan(mirror.name(), "orders", Checkpoints.toPosition(start()), "{}", 40, List.of("whole"));
+    snapshots.partitionDone(mirror.name(), "orders", 0, 40, 4_000);
+    // Events of 2023: every one was made before the copy finished.
+    BatchOutcome outcome = activity(Fixtures.orderEvents(40)).pullRecords(batch(mirror, start()));
+
+    assertEquals(40, outcome.figures().get(RECORDS_DELIVERED), "the replays are applied all the same");
+    assertEquals(40, destination.recordsApplied());
+    assertNull(outcome.figures().get(FRESHNESS), "no change of the batch was made after the copy");
   }
 
   @Test
