@@ -230,7 +230,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   @Override
   public void requestEdit(Object edit) {
     try {
-      carried.pendingEdits.add(editChecks.check(edit));
+      carried.pendingEdits.add(editChecks.check(edit, currentEditChecks()));
     } catch (IllegalArgumentException | IllegalStateException e) {
       state.edits.reject(Workflow.currentTimeMillis(), JsonText.of(edit), e.getMessage());
       log.warn("mirror {}: edit by signal rejected: {}", carried.config.name(), e.getMessage());
@@ -239,7 +239,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
 
   @Override
   public EditResult edit(Object edit) {
-    EditRequest accepted = editChecks.check(edit);
+    EditRequest accepted = editChecks.check(edit, currentEditChecks());
     carried.pendingEdits.add(accepted);
     long nextBatch = carried.lastBatchId + (state.batchInFlight != 0 ? 2 : 1);
     return new EditResult(state.edits.nextSettings(), nextBatch);
@@ -248,6 +248,11 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   @Override
   public void validateEdit(Object edit) {
     editChecks.check(edit);
+  }
+
+  /** Whether the edit handlers check as this release does (see EditChecks.EDIT_CHECKS_ON_PATHS_CHANGE). */
+  private static boolean currentEditChecks() {
+    return Workflow.getVersion(EditChecks.EDIT_CHECKS_ON_PATHS_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   @Override

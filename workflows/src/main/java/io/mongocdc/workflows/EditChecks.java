@@ -19,6 +19,14 @@ import java.util.TreeSet;
  */
 final class EditChecks {
 
+  /**
+   * The edit handlers (signal and update) check overlap on paths and refuse edits that change
+   * nothing: a history recorded before may hold an edit that the checks of this release refuse,
+   * which it accepted and acted on, so replaying it keeps the checks of then. The update validator
+   * never replays, so it always checks as this release does.
+   */
+  static final String EDIT_CHECKS_ON_PATHS_CHANGE = "edit-checks-on-paths";
+
   private final FlowState state;
   private final CarriedState carried;
 
@@ -27,13 +35,21 @@ final class EditChecks {
     this.carried = state.carried;
   }
 
+  /** Checks an edit as this release does: see {@link #check(Object, boolean)}. */
+  EditRequest check(Object body) {
+    return check(body, true);
+  }
+
   /**
    * Checks an edit, its JSON body as received, against the mirror it would apply to.
    *
+   * @param current whether the checks of this release apply: overlap of hash rules decided on paths
+   *     and edits that change nothing refused. False only where a handler replays a history recorded
+   *     before them ({@link #EDIT_CHECKS_ON_PATHS_CHANGE}): an edit accepted then must be accepted again.
    * @throws InvalidEditException naming every problem
    * @throws IllegalStateException if the mirror is terminating
    */
-  EditRequest check(Object body) {
+  EditRequest check(Object body, boolean current) {
     if (state.terminateRequested || state.phase == MirrorPhase.TERMINATED) {
       throw new IllegalStateException(
           "mirror '" + carried.config.name() + "' is terminating; edits are no longer accepted");
@@ -44,13 +60,13 @@ final class EditChecks {
     problems.addAll(resyncProblems(edit));
     problems.addAll(pending.settings().columns().editProblems(edit));
     problems.addAll(pending.settings().fieldRules().editProblems(edit));
-    problems.addAll(fieldRuleProblems(edit));
+    problems.addAll(fieldRuleProblems(edit, current));
     state.edits.withEdit(edit).problems().stream()
         // Only what the edit can change: the rest of the configuration was valid already.
         .filter(p -> p.startsWith("settings.") || p.startsWith("collections"))
         .map(p -> p.startsWith("settings.") ? p.substring("settings.".length()) : p)
         .forEach(problems::add);
-    if (problems.isEmpty()) {
+    if (problems.isEmpty() && current) {
       problems.addAll(noChangeProblems(edit, pending));
     }
     if (!problems.isEmpty()) {
@@ -86,7 +102,7 @@ final class EditChecks {
    * new rules must reach exactly the rows written before them. A path hashed before cannot be
    * hashed again: rows written then hold hashes, which its rewrite would hash a second time.
    */
-  private List<String> fieldRuleProblems(EditRequest edit) {
+  private List<String> fieldRuleProblems(EditRequest edit, boolean current) {
     if (!edit.changesFieldRules()) {
       return List.of();
     }
@@ -100,7 +116,21 @@ final class EditChecks {
       problems.add("fieldRules: cannot change while " + busy + "; send the edit again when status shows it done");
     }
     if (edit.fieldRules() != null) {
-      edit.fieldRules().forEach((collection, rules) -> problems.addAll(overlapProblems(collection, rules)));
+      edit.fieldRules().forEach((collection, rules) -> problems.addAll(current
+          ? overlapProblems(collection, rules) : hashedBeforeProblems(collection, rules)));
+    }
+    return problems;
+  }
+
+  /** The check of releases before {@link #EDIT_CHECKS_ON_PATHS_CHANGE}: a path hashed before, by its text. */
+  private List<String> hashedBeforeProblems(String collection, FieldRules rules) {
+    FieldRules next = state.edits.nextConfig().settings().fieldRules().of(collection);
+    List<String> problems = new ArrayList<>();
+    for (String path : rules.hash()) {
+      if (!next.hash().contains(path) && carried.hashedPaths.getOrDefault(collection, List.of()).contains(path)) {
+        problems.add("fieldRules." + collection + ": '" + path + "' was hashed before, so rows written then hold"
+            + " hashes that a rewrite would hash again; only a new mirror can hash it again");
+      }
     }
     return problems;
   }
