@@ -72,8 +72,14 @@ final class DevCommand implements Callable<Integer> {
 
   @Option(names = "--initial-documents", defaultValue = "1000",
       description = "Generator: documents each collection holds before the first event, which the snapshot copies "
-          + "(at most 10000, the generator's key space; default: ${DEFAULT-VALUE}).")
+          + "(at most the key space; default: ${DEFAULT-VALUE}).")
   int initialDocuments;
+
+  @Option(names = "--key-space", paramLabel = "N",
+      description = "Generator: documents per collection at most, 1 to " + GeneratorUri.MAX_KEY_SPACE + "; documents "
+          + "are made from the seed and their key, not stored, so memory does not grow with it (default: 10000, or "
+          + "twice --initial-documents when that is more).")
+  Integer keySpace;
 
   @Option(names = "--poison-events", defaultValue = "0", paramLabel = "N",
       description = "Generator: make N inserts whose _id the destination cannot hold (3 000-character strings), "
@@ -151,6 +157,11 @@ final class DevCommand implements Callable<Integer> {
     if (poisonEvents > 0 && mongoUri != null) {
       throw new CliException("--poison-events feeds the generator; it cannot be used with --mongo-uri", ExitCodes.INVALID);
     }
+    if (keySpace != null && mongoUri != null) {
+      throw new CliException("--key-space sizes the generator's collections; it cannot be used with --mongo-uri",
+          ExitCodes.INVALID);
+    }
+    int generatorKeySpace = generatorKeySpace();
     if (mongoUri != null && collections.isEmpty()) {
       throw new CliException("with --mongo-uri, name at least one --collection", ExitCodes.INVALID);
     }
@@ -174,10 +185,6 @@ final class DevCommand implements Callable<Integer> {
         throw new CliException("--generator-collections must be from 1 to " + GeneratorUri.MAX_COLLECTIONS + ", got "
             + generatorCollections, ExitCodes.INVALID);
       }
-      if (initialDocuments > 10_000) {
-        throw new CliException("--initial-documents must be at most 10000 (the generator's key space), got "
-            + initialDocuments, ExitCodes.INVALID);
-      }
     }
     MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? PoisonEventPolicy.QUARANTINE : PoisonEventPolicy.FAIL),
         mirroredCollections());
@@ -187,13 +194,13 @@ final class DevCommand implements Callable<Integer> {
     Run run = workers == 0
         ? stop -> {
           DevClusterHost.ClusterReport result = new DevClusterHost(new DevClusterHost.Options(temporalPort, mirrors,
-              generatorCollections, events, rate, seed, initialDocuments, peersFile, report, headless, chosen,
+              generatorCollections, events, rate, seed, initialDocuments, generatorKeySpace, peersFile, report, headless, chosen,
               workerCommand()), out).run(stop);
           return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
         }
         : stop -> {
           DevReport result = new DevRun(new DevRun.Options(temporalPort, metricsPort, mongoUri, database, collections,
-              events, rate, seed, initialDocuments, report, headless, chosen, apply.sinkOptions(), poisonEvents,
+              events, rate, seed, initialDocuments, generatorKeySpace, report, headless, chosen, apply.sinkOptions(), poisonEvents,
               verifying, tamper, repair, fieldHashKey, console.settings(consolePort)), out)
               .run(stop);
           return Boolean.FALSE.equals(result.destinationMatchesSource()) ? ExitCodes.FAILED : ExitCodes.OK;
@@ -224,6 +231,29 @@ final class DevCommand implements Callable<Integer> {
       finished.countDown();
       signalWaiter.interrupt();
     }
+  }
+
+  /**
+   * The generator's key space: {@code --key-space}, or by default 10 000, or twice the initial
+   * documents when that is more (capped at the largest), so inserts have room.
+   *
+   * @throws CliException if it is out of range or smaller than the initial documents
+   */
+  private int generatorKeySpace() {
+    if (keySpace != null && (keySpace < 1 || keySpace > GeneratorUri.MAX_KEY_SPACE)) {
+      throw new CliException("--key-space must be from 1 to " + GeneratorUri.MAX_KEY_SPACE + ", got " + keySpace,
+          ExitCodes.INVALID);
+    }
+    if (keySpace == null && initialDocuments > GeneratorUri.MAX_KEY_SPACE) {
+      throw new CliException("--initial-documents must be at most " + GeneratorUri.MAX_KEY_SPACE
+          + " (the generator's largest key space), got " + initialDocuments, ExitCodes.INVALID);
+    }
+    if (keySpace != null && initialDocuments > keySpace) {
+      throw new CliException("--initial-documents must be at most --key-space (" + keySpace + "), got "
+          + initialDocuments, ExitCodes.INVALID);
+    }
+    return keySpace != null ? keySpace
+        : (int) Math.min(GeneratorUri.MAX_KEY_SPACE, Math.max(10_000, 2L * initialDocuments));
   }
 
   /** One dev session until done or stopped; returns the exit code. */

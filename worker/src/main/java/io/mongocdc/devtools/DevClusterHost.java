@@ -56,7 +56,7 @@ public final class DevClusterHost {
    * @param workerCommand how the printed worker command line starts ({@code java -jar <jar>})
    */
   public record Options(int temporalPort, int mirrors, int collections, long events, int rate, long seed,
-      int initialDocuments,
+      int initialDocuments, int keySpace,
       Path peersFile, Path report, boolean headless, MirrorSettings settings, String workerCommand) {}
 
   /** One mirror's outcome; {@code matches} is null when there was nothing to compare with. */
@@ -88,7 +88,7 @@ public final class DevClusterHost {
   public ClusterReport run(CountDownLatch stop) throws Exception {
     // Event times start now, so a mirror's lag means something; the URI fixes them for every worker.
     GeneratorUri uri = new GeneratorUri(DATABASE, options.seed(), options.events(), options.rate(),
-        options.collections(), options.initialDocuments(), 10_000, 5, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        options.collections(), options.initialDocuments(), options.keySpace(), 5, Instant.now().truncatedTo(ChronoUnit.SECONDS));
     // Workers compute the same stream from the URI; this process only needs its end, meanwhile.
     CompletableFuture<GeneratorUri.FinalState> finalState = options.events() > 0
         ? CompletableFuture.supplyAsync(uri::finalState)
@@ -258,9 +258,9 @@ public final class DevClusterHost {
         long mismatched = 0;
         if (finalState != null) {
           mismatched = tablesExist(connection, schema)
-              ? DestinationComparison.mismatches(connection, schema, finalState.documents(),
+              ? DestinationComparison.mismatches(connection, schema, uri.namespaces(), finalState.collections(),
                   MirrorRedaction.NONE)
-              : finalState.documents().values().stream().mapToLong(Map::size).sum();
+              : uri.collectionNames().stream().mapToLong(finalState.collections()::estimatedCount).sum();
           matches = mismatched == 0;
           allMatch &= matches;
         }

@@ -90,6 +90,7 @@ public final class DevRun {
       int eventsPerSecond,
       long seed,
       int initialDocuments,
+      int keySpace,
       Path report,
       boolean headless,
       MirrorSettings settings,
@@ -139,7 +140,8 @@ public final class DevRun {
   private DevReport runOnTerminal(CountDownLatch stop) throws Exception {
     boolean generated = options.mongoUri() == null;
     GeneratedChangeStream generator = generated
-        ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events())
+        ? new GeneratedChangeStream(LoadProfile.demo(options.seed(), options.eventsPerSecond(), options.events(),
+                options.keySpace())
             .withPoisonEvents(options.poisonEvents()), Clock.systemUTC(), Duration.ofMillis(200))
         : null;
     if (generated) {
@@ -243,9 +245,10 @@ public final class DevRun {
         "postgresql://postgres@localhost:" + stack.postgres.getPort() + "/postgres");
     if (generated) {
       // The CLI reads the source itself; this generator URI makes the same starting documents.
-      out.printf("    %s%s='generator:demo?seed=%d&initialDocuments=%d' mongo-cdc mirror suggest-columns %s"
+      out.printf("    %s%s='generator:demo?seed=%d&initialDocuments=%d&keySpace=%d' mongo-cdc mirror suggest-columns %s"
           + " --collection orders --temporal-address %s%n", ConfiguredPeerRegistry.ENV_PREFIX,
-          DevStack.GENERATOR_PEER.toUpperCase(Locale.ROOT), options.seed(), options.initialDocuments(), MIRROR, target);
+          DevStack.GENERATOR_PEER.toUpperCase(Locale.ROOT), options.seed(), options.initialDocuments(), options.keySpace(),
+          MIRROR, target);
     }
     out.flush();
   }
@@ -458,7 +461,7 @@ public final class DevRun {
         // leave them: an edit may have added rules, whose rewrite reaches the rows written before.
         FieldRuleSettings rules = stack.registered(MIRROR).map(mirror -> mirror.settings().fieldRules())
             .orElse(options.settings().fieldRules());
-        mismatched = DestinationComparison.mismatches(connection, SCHEMA, generator.expectedState(),
+        mismatched = DestinationComparison.mismatches(connection, SCHEMA, namespaces, generator.collections(options.seed()),
             MirrorRedaction.of(rules, options.fieldHashKey()))
             + Math.abs(generator.poisonEventsGenerated() - quarantined);
         matches = mismatched == 0;

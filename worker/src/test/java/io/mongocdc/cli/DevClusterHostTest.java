@@ -121,6 +121,29 @@ class DevClusterHostTest {
         "mongo-cdc: --generator-collections must be from 1 to 200, got 201"), out.toString().lines().toList());
   }
 
+  @Test
+  void generatorSizesOutOfRangeAreRefusedWithWhatIsWrong() {
+    StringWriter out = new StringWriter();
+    CountDownLatch never = new CountDownLatch(1);
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--key-space", "0"));
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--key-space", "100000001"));
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--key-space", "5000", "--initial-documents",
+        "5001"));
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--workers", "0", "--initial-documents",
+        "100000001"));
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--initial-documents", "-1"));
+    assertEquals(ExitCodes.INVALID, cli(on(never), out).execute("dev", "--mongo-uri", "mongodb://localhost",
+        "--collection", "orders", "--key-space", "20000"));
+    assertEquals(List.of(
+        "mongo-cdc: --key-space must be from 1 to 100000000, got 0",
+        "mongo-cdc: --key-space must be from 1 to 100000000, got 100000001",
+        "mongo-cdc: --initial-documents must be at most --key-space (5000), got 5001",
+        "mongo-cdc: --initial-documents must be at most 100000000 (the generator's largest key space), got 100000001",
+        "mongo-cdc: --events, --rate, --initial-documents, --poison-events and --tamper must not be negative",
+        "mongo-cdc: --key-space sizes the generator's collections; it cannot be used with --mongo-uri"),
+        out.toString().lines().toList());
+  }
+
   /** The first line of the output that contains {@code text}, once it is there. */
   private static String awaitLine(StringWriter out, CompletableFuture<Integer> host, String text) {
     long deadline = System.nanoTime() + WITHIN.toNanos();

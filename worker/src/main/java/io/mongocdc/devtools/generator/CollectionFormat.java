@@ -3,7 +3,6 @@ package io.mongocdc.devtools.generator;
 import io.mongocdc.decode.Namespace;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import java.util.Random;
 import java.util.UUID;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
@@ -32,9 +31,16 @@ final class CollectionFormat {
   private final byte[] keyPrefixHex;
   private final byte[] namespaceDocument;
   private final byte[] uuidHex;
+  private final long salt;
 
   CollectionFormat(Namespace ns, int position) {
+    this(ns, position, 0);
+  }
+
+  /** @param seed with the position, picks which products are large */
+  CollectionFormat(Namespace ns, int position, long seed) {
     this.shape = position % 3;
+    this.salt = seed * 0x9E3779B97F4A7C15L + position;
     // Orders are keyed per collection, users by a shared prefix, products by their number.
     this.keyPrefixText = switch (shape) {
       case 0 -> ns.collection() + "-";
@@ -55,18 +61,65 @@ final class CollectionFormat {
   }
 
   /**
-   * Writes a new document of this collection's shape with key {@code id} and content
-   * {@code number}; returns where it starts. Products draw from {@code random} whether this one
-   * is one of the large ones.
+   * Writes the document of this collection's shape with key {@code id} and content {@code
+   * number}; returns where it starts. The same arguments always write the same bytes, so a
+   * document is made again from its key and content number rather than kept: one product in
+   * fifty, picked by a hash of the seed and the number, is a large one.
    */
-  int writeDocument(BsonBytes out, int id, int number, Random random) {
+  int writeDocument(BsonBytes out, int id, int number) {
     return switch (shape) {
       case 0 -> SampleDocumentBytes.medium(out, this, id, number);
       case 1 -> SampleDocumentBytes.small(out, this, id, number);
-      default -> random.nextInt(50) == 0
+      default -> Long.remainderUnsigned(mix(salt + number), 50) == 0
           ? SampleDocumentBytes.large(out, this, id, number)
           : SampleDocumentBytes.smallProduct(out, this, id, number);
     };
+  }
+
+  /** Whether keys are text (a prefix, then the number in decimal) rather than int32 numbers. */
+  boolean textKeys() {
+    return keyPrefix != null;
+  }
+
+  /**
+   * The key number of a generated {@code _id} ({@code 7} for {@code user-7} or {@code 7}, {@code
+   * 7L}, {@code 7.0}), or -1 if the value is no key this collection can have.
+   */
+  long keyNumber(BsonValue id) {
+    if (id == null) {
+      return -1;
+    }
+    long number;
+    if (keyPrefix != null) {
+      if (!id.isString() || !id.asString().getValue().startsWith(keyPrefixText)) {
+        return -1;
+      }
+      String digits = id.asString().getValue().substring(keyPrefixText.length());
+      if (digits.isEmpty() || digits.length() > 10 || digits.length() > 1 && digits.charAt(0) == '0'
+          || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        return -1;
+      }
+      number = Long.parseLong(digits);
+    } else {
+      if (!id.isNumber() && !id.isDecimal128()) {
+        return -1;
+      }
+      double value = id.isDecimal128() ? id.asDecimal128().doubleValue() : id.asNumber().doubleValue();
+      if (!(value >= 0 && value <= Integer.MAX_VALUE) || value != Math.rint(value)) {
+        return -1;
+      }
+      number = (long) value;
+    }
+    // Exact: a decimal or double near a whole number is not that number's key.
+    return number <= Integer.MAX_VALUE && io.mongocdc.snapshot.BsonIdOrder.INSTANCE.compare(key((int) number), id) == 0
+        ? number : -1;
+  }
+
+  /** SplitMix64's finaliser: neighbouring numbers give unrelated bits. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   /** Writes the field {@code name: <key id>}. */

@@ -9,9 +9,7 @@ import io.mongocdc.source.StreamPosition;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -30,8 +28,9 @@ import org.bson.RawBsonDocument;
 /**
  * A change stream of realistic, generated events: documents of several shapes and sizes, a mix
  * of inserts, updates, replaces and deletes, occasional multi-document transactions, at a set
- * rate. It keeps a model of every collection's final state, which is what a destination fed
- * from it must hold. The same profile gives the same events; their times (and so their resume
+ * rate. It keeps a model of every collection's state, which is what a destination fed from it
+ * must hold, in memory that grows with the events and not with the collections (see {@link
+ * CollectionModel}): a key space of millions of documents costs no more than one of thousands. The same profile gives the same events; their times (and so their resume
  * tokens) follow the clock, or, for a {@link #replayable} stream, only their place in the stream.
  *
  * <p>Used by {@code mongo-cdc dev} when no MongoDB is given, and by workers for a mirror whose
@@ -42,8 +41,8 @@ import org.bson.RawBsonDocument;
  * once, so a cursor's first event is always the one right after its position.
  *
  * <p>It shares the JVM with the pipeline it feeds, so it must cost far less per event than the
- * pipeline does: events are written straight as BSON bytes, an update's post-image is a patched
- * copy of the previous document's bytes, and the model keeps those bytes rather than documents.
+ * pipeline does: events are written straight as BSON bytes, and an update's post-image is the
+ * key's document written again with its two update fields patched in.
  */
 public final class GeneratedChangeStream implements ChangeStreamOpener {
 
@@ -100,35 +99,57 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     this.namespaces = profile.collections();
     this.models = new CollectionModel[namespaces.size()];
     for (int i = 0; i < models.length; i++) {
-      models[i] = new CollectionModel(new CollectionFormat(namespaces.get(i), i));
+      models[i] = new CollectionModel(new CollectionFormat(namespaces.get(i), i, profile.seed()), profile.keySpace());
     }
     this.window = new EventWindow(profile.retainedEvents());
   }
 
   /**
-   * Fills every collection with {@code perCollection} documents that exist before the first
-   * event (what a snapshot copies), and returns them. Only before any event was made.
+   * Makes every collection hold {@code perCollection} documents (at most the key space) that
+   * exist before the first event: what a snapshot copies. They are made when read, not stored.
+   * Only before any event was made.
    *
    * @throws IllegalStateException once events were generated
    */
-  public synchronized Map<Namespace, List<BsonDocument>> prefill(int perCollection) {
+  public synchronized void prefill(int perCollection) {
     if (generated > 0) {
       throw new IllegalStateException("documents can only be prefilled before the first event");
     }
-    Map<Namespace, List<BsonDocument>> existing = new LinkedHashMap<>();
-    BsonBytes out = new BsonBytes();
-    for (int c = 0; c < models.length; c++) {
-      CollectionModel model = models[c];
-      List<BsonDocument> documents = new ArrayList<>();
-      for (int i = 0; i < perCollection && model.size() < profile.keySpace(); i++) {
-        int number = model.nextDocumentNumber();
-        out.reset();
-        model.add(number, out, model.format().writeDocument(out, number, number, random));
-        documents.add(model.document(model.size() - 1));
-      }
-      existing.put(namespaces.get(c), documents);
+    for (CollectionModel model : models) {
+      model.prefill(perCollection);
     }
-    return existing;
+  }
+
+  /** The collections as they are now, after every event generated so far, for a snapshot or a comparison to read. */
+  public GeneratedCollections collections(long seed) {
+    return new GeneratedCollections(this, seed);
+  }
+
+  /**
+   * Keys the models store because events changed them, over all collections: what the generator
+   * holds besides its window of events. It grows with the events, never with the collections.
+   */
+  public synchronized long storedKeys() {
+    long stored = 0;
+    for (CollectionModel model : models) {
+      stored += model.storedKeys();
+    }
+    return stored;
+  }
+
+  /** Runs {@code read} on the model of {@code collection} (null if there is none) under the stream's lock. */
+  synchronized <T> T read(String collection, java.util.function.Function<CollectionModel, T> read) {
+    for (int c = 0; c < models.length; c++) {
+      if (namespaces.get(c).collection().equals(collection)) {
+        return read.apply(models[c]);
+      }
+    }
+    return read.apply(null);
+  }
+
+  /** The collections' names, in the generator's order. */
+  List<Namespace> namespaces() {
+    return namespaces;
   }
 
   /** Poison events (see {@link LoadProfile#poisonEvents()}) generated so far. */
@@ -174,13 +195,12 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
     startNanos = -1;
   }
 
-  /** The documents each collection holds after every event generated so far. */
-  public synchronized Map<Namespace, Map<BsonValue, BsonDocument>> expectedState() {
-    Map<Namespace, Map<BsonValue, BsonDocument>> state = new LinkedHashMap<>();
-    for (int c = 0; c < models.length; c++) {
-      state.put(namespaces.get(c), models[c].snapshot());
-    }
-    return state;
+  /**
+   * The documents each collection holds after every event generated so far, all in memory: for
+   * tests of small collections. {@link #collections} reads them a batch at a time.
+   */
+  public Map<Namespace, Map<BsonValue, BsonDocument>> expectedState() {
+    return collections(0).documents();
   }
 
   /**
@@ -273,42 +293,37 @@ public final class GeneratedChangeStream implements ChangeStreamOpener {
   /** Makes one operation on the model and writes its event. */
   private RawBsonDocument makeOperation(CollectionModel model, Transaction transaction, long clusterTime) {
     Operation op = model.size() == 0 ? Operation.INSERT : profile.mix().pick(random);
-    if (op == Operation.INSERT && model.size() >= profile.keySpace()) {
+    if (op == Operation.INSERT && !model.canInsert()) {
       op = Operation.UPDATE;
     }
     CollectionFormat format = model.format();
     int opIndex = transaction == null ? 0 : transaction.nextOpIndex();
     switch (op) {
       case INSERT -> {
-        int number = model.nextDocumentNumber();
-        writer.start(ChangeEventWriter.INSERT, format, number, clusterTime, clock.wallMillis(), opIndex);
-        BsonBytes out = writer.fullDocument();
-        model.add(number, out, format.writeDocument(out, number, number, random));
-        return writer.finish(format, number, transaction);
+        int id = model.insert();
+        writer.start(ChangeEventWriter.INSERT, format, id, clusterTime, clock.wallMillis(), opIndex);
+        format.writeDocument(writer.fullDocument(), id, model.content(id));
+        return writer.finish(format, id, transaction);
       }
       case UPDATE -> {
-        int index = model.randomIndex(random);
-        int id = model.idAt(index);
+        int id = model.randomLiveKey(random);
         int version = random.nextInt(1_000_000);
         long updatedAt = 1_700_000_000_000L + generated;
-        byte[] document = model.update(index, version, updatedAt);
+        byte[] document = model.update(id, version, updatedAt);
         writer.start(ChangeEventWriter.UPDATE, format, id, clusterTime, clock.wallMillis(), opIndex);
         writer.fullDocument().raw(document, 0, BsonBytes.int32At(document, 0));
         return writer.finishUpdate(format, id, version, updatedAt, transaction);
       }
       case REPLACE -> {
-        int index = model.randomIndex(random);
-        int id = model.idAt(index);
+        int id = model.randomLiveKey(random);
         writer.start(ChangeEventWriter.REPLACE, format, id, clusterTime, clock.wallMillis(), opIndex);
-        BsonBytes out = writer.fullDocument();
-        model.set(index, out, format.writeDocument(out, id, model.nextDocumentNumber(), random));
+        format.writeDocument(writer.fullDocument(), id, model.replace(id));
         return writer.finish(format, id, transaction);
       }
       default -> {
-        int index = model.randomIndex(random);
-        int id = model.idAt(index);
+        int id = model.randomLiveKey(random);
         writer.start(ChangeEventWriter.DELETE, format, id, clusterTime, clock.wallMillis(), opIndex);
-        model.removeAt(index);
+        model.delete(id);
         return writer.finish(format, id, transaction);
       }
     }

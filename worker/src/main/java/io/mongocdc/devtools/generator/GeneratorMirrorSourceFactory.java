@@ -64,7 +64,7 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
    * @param seed makes the snapshot's partition plans repeatable
    */
   public static GeneratorMirrorSourceFactory running(GeneratedChangeStream stream, long seed) {
-    return new GeneratorMirrorSourceFactory(new Running(stream, new GeneratedCollections(stream, seed)));
+    return new GeneratorMirrorSourceFactory(new Running(stream, stream.collections(seed)));
   }
 
   /**
@@ -164,7 +164,7 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
 
     private final PeerRegistry peers;
     private final Map<String, ReplayableStream> streams = new ConcurrentHashMap<>();
-    private final Map<GeneratorUri, InMemorySnapshotSource> snapshots = new ConcurrentHashMap<>();
+    private final Map<GeneratorUri, SnapshotSource> snapshots = new ConcurrentHashMap<>();
 
     FromUris(PeerRegistry peers) {
       this.peers = peers;
@@ -200,15 +200,13 @@ public final class GeneratorMirrorSourceFactory implements MirrorSourceFactory {
       return streams.computeIfAbsent(mirror.name() + "\n" + uri.toUri(), key -> new ReplayableStream(uri));
     }
 
-    /** The documents the generator's collections hold before its first event; closing it is a no-op. */
+    /**
+     * The documents the generator's collections hold before its first event, made as they are
+     * read (the stream replays every event after them); closing it is a no-op.
+     */
     @Override
     public SnapshotSource snapshot(MirrorConfig mirror) {
-      return snapshots.computeIfAbsent(uri(mirror), uri -> {
-        InMemorySnapshotSource existing = new InMemorySnapshotSource(uri.seed());
-        uri.collectionNames().forEach(existing::createCollection);
-        uri.existingDocuments().forEach((ns, documents) -> existing.putAll(ns.collection(), documents));
-        return existing;
-      });
+      return snapshots.computeIfAbsent(uri(mirror), GeneratorUri::initialCollections);
     }
 
     /** Not known: each worker makes the stream again as far as its cursors read. */

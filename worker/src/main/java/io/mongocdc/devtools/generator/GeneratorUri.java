@@ -28,7 +28,10 @@ import org.bson.BsonValue;
  *       orders_2}, {@code users_2}, {@code products_2}, {@code orders_3} ...
  *   <li>{@code initialDocuments} (default 0, at most {@code keySpace}): documents each collection
  *       holds before the first event, which a snapshot copies.
- *   <li>{@code keySpace} (default 10000, at most 1000000): documents per collection at most.
+ *   <li>{@code keySpace} (default 10000, at most 100000000): documents per collection at most.
+ *       Documents are made from the seed and their key when read, not stored, so a large key space
+ *       and many initial documents cost no memory; the generator stores only the keys its events
+ *       changed.
  *   <li>{@code transactions} (default 5): percent of operations that start a multi-document
  *       transaction.
  *   <li>{@code start} (default {@code 2025-01-01T00:00:00Z}): the cluster time of the stream's
@@ -56,7 +59,8 @@ public record GeneratorUri(
   public static final String SCHEME = "generator";
   public static final Instant DEFAULT_START = Instant.parse("2025-01-01T00:00:00Z");
   public static final int MAX_COLLECTIONS = 200;
-  static final int MAX_KEY_SPACE = 1_000_000;
+  /** The largest key space: documents per collection at most. */
+  public static final int MAX_KEY_SPACE = 100_000_000;
   /** Events a worker keeps per mirror to reopen at; before them it makes the stream again from its start. */
   static final int RETAINED_EVENTS = 4_096;
   private static final Instant LATEST_START = Instant.parse("2038-01-01T00:00:00Z");
@@ -162,7 +166,7 @@ public record GeneratorUri(
 
   /**
    * A new stream of this URI's events, positioned before the first one, its collections holding
-   * their initial documents ({@link #initialDocuments}, returned by {@link #existingDocuments} too).
+   * their initial documents ({@link #initialDocuments}, read by {@link #initialCollections} too).
    */
   public GeneratedChangeStream newStream(Duration maxAwaitTime) {
     GeneratedChangeStream stream = GeneratedChangeStream.replayable(profile(), start.toEpochMilli(), maxAwaitTime);
@@ -170,34 +174,42 @@ public record GeneratorUri(
     return stream;
   }
 
-  /** The documents each collection holds before the first event: what a snapshot copies. */
-  public Map<Namespace, List<BsonDocument>> existingDocuments() {
-    GeneratedChangeStream stream = GeneratedChangeStream.replayable(profile(), start.toEpochMilli(), Duration.ZERO);
-    return stream.prefill(initialDocuments);
+  /**
+   * The collections as they are before the first event: what a snapshot copies. Their documents
+   * are made as they are read.
+   */
+  public GeneratedCollections initialCollections() {
+    return newStream(Duration.ZERO).collections(seed);
   }
 
   /**
    * The state every collection ends in after the last event, made here from the URI alone: what
    * the destination of a mirror of this stream must hold once it delivered {@link
-   * FinalState#lastEventToken()}. Another process computes the same.
+   * FinalState#lastEventToken()}. Another process computes the same. It holds the keys the
+   * events changed, not the documents, so it costs as little for a collection of millions.
    *
    * @throws IllegalStateException if the stream has no end ({@code events=0})
    */
   public FinalState finalState() {
     GeneratedChangeStream stream = newStream(Duration.ZERO);
     stream.generateAll();
-    return new FinalState(stream.expectedState(), stream.lastEventToken(), stream.eventsGenerated());
+    return new FinalState(stream.collections(seed), stream.lastEventToken(), stream.eventsGenerated());
   }
 
   /**
    * A bounded generator's outcome.
    *
-   * @param documents every collection's documents by {@code _id} after the last event
+   * @param collections every collection after the last event, read a batch at a time
    * @param lastEventToken the resume token of the last event (null if there are none)
    * @param events the number of events
    */
-  public record FinalState(Map<Namespace, Map<BsonValue, BsonDocument>> documents, ResumeToken lastEventToken,
-      long events) {}
+  public record FinalState(GeneratedCollections collections, ResumeToken lastEventToken, long events) {
+
+    /** Every collection's documents by {@code _id} after the last event, all in memory: for tests of small collections. */
+    public Map<Namespace, Map<BsonValue, BsonDocument>> documents() {
+      return collections.documents();
+    }
+  }
 
   private static long number(Map<String, String> values, String name, long defaultValue, long min, long max) {
     String text = values.get(name);

@@ -62,9 +62,14 @@ public record LoadProfile(
 
   /** Three collections in database {@code demo}, 10 000 keys each, default mix, 5 % transactions. */
   public static LoadProfile demo(long seed, int eventsPerSecond, long totalEvents) {
+    return demo(seed, eventsPerSecond, totalEvents, 10_000);
+  }
+
+  /** Three collections in database {@code demo}, {@code keySpace} keys each, default mix, 5 % transactions. */
+  public static LoadProfile demo(long seed, int eventsPerSecond, long totalEvents, int keySpace) {
     return new LoadProfile(seed,
         List.of(new Namespace("demo", "orders"), new Namespace("demo", "users"), new Namespace("demo", "products")),
-        10_000, eventsPerSecond, totalEvents, 200_000, OperationMix.DEFAULT, 5, 0);
+        keySpace, eventsPerSecond, totalEvents, 200_000, OperationMix.DEFAULT, 5, 0);
   }
 
   /** This profile with {@code count} poison events among its events. */

@@ -58,11 +58,13 @@ class ChangeEventWriterTest {
     BsonDocument post = order.clone();
     post.putAll(changed);
     writer.start(ChangeEventWriter.UPDATE, orders, 12, clusterTime(2), FIXED.millis(), 0);
-    CollectionModel model = new CollectionModel(orders);
-    BsonBytes previous = new BsonBytes();
-    previous.raw(encode(order), 0, encode(order).length);
-    model.add(12, previous, 0);
-    byte[] updated = model.update(0, 77, 5L);
+    // The model writes key 12's document with content 12: the order as SampleDocuments makes number 12.
+    post = SampleDocuments.medium(12);
+    post.put("_id", new BsonString("orders-12"));
+    post.putAll(changed);
+    CollectionModel model = new CollectionModel(orders, 100);
+    model.prefill(13);
+    byte[] updated = model.update(12, 77, 5L);
     writer.fullDocument().raw(updated, 0, BsonBytes.int32At(updated, 0));
     assertArrayEquals(bytes(reference.update(ORDERS, new BsonString("orders-12"), post, changed)),
         bytes(writer.finishUpdate(orders, 12, 77, 5L, null)));

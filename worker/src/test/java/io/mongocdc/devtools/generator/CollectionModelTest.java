@@ -3,68 +3,84 @@ package io.mongocdc.devtools.generator;
 import static io.mongocdc.devtools.generator.SampleDocumentBytesTest.encode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.decode.Namespace;
-import java.util.List;
-import java.util.Map;
+import java.util.Random;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
-import org.bson.BsonValue;
 import org.junit.jupiter.api.Test;
 
 class CollectionModelTest {
 
-  private final CollectionModel model = new CollectionModel(new CollectionFormat(new Namespace("demo", "users"), 1));
+  private final CollectionModel model = new CollectionModel(new CollectionFormat(new Namespace("demo", "users"), 1), 10);
 
-  private static BsonBytes holding(BsonDocument document) {
-    BsonBytes out = new BsonBytes();
-    out.byteValue(0x7F); // not at the buffer's start, as inside an event
-    byte[] bytes = encode(document);
-    out.raw(bytes, 0, bytes.length);
-    return out;
-  }
-
-  private byte[] documentAt(int index) {
-    byte[] bytes = new byte[model.document(index).getByteBuffer().remaining()];
-    model.document(index).getByteBuffer().get(bytes);
+  private byte[] documentOf(int key) {
+    byte[] bytes = new byte[model.document(key).getByteBuffer().remaining()];
+    model.document(key).getByteBuffer().get(bytes);
     return bytes;
   }
 
-  @Test
-  void updatesSetTheFieldsAsPutAllDoesWhetherTheDocumentHasThemOrNot() {
-    List<BsonDocument> documents = List.of(SampleDocuments.small(7), SampleDocuments.medium(8), SampleDocuments.large(9));
-    for (BsonDocument document : documents) {
-      model.add(model.size(), holding(document), 1);
-    }
-    for (int update = 1; update <= 3; update++) {
-      for (int index = 0; index < documents.size(); index++) {
-        BsonDocument expected = documents.get(index);
-        expected.putAll(new BsonDocument("version", new BsonInt32(update * 1000 + index))
-            .append("updatedAt", new BsonDateTime(1_700_000_000_000L + update)));
-        model.update(index, update * 1000 + index, 1_700_000_000_000L + update);
-        assertArrayEquals(encode(expected), documentAt(index), "update " + update + " of " + expected.get("_id"));
-      }
-    }
+  private static BsonDocument user(int key, int content) {
+    return SampleDocuments.small(content).append("_id", new BsonString("user-" + key));
   }
 
   @Test
-  void aDocumentWrittenIntoAReusedBufferForgetsThePreviousOne() {
-    model.add(0, holding(SampleDocuments.large(1)), 1);
-    model.add(1, holding(SampleDocuments.small(2)), 1);
-    model.update(0, 5, 6L);
-    model.removeAt(0);
-    // The large document's buffer is now spare; the next insert writes a small one into it.
-    model.add(3, holding(SampleDocuments.small(3)), 1);
-    model.update(1, 7, 8L);
-    BsonDocument expected = SampleDocuments.small(3);
-    expected.putAll(new BsonDocument("version", new BsonInt32(7)).append("updatedAt", new BsonDateTime(8L)));
-    assertArrayEquals(encode(expected), documentAt(1));
+  void updatesSetTheFieldsAsPutAllDoesAndReplacesDropThem() {
+    model.prefill(3);
+    for (int update = 1; update <= 3; update++) {
+      BsonDocument expected = user(1, 1);
+      expected.putAll(new BsonDocument("version", new BsonInt32(update)).append("updatedAt",
+          new BsonDateTime(1_700_000_000_000L + update)));
+      model.update(1, update, 1_700_000_000_000L + update);
+      assertArrayEquals(encode(expected), documentOf(1), "update " + update);
+    }
+    int content = model.replace(1);
+    assertArrayEquals(encode(user(1, content)), documentOf(1));
+    assertArrayEquals(encode(user(2, 2)), documentOf(2), "an untouched key holds its first document");
+  }
 
-    Map<BsonValue, BsonDocument> snapshot = model.snapshot();
-    assertEquals(List.of(new BsonString("user-1"), new BsonString("user-3")), List.copyOf(snapshot.keySet()));
-    model.update(1, 9, 10L);
-    assertEquals(new BsonInt32(7), snapshot.get(new BsonString("user-3")).get("version"), "a snapshot does not change");
+  @Test
+  void onlyKeysEventsChangedAreStoredWhateverTheCollectionsSize() {
+    CollectionModel large = new CollectionModel(new CollectionFormat(new Namespace("demo", "orders"), 0), 10_000_000);
+    large.prefill(1_000_000);
+    assertEquals(1_000_000, large.size());
+    assertEquals(0, large.storedKeys());
+    large.update(999_999, 1, 2L);
+    large.delete(5);
+    large.replace(7);
+    assertEquals(large.insert(), 1_000_000, "an insert takes the next key, which needs no entry");
+    assertEquals(3, large.storedKeys());
+    assertEquals(1_000_000, large.size());
+  }
+
+  @Test
+  void deletedKeysAreInsertedAgainWithNewContentOnceTheKeySpaceIsHandedOut() {
+    model.prefill(10);
+    assertFalse(model.canInsert());
+    model.delete(4);
+    assertNull(model.document(4));
+    assertTrue(model.canInsert());
+    assertEquals(4, model.insert());
+    assertFalse(model.canInsert());
+    int content = model.content(4);
+    assertTrue(content >= 10, "new content, not the key's first document: " + content);
+    assertArrayEquals(encode(user(4, content)), documentOf(4));
+  }
+
+  @Test
+  void aRandomLiveKeyIsNeverADeletedOne() {
+    model.prefill(10);
+    for (int key = 0; key < 9; key++) {
+      model.delete(key);
+    }
+    Random random = new Random(1);
+    for (int i = 0; i < 100; i++) {
+      assertEquals(9, model.randomLiveKey(random));
+    }
   }
 }

@@ -150,8 +150,9 @@ class GeneratorMirrorSourceFactoryTest {
         copied.add(document);
       }
       assertEquals(40, copied.size());
-      assertEquals(GeneratorUri.parse(URI).existingDocuments().get(new io.mongocdc.decode.Namespace("demo", "users"))
-          .stream().map(d -> d.get("_id")).sorted(io.mongocdc.snapshot.BsonIdOrder.INSTANCE).toList(),
+      assertEquals(GeneratorUri.parse(URI).initialCollections().documents()
+          .get(new io.mongocdc.decode.Namespace("demo", "users")).keySet().stream()
+          .sorted(io.mongocdc.snapshot.BsonIdOrder.INSTANCE).toList(),
           copied.stream().map(d -> d.get("_id")).toList());
     }
   }

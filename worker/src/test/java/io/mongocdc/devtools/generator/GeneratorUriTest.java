@@ -35,9 +35,12 @@ class GeneratorUriTest {
   /** What {@code mongo-cdc dev} prints for {@code mirror suggest-columns}: a peer that samples dev's documents. */
   @Test
   void aDemoUriHoldsTheDocumentsDevStartsWith() {
-    Map<Namespace, List<BsonDocument>> dev =
-        new GeneratedChangeStream(LoadProfile.demo(42, 0, 0), java.time.Clock.systemUTC(), Duration.ZERO).prefill(300);
-    assertEquals(dev, GeneratorUri.parse("generator:demo?seed=42&initialDocuments=300").existingDocuments());
+    GeneratedChangeStream devStream =
+        new GeneratedChangeStream(LoadProfile.demo(42, 0, 0), java.time.Clock.systemUTC(), Duration.ZERO);
+    devStream.prefill(300);
+    Map<Namespace, Map<BsonValue, BsonDocument>> dev = devStream.collections(42).documents();
+    assertEquals(300, dev.get(new Namespace("demo", "orders")).size());
+    assertEquals(dev, GeneratorUri.parse("generator:demo?seed=42&initialDocuments=300").initialCollections().documents());
   }
 
   private static final StreamPosition BEGINNING = StreamPosition.atOperationTime(new BsonTimestamp(0, 0));
@@ -168,7 +171,7 @@ class GeneratorUriTest {
   void theFinalStateIsWhatTheInitialDocumentsAndEveryEventMake() throws Exception {
     GeneratorUri uri = GeneratorUri.parse(URI);
     Map<Namespace, Map<BsonValue, BsonDocument>> applied = new HashMap<>();
-    uri.existingDocuments().forEach((ns, documents) -> documents.forEach(
+    uri.initialCollections().documents().forEach((ns, documents) -> documents.values().forEach(
         document -> applied.computeIfAbsent(ns, n -> new HashMap<>()).put(document.get("_id"), decoded(document))));
     assertEquals(40, applied.get(new Namespace("demo", "orders")).size());
     List<RawBsonDocument> events = drain(uri.newStream(Duration.ofMillis(1)), BEGINNING);
