@@ -1,8 +1,11 @@
 package io.mongocdc.ports;
 
+import io.mongocdc.workflows.model.CopyTimeLeft;
 import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One mirror's health as the catalog records it: what an alert needs to fire while no batch runs
@@ -18,10 +21,26 @@ import java.time.Instant;
  * @param quarantinedEvents events set aside and not replayed
  * @param verifyDifferences documents the last finished verify run confirmed to differ and did not
  *     repair; null when no verify run has finished
+ * @param snapshots every collection's snapshot as {@code snapshot_collections} records it (no
+ *     position; plan and finish times from the catalog's clock), from which {@link
+ *     #copySecondsLeft} reckons the running copy's time left
  */
 public record MirrorHealth(String mirror, MirrorPhase state, Instant stateSince, Instant committedAt,
     Long committedClusterSeconds, Long oplogOldestSeconds, Instant oplogObservedAt, long quarantinedEvents,
-    Long verifyDifferences) {
+    Long verifyDifferences, List<SnapshotProgress> snapshots) {
+
+  public MirrorHealth {
+    snapshots = snapshots == null ? List.of() : List.copyOf(snapshots);
+  }
+
+  /**
+   * Seconds the running copy is expected to take still ({@link CopyTimeLeft}); 0 when no copy is
+   * under way, NaN until one of its partitions has finished.
+   */
+  public double copySecondsLeft(Instant now) {
+    Long seconds = CopyTimeLeft.seconds(snapshots, now.toEpochMilli());
+    return seconds == null ? Double.NaN : seconds;
+  }
 
   /** Seconds in the current state; NaN if unknown. */
   public double stateSeconds(Instant now) {

@@ -26,7 +26,7 @@ class StatusTextTest {
     MirrorConfig config = new MirrorConfig("orders", "src", "dst", "shop", List.of("orders"), "public",
         MirrorSettings.defaults());
     return new MirrorStatus("orders", MirrorPhase.RUNNING, null, totals.batches(), 0, null, null, null, totals, null,
-        null, 0, config, List.of(), List.of(), 0, totals.batches(), null, null, List.of(), null, null, null, null);
+        null, 0, config, List.of(), List.of(), 0, totals.batches(), null, null, List.of(), null, null, null, null, null);
   }
 
   @Test

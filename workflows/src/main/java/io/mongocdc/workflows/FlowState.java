@@ -5,6 +5,7 @@ import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.CopyTimeLeft;
 import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
@@ -155,6 +156,7 @@ final class FlowState {
         oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
         oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(carried.snapshots),
         freshness == null ? null : Math.max(0, nowMillis - freshness.visibleThroughMillis()), freshness,
-        carried.startedFrom, carried.fieldRuleRewrites.isEmpty() ? null : carried.fieldRuleRewrites.get(0).describe());
+        carried.startedFrom, carried.fieldRuleRewrites.isEmpty() ? null : carried.fieldRuleRewrites.get(0).describe(),
+        CopyTimeLeft.seconds(carried.snapshots, nowMillis));
   }
 }
