@@ -14,15 +14,17 @@ import java.util.List;
  * @param state the workflow's state as it last recorded it
  * @param stateSince when it entered that state; null if unknown
  * @param committedAt when the last checkpoint was committed; null before the first
- * @param committedClusterSeconds the committed checkpoint's cluster time (seconds); null before the first
+ * @param committedClusterSeconds the committed checkpoint's cluster time (seconds); before the first
+ *     commit, where the stream will start: the start of a copy under way (whose headroom is what a
+ *     first snapshot must finish within); null before the first commit otherwise
  * @param oplogOldestSeconds the oldest oplog entry's cluster time (seconds) when a batch last read the
  *     span; null when the source does not report it
  * @param oplogObservedAt when that span was read; null with it
  * @param quarantinedEvents events set aside and not replayed
  * @param verifyDifferences documents the last finished verify run confirmed to differ and did not
  *     repair; null when no verify run has finished
- * @param snapshots every collection's snapshot as {@code snapshot_collections} records it (no
- *     position; plan and finish times from the catalog's clock), from which {@link
+ * @param snapshots every collection's snapshot as {@code snapshot_collections} records it (its
+ *     start as an operation time; plan and finish times from the catalog's clock), from which {@link
  *     #copySecondsLeft} reckons the running copy's time left
  */
 public record MirrorHealth(String mirror, MirrorPhase state, Instant stateSince, Instant committedAt,

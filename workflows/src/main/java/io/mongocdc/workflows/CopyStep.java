@@ -91,6 +91,7 @@ final class CopyStep implements Step {
               failure[0] = failure[0] == null ? attempt.error() : failure[0];
             } else {
               flow.state.copies.partitionCopied(attempt.copied(), Workflow.currentTimeMillis());
+              flow.state.oplogRead(attempt.copied().oplog());
             }
           }
         }

@@ -99,9 +99,7 @@ final class FlowState {
     carried.totals = carried.totals.plus(outcome.figures());
     batchesThisRun++;
     carried.failedAttempts = 0;
-    if (outcome.oplog() != null) {
-      oplog = outcome.oplog();
-    }
+    oplogRead(outcome.oplog());
     if (outcome.figures().get(BatchFigures.FRESHNESS) != null) {
       carried.lastFreshness = outcome.figures().get(BatchFigures.FRESHNESS);
     }
@@ -109,6 +107,16 @@ final class FlowState {
       carried.paused = true;
       carried.pausedReason = "stopped before a control event (" + outcome.stoppedAt()
           + "); adjust the source or set controlEventPolicy to IGNORE, then resume";
+    }
+  }
+
+  /**
+   * The source's oplog span as a batch or a copied partition last read it; null (not reported)
+   * keeps the last one.
+   */
+  void oplogRead(OplogSpan span) {
+    if (span != null) {
+      oplog = span;
     }
   }
 

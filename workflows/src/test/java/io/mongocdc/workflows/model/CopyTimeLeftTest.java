@@ -25,7 +25,7 @@ class CopyTimeLeftTest {
 
   private static SnapshotProgress copied(SnapshotProgress progress, long documents, long atMillis) {
     return progress.copied(new SnapshotPartitionCopied(progress.collection(), progress.partitionsDone(), documents,
-        documents * 100, null), atMillis);
+        documents * 100, null, null), atMillis);
   }
 
   @Test
