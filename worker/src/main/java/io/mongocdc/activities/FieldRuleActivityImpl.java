@@ -39,7 +39,7 @@ public final class FieldRuleActivityImpl implements FieldRuleActivity {
 
   @Override
   public FieldRuleRewrite rewriteFieldRules(MirrorConfig mirror, FieldRuleRewrite rewrite) {
-    MirrorRedaction added = redactions.of(mirror, rewrite.rules());
+    MirrorRedaction added = redactions.of(mirror, rewrite.rules(), rewrite.hashedAlready());
     FieldRuleRewrite at = rewrite;
     ResumeToken after = tokenOf(rewrite.after());
     ResumeToken upTo = tokenOf(rewrite.upTo());
@@ -59,6 +59,8 @@ public final class FieldRuleActivityImpl implements FieldRuleActivity {
     String state = !next.done() ? next.describe()
         : next.upTo() == null ? next.describe() + "; the rows up to it follow" : null;
     catalog.recordFieldRuleRewrite(mirror.name(), state, next.rowsRewritten());
+    // Before the workflow hears of it: a mirror dropped now and created again never runs it again.
+    catalog.recordFieldRuleRewriteProgress(mirror.name(), next);
     log.info("mirror {}: field rule rewrite: {}", mirror.name(), next.describe());
     return next;
   }

@@ -7,6 +7,8 @@ import io.mongocdc.privacy.MirrorRedaction;
 import io.mongocdc.privacy.MissingHashKeyException;
 import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.MirrorConfig;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -38,6 +40,15 @@ public final class MirrorRedactions {
 
   /** {@code rules}, some of the mirror's, ready to apply; checked as {@link #of(MirrorConfig)} checks. */
   public MirrorRedaction of(MirrorConfig mirror, FieldRuleSettings rules) {
+    return of(mirror, rules, Map.of());
+  }
+
+  /**
+   * {@code rules}, some of the mirror's, for a rewrite of rows that hold hashes at {@code
+   * hashedAlready} (see {@link MirrorRedaction#of(FieldRuleSettings, HashKey, Map)}); checked as
+   * {@link #of(MirrorConfig)} checks.
+   */
+  public MirrorRedaction of(MirrorConfig mirror, FieldRuleSettings rules, Map<String, List<String>> hashedAlready) {
     if (rules.isEmpty()) {
       return MirrorRedaction.NONE;
     }
@@ -54,6 +65,6 @@ public final class MirrorRedactions {
             + " in the peers file); a new key needs a new mirror");
       }
     }
-    return MirrorRedaction.of(rules, key);
+    return MirrorRedaction.of(rules, key, hashedAlready);
   }
 }

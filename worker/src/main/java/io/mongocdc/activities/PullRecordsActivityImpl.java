@@ -7,11 +7,14 @@ import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
 import io.mongocdc.ports.QuarantineLog;
+import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.ports.OplogSpanLog;
 import io.mongocdc.ports.VisibilityLog;
 import io.mongocdc.metrics.MirrorMetrics;
 import io.mongocdc.metrics.PipelineMetrics;
 import io.mongocdc.decode.ChangeEventDecoder;
+import io.mongocdc.decode.Namespace;
+import io.mongocdc.pipeline.CopyReplays;
 import io.mongocdc.pipeline.DecodeThreads;
 import io.mongocdc.pipeline.DecodedBytesBudget;
 import io.mongocdc.pipeline.Freshness;
@@ -39,6 +42,7 @@ import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -59,9 +63,6 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static final Logger log = LoggerFactory.getLogger(PullRecordsActivityImpl.class);
 
-  /** The least a batch that waited for its connections still runs. */
-  private static final Duration MIN_BATCH_AFTER_WAITING = Duration.ofSeconds(1);
-
   private final MirrorSourceFactory source;
   private final MirrorDestination destination;
   private final PullTuning tuning;
@@ -73,6 +74,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final OplogSpanLog oplogSpans;
   private final ConnectionTurns connectionTurns;
   private final MirrorRedactions redactions;
+  private final SnapshotCatalog snapshots;
   /** One for every pull this worker runs: its mirrors share one heap. */
   private final DecodedBytesBudget decodedBytes;
   /** Shared by every pull of this worker: its mirrors share its cores. */
@@ -86,10 +88,13 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
    * @param visibility where a running batch reports how far the visible rows reach
    * @param connectionWaits where a batch says it waits for its destination connections
    * @param oplogSpans where a batch that ended reports the source's oplog span
+   * @param snapshots when the mirror's copies finished: a batch's freshness leaves out what it replays over one
    */
   public PullRecordsActivityImpl(MirrorSourceFactory source, MirrorDestination destination, PullTuning tuning,
       LongSupplier clock, PipelineMetrics metrics, FailedAttemptLog failedAttempts, QuarantineLog quarantine,
-      VisibilityLog visibility, ConnectionWaitLog connectionWaits, OplogSpanLog oplogSpans, MirrorRedactions redactions) {
+      VisibilityLog visibility, ConnectionWaitLog connectionWaits, OplogSpanLog oplogSpans, MirrorRedactions redactions,
+      SnapshotCatalog snapshots) {
+    this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
     this.oplogSpans = Objects.requireNonNull(oplogSpans, "oplogSpans");
     this.connectionTurns = new ConnectionTurns(destination, connectionWaits);
     this.redactions = Objects.requireNonNull(redactions, "redactions");
@@ -113,6 +118,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     MirrorConfig mirror = request.mirror();
     long batchId = request.batchId();
     int attempt = Math.max(1, context.getInfo().getAttempt());
+    // Kept from its start: an attempt lost with its worker cannot say it failed.
+    attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.started(mirror.name(), batchId, attempt));
     PullHeartbeat previous = context.getHeartbeatDetails(PullHeartbeat.class)
         .filter(h -> h.batchId() == batchId && h.delivered() != null)
         .orElse(null);
@@ -133,12 +140,15 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
           mirror.name(), batchId, attempt, start);
     }
     MirrorMetrics mirrorMetrics = metrics.mirror(mirror.name());
-    long asked = System.nanoTime();
+    long asked = clock.getAsLong();
     try (ConnectionLease connections = reserveConnections(context, mirror, batchId, attempt, previous, mirrorMetrics);
         LaneSinks sink = LaneSinks.open(destination, mirror, batchId)) {
-      PullRecords pull = afterWaiting(pullRecords(mirror), mirror, Duration.ofNanos(System.nanoTime() - asked))
+      TurnAfterWaiting turn = new TurnAfterWaiting(Duration.ofSeconds(mirror.settings().maxBatchDurationSeconds()),
+          tuning.connectionTurn(), context.getInfo().getStartToCloseTimeout());
+      PullRecords pull = afterWaiting(pullRecords(mirror), turn, Duration.ofNanos(clock.getAsLong() - asked))
           .withPoisonEvents(PoisonEventPolicy.of(mirror, destination, quarantine, batchId))
           .withDecodeThreads(decodeThreads).withFreshnessListener(mirrorMetrics::onVisible)
+          .withCopyReplays(copyReplaysQuietly(mirror))
           .withTurns(new ConnectionTurn(connections, tuning.connectionTurn(), System::currentTimeMillis));
       VisibleThroughReports visibleThrough = new VisibleThroughReports(mirror.name(), visibility);
       ProgressListener heartbeat = progress -> {
@@ -161,6 +171,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
                 + " checkpoint {}", mirror.name(), batchId, outcome.figures().get(BatchFigures.EVENTS_READ),
             outcome.figures().get(BatchFigures.RECORDS_DELIVERED), outcome.figures().get(BatchFigures.RECORDS_EXCLUDED),
             result.endReason(), outcome.figures().get(BatchFigures.STAGE_MILLIS), outcome.checkpoint().describe());
+        attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.ended(mirror.name(), batchId, attempt));
         return outcome;
       } catch (PullRecordsException e) {
         mirrorMetrics.onBatchFailed();
@@ -172,7 +183,11 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     } catch (InterruptedException e) {
       throw recorded(mirror, batchId, attempt, ActivityInterruption.workerShuttingDown(ActivityNames.PULL_RECORDS,
           "the batch is retried from its last delivered checkpoint"));
-    } catch (ActivityCompletionException | ApplicationFailure e) {
+    } catch (ActivityCompletionException e) {
+      // Cancelled, not failed: its row is closed, so the next attempt does not take it for lost.
+      attemptQuietly(mirror, batchId, attempt, () -> failedAttempts.ended(mirror.name(), batchId, attempt));
+      throw e;
+    } catch (ApplicationFailure e) {
       throw e;
     } catch (RuntimeException | OutOfMemoryError e) {
       // An OutOfMemoryError outside the pipeline's threads reaches here unwrapped.
@@ -208,17 +223,9 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     }
   }
 
-  /**
-   * The batch once it has waited {@code waited} for its connections: its maximum duration counts
-   * from the activity's start, as its timeout does, so a batch that waited ends that much sooner
-   * instead of timing out.
-   */
-  private static PullRecords afterWaiting(PullRecords pull, MirrorConfig mirror, Duration waited) {
-    if (waited.compareTo(MIN_BATCH_AFTER_WAITING) < 0) {
-      return pull;
-    }
-    Duration left = Duration.ofSeconds(mirror.settings().maxBatchDurationSeconds()).minus(waited);
-    return pull.withTimeLimit(left.compareTo(MIN_BATCH_AFTER_WAITING) < 0 ? MIN_BATCH_AFTER_WAITING : left);
+  /** The batch once it has waited {@code waited} for its connections ({@link TurnAfterWaiting}). */
+  private static PullRecords afterWaiting(PullRecords pull, TurnAfterWaiting turn, Duration waited) {
+    return turn.limit(waited).map(pull::withTimeLimit).orElse(pull);
   }
 
   /**
@@ -240,6 +247,25 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     return new PullHeartbeat(batchId, Checkpoints.of(progress.deliveredCheckpoint()), attempt,
         before.followedBy(thisAttempt),
         progress.freshness() == null ? null : progress.freshness().visibleThrough().toEpochMilli(), null);
+  }
+
+  /**
+   * The changes this batch replays over a snapshot copy that made them visible already, from
+   * when each collection's copy finished. A catalog that cannot tell leaves every record counted:
+   * a metric never fails a batch.
+   */
+  private CopyReplays copyReplaysQuietly(MirrorConfig mirror) {
+    Map<String, Instant> finished;
+    try {
+      finished = snapshots.copiesFinished(mirror.name());
+    } catch (RuntimeException e) {
+      log.warn("mirror {}: cannot read when its snapshot copies finished; this batch's freshness counts the"
+          + " changes it replays over them: {}", mirror.name(), Redaction.redact(String.valueOf(e.getMessage())));
+      return CopyReplays.NONE;
+    }
+    Map<Namespace, Instant> ends = new HashMap<>();
+    finished.forEach((collection, end) -> ends.put(new Namespace(mirror.sourceDatabase(), collection), end));
+    return CopyReplays.of(ends);
   }
 
   /**
@@ -328,6 +354,16 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
     ApplicationFailure failure = FailureClassifier.classify(ActivityNames.PULL_RECORDS, e);
     log.warn("mirror {} batch {} failed: [{}] {}", mirror.name(), batchId, failure.getType(), failure.getOriginalMessage());
     return recorded(mirror, batchId, attempt, failure);
+  }
+
+  /** Writes an attempt's trace; a catalog that cannot take it changes nothing. */
+  private static void attemptQuietly(MirrorConfig mirror, long batchId, int attempt, Runnable write) {
+    try {
+      write.run();
+    } catch (RuntimeException e) {
+      log.warn("mirror {} batch {}: cannot record attempt {} in the catalog: {}", mirror.name(), batchId, attempt,
+          Redaction.redact(String.valueOf(e.getMessage())));
+    }
   }
 
   /** Leaves the failed attempt's trace in the catalog; a catalog that cannot take it changes nothing. */

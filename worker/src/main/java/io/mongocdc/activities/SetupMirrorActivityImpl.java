@@ -11,6 +11,7 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.FailureTypes;
 import io.mongocdc.workflows.SetupMirrorActivity;
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.StartPointRequest;
 import io.temporal.failure.ApplicationFailure;
@@ -86,6 +87,11 @@ public final class SetupMirrorActivityImpl implements SetupMirrorActivity {
   @Override
   public long committedBatchId(MirrorConfig mirror) {
     return catalog.committedBatchId(mirror.name());
+  }
+
+  @Override
+  public FieldRulesWritten fieldRulesWritten(MirrorConfig mirror) {
+    return catalog.fieldRulesWritten(mirror.name()).orElse(null);
   }
 
   @Override

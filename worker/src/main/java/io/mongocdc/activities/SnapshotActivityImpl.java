@@ -88,6 +88,23 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
     }
   }
 
+  /**
+   * A copy of a collection whose history is on starts that history over (history turned on again,
+   * or for the first time): the copy writes an insert for every current document, and here, before
+   * it, the documents deleted while the history was off get their delete. Before the plan is stored,
+   * so a call that failed in between marks them (idempotently) again.
+   */
+  private void markDeletesInHistory(MirrorConfig mirror, String collection, StreamPosition start) {
+    Namespace namespace = new Namespace(mirror.sourceDatabase(), collection);
+    long marked = destination.markDeletesInHistory(mirror, namespace,
+        destination.tableResolver(mirror).tableFor(namespace), SnapshotPosition.tokenOf(start),
+        SnapshotPosition.commitTimeOf(start));
+    if (marked > 0) {
+      log.info("mirror {}: {} documents of {} deleted while its history was off got their delete in it",
+          mirror.name(), marked, collection);
+    }
+  }
+
   @Override
   public SnapshotPlan planSnapshot(SnapshotPlanRequest request) {
     return plan(request);
@@ -106,6 +123,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
     if (stored.isPresent()) {
       return stored.get();
     }
+    markDeletesInHistory(mirror, collection, start);
     String filter = mirror.settings().snapshot().filterFor(collection);
     SnapshotFilter.parse(collection, filter);
     int perPartition = mirror.settings().snapshot().documentsPerPartition();

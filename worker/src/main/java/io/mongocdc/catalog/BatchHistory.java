@@ -140,21 +140,71 @@ public final class BatchHistory {
     }
   }
 
+  /** The failure type of an attempt found open when the mirror's next attempt started. */
+  public static final String ATTEMPT_LOST = "AttemptLost";
+
   /**
-   * Keeps a failed attempt of a batch: a {@code batch_attempts} row, and on the batch's row (one
-   * still running, created if needed) the error and the attempt, so the mirror's last batch shows
-   * why it is being retried. A finished batch's row is left alone.
+   * Keeps the start of an attempt of a batch: a {@code batch_attempts} row, so an attempt lost
+   * with its worker (killed, its heartbeat timed out) leaves its trace. An attempt of the mirror
+   * still open then (a mirror runs one attempt at a time) was lost: it is marked failed with
+   * {@link #ATTEMPT_LOST}.
    */
-  public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
+  public void recordAttemptStarted(String mirror, long batchId, int attempt) {
     dsl.transaction(configuration -> {
       DSLContext tx = configuration.dsl();
+      tx.update(BATCH_ATTEMPTS)
+          .set(BATCH_ATTEMPTS.FAILURE_TYPE, ATTEMPT_LOST)
+          .set(BATCH_ATTEMPTS.MESSAGE, "the attempt ended without a word (its worker stopped, or its heartbeat"
+              + " timed out); found when attempt " + attempt + " of batch " + batchId + " started")
+          .set(BATCH_ATTEMPTS.FAILED_AT, DSL.currentOffsetDateTime())
+          .where(BATCH_ATTEMPTS.MIRROR_NAME.eq(mirror))
+          .and(BATCH_ATTEMPTS.ENDED_AT.isNull())
+          .and(BATCH_ATTEMPTS.FAILED_AT.isNull())
+          .execute();
       tx.insertInto(BATCH_ATTEMPTS)
           .set(BATCH_ATTEMPTS.MIRROR_NAME, mirror)
           .set(BATCH_ATTEMPTS.BATCH_ID, batchId)
           .set(BATCH_ATTEMPTS.ATTEMPT, attempt)
+          .set(BATCH_ATTEMPTS.STARTED_AT, DSL.currentOffsetDateTime())
+          .execute();
+    });
+  }
+
+  /** Completes the row of an attempt that ended without failing: it delivered its batch, or it was cancelled. */
+  public void recordAttemptEnded(String mirror, long batchId, int attempt) {
+    dsl.update(BATCH_ATTEMPTS)
+        .set(BATCH_ATTEMPTS.ENDED_AT, DSL.currentOffsetDateTime())
+        .where(openAttempt(mirror, batchId, attempt))
+        .execute();
+  }
+
+  /**
+   * Keeps a failed attempt of a batch: its {@code batch_attempts} row completed (or written, when
+   * its start left none), and on the batch's row (one still running, created if needed) the error
+   * and the attempt, so the mirror's last batch shows why it is being retried. A finished batch's
+   * row is left alone.
+   */
+  public void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message) {
+    dsl.transaction(configuration -> {
+      DSLContext tx = configuration.dsl();
+      int completed = tx.update(BATCH_ATTEMPTS)
           .set(BATCH_ATTEMPTS.FAILURE_TYPE, failureType)
           .set(BATCH_ATTEMPTS.MESSAGE, message)
+          .set(BATCH_ATTEMPTS.FAILED_AT, DSL.currentOffsetDateTime())
+          .set(BATCH_ATTEMPTS.ENDED_AT, DSL.currentOffsetDateTime())
+          .where(openAttempt(mirror, batchId, attempt))
           .execute();
+      if (completed == 0) {
+        tx.insertInto(BATCH_ATTEMPTS)
+            .set(BATCH_ATTEMPTS.MIRROR_NAME, mirror)
+            .set(BATCH_ATTEMPTS.BATCH_ID, batchId)
+            .set(BATCH_ATTEMPTS.ATTEMPT, attempt)
+            .set(BATCH_ATTEMPTS.FAILURE_TYPE, failureType)
+            .set(BATCH_ATTEMPTS.MESSAGE, message)
+            .set(BATCH_ATTEMPTS.FAILED_AT, DSL.currentOffsetDateTime())
+            .set(BATCH_ATTEMPTS.ENDED_AT, DSL.currentOffsetDateTime())
+            .execute();
+      }
       String error = "attempt " + attempt + ": [" + failureType + "] " + message;
       tx.insertInto(BATCHES)
           .set(BATCHES.MIRROR_NAME, mirror)
@@ -169,6 +219,12 @@ public final class BatchHistory {
           .where(BATCHES.ENDED_AT.isNull())
           .execute();
     });
+  }
+
+  private static org.jooq.Condition openAttempt(String mirror, long batchId, int attempt) {
+    return BATCH_ATTEMPTS.MIRROR_NAME.eq(mirror).and(BATCH_ATTEMPTS.BATCH_ID.eq(batchId))
+        .and(BATCH_ATTEMPTS.ATTEMPT.eq(attempt)).and(BATCH_ATTEMPTS.ENDED_AT.isNull())
+        .and(BATCH_ATTEMPTS.FAILED_AT.isNull());
   }
 
   /** The most recent batches of a mirror, newest first. */

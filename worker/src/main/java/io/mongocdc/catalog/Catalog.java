@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -135,7 +136,8 @@ public final class Catalog {
    * @return true if the row now shows this state
    */
   public boolean recordMirrorState(String name, MirrorPhase status, String reason, String error, String failureType,
-      Integer failedAttempts, Instant at, long sequence, String configJson, Checkpoint startedFrom) {
+      Integer failedAttempts, Instant at, long sequence, String configJson, Checkpoint startedFrom,
+      String fieldRulesWrittenJson) {
     OffsetDateTime when = OffsetDateTime.ofInstant(at, ZoneOffset.UTC);
     JSONB config = JSONB.valueOf(configJson);
     var update = dsl.update(MIRRORS)
@@ -151,6 +153,9 @@ public final class Catalog {
         .set(MIRRORS.UPDATED_AT, DSL.currentOffsetDateTime());
     if (error != null) {
       update = update.set(MIRRORS.LAST_ERROR, error).set(MIRRORS.LAST_ERROR_AT, when);
+    }
+    if (fieldRulesWrittenJson != null) {
+      update = update.set(MIRRORS.FIELD_RULES_WRITTEN, JSONB.valueOf(fieldRulesWrittenJson));
     }
     if (startedFrom != null) {
       long seconds = startedFrom.clusterTimeSeconds();
@@ -225,6 +230,25 @@ public final class Catalog {
         .returning(MIRRORS.FIELD_HASH_KEY_FINGERPRINT)
         .fetchOptional(MIRRORS.FIELD_HASH_KEY_FINGERPRINT)
         .orElse(fingerprint);
+  }
+
+  /** The mirror's {@code field_rules_written}, if the mirror is registered and has one. */
+  public Optional<String> fieldRulesWritten(String name) {
+    return dsl.select(MIRRORS.FIELD_RULES_WRITTEN).from(MIRRORS).where(MIRRORS.NAME.eq(name))
+        .fetchOptional(MIRRORS.FIELD_RULES_WRITTEN).map(JSONB::data);
+  }
+
+  /** Replaces the mirror's {@code field_rules_written} by {@code change} of it, in one transaction; nothing if it has none. */
+  public void changeFieldRulesWritten(String name, UnaryOperator<String> change) {
+    dsl.transaction(configuration -> {
+      DSLContext tx = DSL.using(configuration);
+      Optional<JSONB> recorded = tx.select(MIRRORS.FIELD_RULES_WRITTEN).from(MIRRORS).where(MIRRORS.NAME.eq(name))
+          .forUpdate().fetchOptional(MIRRORS.FIELD_RULES_WRITTEN);
+      if (recorded.isPresent()) {
+        tx.update(MIRRORS).set(MIRRORS.FIELD_RULES_WRITTEN, JSONB.valueOf(change.apply(recorded.get().data())))
+            .where(MIRRORS.NAME.eq(name)).execute();
+      }
+    });
   }
 
   /** Where the rewrite of rows before an added field rule is ({@code null}: none running) and the rows it rewrote. */

@@ -65,7 +65,7 @@ public final class ConsoleQueries {
 
   public List<Map<String, Object>> failedAttempts(String mirror) {
     return dsl.fetch("select batch_id, attempt, failure_type, message, failed_at from mongo_cdc.batch_attempts"
-        + " where mirror_name = ? order by id desc limit ?", mirror, RECENT).intoMaps();
+        + " where mirror_name = ? and failed_at is not null order by id desc limit ?", mirror, RECENT).intoMaps();
   }
 
   /** Quarantined events without their documents (the catalog's table holds those, for replay). */

@@ -10,6 +10,8 @@ import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
@@ -91,7 +93,8 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
     return catalog.recordMirrorState(change.mirror(), change.phase(),
         change.reason(), change.lastError(), failing ? change.failureType() : null,
         failing ? change.failedAttempts() : null, Instant.ofEpochMilli(change.atMillis()), change.sequence(),
-        configJson(change.config()), change.startedFrom());
+        configJson(change.config()), change.startedFrom(),
+        change.fieldRulesWritten() == null ? null : json(change.fieldRulesWritten()));
   }
 
   @Override
@@ -112,6 +115,16 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   @Override
   public List<MirrorHealth> mirrorHealth() {
     return new MirrorHealthQuery(catalog.dsl()).all();
+  }
+
+  @Override
+  public void recordAttemptStarted(String mirror, long batchId, int attempt) {
+    catalog.batches().recordAttemptStarted(mirror, batchId, attempt);
+  }
+
+  @Override
+  public void recordAttemptEnded(String mirror, long batchId, int attempt) {
+    catalog.batches().recordAttemptEnded(mirror, batchId, attempt);
   }
 
   @Override
@@ -157,15 +170,38 @@ public final class PostgresCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public Optional<FieldRulesWritten> fieldRulesWritten(String mirror) {
+    return catalog.fieldRulesWritten(mirror).map(PostgresCheckpointCatalog::readFieldRulesWritten);
+  }
+
+  @Override
+  public void recordFieldRuleRewriteProgress(String mirror, FieldRuleRewrite rewrite) {
+    catalog.changeFieldRulesWritten(mirror, recorded -> json(readFieldRulesWritten(recorded).withProgress(rewrite)));
+  }
+
+  private static FieldRulesWritten readFieldRulesWritten(String recorded) {
+    try {
+      return JSON.readValue(recorded, FieldRulesWritten.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the catalog's record of the field rules the mirror's rows hold cannot be read: "
+          + e.getOriginalMessage(), e);
+    }
+  }
+
+  @Override
   public void forget(String mirror) {
     catalog.forgetMirror(mirror);
   }
 
   private static String configJson(MirrorConfig mirror) {
+    return json(mirror);
+  }
+
+  private static String json(Object value) {
     try {
-      return JSON.writeValueAsString(mirror);
+      return JSON.writeValueAsString(value);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the mirror's configuration as JSON", e);
+      throw new IllegalStateException("cannot write the mirror's " + value.getClass().getSimpleName() + " as JSON", e);
     }
   }
 }

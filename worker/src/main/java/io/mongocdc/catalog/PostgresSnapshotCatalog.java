@@ -5,6 +5,7 @@ import io.mongocdc.catalog.jooq.tables.records.SnapshotPartitionsRecord;
 import io.mongocdc.source.ResumeToken;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
+import java.time.Instant;
 import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,11 @@ public final class PostgresSnapshotCatalog implements SnapshotCatalog {
   public void partitionDone(String mirror, String collection, int partition, long documents, long bytes,
       Map<String, Map<String, Long>> drift) {
     store.done(mirror, collection, partition, documents, bytes, drift);
+  }
+
+  @Override
+  public Map<String, Instant> copiesFinished(String mirror) {
+    return store.finished(mirror);
   }
 
   private static SnapshotStore.Start startOf(StreamPosition start) {

@@ -5,6 +5,8 @@ import static io.mongocdc.catalog.jooq.Tables.SNAPSHOT_PARTITIONS;
 
 import io.mongocdc.catalog.jooq.tables.records.SnapshotCollectionsRecord;
 import io.mongocdc.catalog.jooq.tables.records.SnapshotPartitionsRecord;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,6 +89,18 @@ public final class SnapshotStore {
       }
       tx.batchInsert(rows).execute();
     });
+  }
+
+  /** When each of the mirror's collections whose copy is done finished it. */
+  public Map<String, Instant> finished(String mirror) {
+    Map<String, Instant> finished = new LinkedHashMap<>();
+    dsl.select(SNAPSHOT_COLLECTIONS.COLLECTION, SNAPSHOT_COLLECTIONS.FINISHED_AT)
+        .from(SNAPSHOT_COLLECTIONS)
+        .where(SNAPSHOT_COLLECTIONS.MIRROR_NAME.eq(mirror), SNAPSHOT_COLLECTIONS.STATE.eq(DONE),
+            SNAPSHOT_COLLECTIONS.FINISHED_AT.isNotNull())
+        .orderBy(SNAPSHOT_COLLECTIONS.COLLECTION)
+        .forEach(row -> finished.put(row.value1(), row.value2().toInstant()));
+    return finished;
   }
 
   public Optional<SnapshotPartitionsRecord> partition(String mirror, String collection, int partition) {

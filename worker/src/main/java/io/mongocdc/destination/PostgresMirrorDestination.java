@@ -161,6 +161,29 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     return keys.size();
   }
 
+  /**
+   * Claims and creates the history table first if no batch has yet (history just turned on), so
+   * the copy's rows and these land in the same table.
+   */
+  @Override
+  public long markDeletesInHistory(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
+      Instant commitTime) {
+    if (!MirrorHistory.keepsHistory(mirror).test(source)) {
+      return 0;
+    }
+    createTables(mirror.withCollections(List.of(source.collection())));
+    DestinationTable state = new DestinationTable(source, mirror.destinationSchema(), table);
+    try (Connection connection = dataSource(mirror.destinationPeer()).getConnection()) {
+      connection.setAutoCommit(false);
+      long marked = new HistoryGapDeletes(state).mark(connection, position.data(), commitTime);
+      connection.commit();
+      return marked;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot mark the deletes missing from the history of " + table + ": "
+          + Redaction.redact(e.getMessage()), e);
+    }
+  }
+
   @Override
   public TypedColumnsAligned alignTypedColumns(TypedColumnsRequest request, Runnable progress) {
     MirrorConfig mirror = request.mirror();

@@ -29,7 +29,8 @@ import org.bson.RawBsonDocument;
  * (a column added by an edit): in key order, a bounded number of rows per transaction, each row
  * converted by the same {@link DocumentProjector} as the decode pool, so the result is what the
  * stream would have written. Online: short transactions, row locks only, and a row the stream
- * rewrote meanwhile (its {@code _position} moved) is left to the stream's values. Idempotent: a
+ * rewrote meanwhile (its {@code _position} moved) is left to the stream's values. Only the
+ * columns a row lacks are written (with their drift): one it holds keeps its value. Idempotent: a
  * filled row is not read again.
  *
  * <p>{@code doc} is read back as Extended JSON (or {@code _raw_doc} where it had to be altered):
@@ -49,18 +50,35 @@ final class TypedColumnBackfill {
     List<ColumnProjection> columns = projector.columns();
     StringBuilder unfilled = new StringBuilder();
     StringBuilder set = new StringBuilder();
+    StringBuilder driftOfUnfilled = new StringBuilder();
     for (ColumnProjection column : columns) {
       String q = TableNaming.quote(column.name());
-      unfilled.append(unfilled.isEmpty() ? "" : " or ").append('(').append(q)
-          .append(" is null and not coalesce(jsonb_exists(").append(DRIFT.quoted()).append(", ?), false))");
-      set.append(q).append(" = cast(? as ").append(column.type().sql()).append("), ");
+      unfilled.append(unfilled.isEmpty() ? "" : " or ").append(unfilled("", q));
+      // Only the columns the row lacks: one it holds (a value or drift) keeps what the stream or an
+      // earlier fill wrote, even when this row's doc can no longer be read.
+      set.append(q).append(" = case when ").append(unfilled("t.", q)).append(" then cast(? as ")
+          .append(column.type().sql()).append(") else t.").append(q).append(" end, ");
+      driftOfUnfilled.append(" when ? then ").append(unfilled("t.", q));
     }
     String id = ID.quoted();
+    String drift = DRIFT.quoted();
     this.selectSql = "select " + id + ", coalesce(" + RAW_DOC.quoted() + ", " + DOC.quoted() + "::text), "
         + POSITION.quoted() + " from " + table.qualifiedName() + " where " + id + " > ? and " + DOC.quoted()
         + " is not null and (" + unfilled + ") order by " + id + " limit ?";
-    this.updateSql = "update " + table.qualifiedName() + " set " + set + DRIFT.quoted() + " = cast(? as jsonb)"
-        + " where " + id + " = ? and " + POSITION.quoted() + " = ?";
+    // The new drift of the columns filled, added to the drift of the others.
+    this.updateSql = "update " + table.qualifiedName() + " as t set " + set + drift + " = nullif(coalesce(t." + drift
+        + ", '{}'::jsonb) || coalesce((select jsonb_object_agg(d.key, d.value) from jsonb_each(cast(? as jsonb)) d"
+        + " where case d.key" + driftOfUnfilled + " else false end), '{}'::jsonb), '{}'::jsonb)"
+        + " where t." + id + " = ? and t." + POSITION.quoted() + " = ?";
+  }
+
+  /**
+   * Whether the column quoted {@code q} is not filled yet (one parameter: the column's name);
+   * {@code row} qualifies the row's columns ("t." in the update, where a subquery has columns of
+   * its own).
+   */
+  private static String unfilled(String row, String q) {
+    return "(" + row + q + " is null and not coalesce(jsonb_exists(" + row + DRIFT.quoted() + ", ?), false))";
   }
 
   /**
@@ -92,9 +110,14 @@ final class TypedColumnBackfill {
         int p = 1;
         List<ColumnProjection> columns = projector.columns();
         for (int i = 0; i < columns.size(); i++) {
+          update.setString(p++, columns.get(i).name());
           bind(connection, update, p++, columns.get(i).type(), typed.values()[i]);
         }
         update.setString(p++, typed.drift() == null ? null : JsonbSanitizer.sanitize(typed.drift()));
+        for (ColumnProjection column : columns) {
+          update.setString(p++, column.name());
+          update.setString(p++, column.name());
+        }
         update.setString(p++, row[0]);
         update.setString(p, row[2]);
         update.addBatch();
@@ -110,8 +133,8 @@ final class TypedColumnBackfill {
   /**
    * The row's typed values from its stored document. A document jsonb gave back in a form Extended
    * JSON cannot read (an integer beyond int64: a large double stored before doubles kept their
-   * fraction in {@code doc}) is drift on every column, never a failed fill: retrying could not
-   * change it, and the row's next change writes its columns.
+   * fraction in {@code doc}) is drift on every column it fills, never a failed fill: retrying could
+   * not change it, and the row's next change writes its columns.
    */
   private TypedValues project(String document) {
     RawBsonDocument parsed;

@@ -5,7 +5,9 @@ package io.mongocdc.pipeline;
  * their source commit times ({@code wallTime}, or cluster time where absent). Each record's
  * freshness is the commit's instant minus its source commit time; weighing every record, rather
  * than one figure per commit, is what makes the figures match what a reader of the destination
- * sees over time. Must be quick; it runs between commits.
+ * sees over time. Records a batch replays over a snapshot copy that had made them visible
+ * ({@link CopyReplays}) are left out: their lag was the copy's, not the stream's. Must be quick;
+ * it runs between commits.
  */
 @FunctionalInterface
 public interface FreshnessListener {

@@ -46,6 +46,7 @@ public final class PullRecords {
   private final DecodeThreads decodeThreads;
   private final FreshnessListener freshness;
   private final TurnSignal turns;
+  private final CopyReplays copyReplays;
 
   /**
    * @param mirror the mirror's name, used in thread names and messages
@@ -64,13 +65,14 @@ public final class PullRecords {
       LongSupplier clock,
       DecodedBytesBudget budget) {
     this(mirror, opener, decoder, workable(mirrorSettings), settings, null, clock, budget, PoisonEvents.NONE, null,
-        FreshnessListener.none(), TurnSignal.NONE);
+        FreshnessListener.none(), TurnSignal.NONE, CopyReplays.NONE);
   }
 
   private PullRecords(String mirror, ChangeStreamOpener opener, ChangeEventDecoder decoder,
       MirrorSettings mirrorSettings, PullSettings settings, Duration timeLimit, LongSupplier clock,
       DecodedBytesBudget budget, PoisonEvents poison, DecodeThreads decodeThreads, FreshnessListener freshness,
-      TurnSignal turns) {
+      TurnSignal turns, CopyReplays copyReplays) {
+    this.copyReplays = Objects.requireNonNull(copyReplays, "copyReplays");
     this.mirrorSettings = mirrorSettings;
     this.timeLimit = timeLimit;
     this.turns = Objects.requireNonNull(turns, "turns");
@@ -87,13 +89,13 @@ public final class PullRecords {
 
   /** This pull with poison events screened and handled as {@code poison} says (none by default). */
   public PullRecords withPoisonEvents(PoisonEvents poison) {
-    return new PullRecords(mirror, opener, decoder, mirrorSettings, settings, timeLimit, clock, budget, poison, decodeThreads, freshness, turns);
+    return new PullRecords(mirror, opener, decoder, mirrorSettings, settings, timeLimit, clock, budget, poison, decodeThreads, freshness, turns, copyReplays);
   }
 
   /** This pull telling {@code listener} how fresh each committed chunk was when it became visible. */
   public PullRecords withFreshnessListener(FreshnessListener listener) {
     return new PullRecords(mirror, opener, decoder, mirrorSettings, settings, timeLimit, clock, budget, poison, decodeThreads,
-        Objects.requireNonNull(listener, "listener"), turns);
+        Objects.requireNonNull(listener, "listener"), turns, copyReplays);
   }
 
   /**
@@ -102,7 +104,7 @@ public final class PullRecords {
    */
   public PullRecords withDecodeThreads(DecodeThreads decodeThreads) {
     return new PullRecords(mirror, opener, decoder, mirrorSettings, settings, timeLimit, clock, budget, poison,
-        Objects.requireNonNull(decodeThreads, "decodeThreads"), freshness, turns);
+        Objects.requireNonNull(decodeThreads, "decodeThreads"), freshness, turns, copyReplays);
   }
 
   /**
@@ -114,13 +116,22 @@ public final class PullRecords {
       throw new IllegalArgumentException("a pull's time limit must be positive, got " + limit);
     }
     return new PullRecords(mirror, opener, decoder, mirrorSettings, settings, limit, clock, budget, poison,
-        decodeThreads, freshness, turns);
+        decodeThreads, freshness, turns, copyReplays);
   }
 
   /** This pull ending ({@link EndReason#TURN_OVER}) once {@code turns} says it has had its turn. */
   public PullRecords withTurns(TurnSignal turns) {
     return new PullRecords(mirror, opener, decoder, mirrorSettings, settings, timeLimit, clock, budget, poison, decodeThreads, freshness,
-        Objects.requireNonNull(turns, "turns"));
+        Objects.requireNonNull(turns, "turns"), copyReplays);
+  }
+
+  /**
+   * This pull leaving out of its freshness figures (and its listener) the records {@code replays}
+   * says a snapshot copy made visible before the batch replays them.
+   */
+  public PullRecords withCopyReplays(CopyReplays replays) {
+    return new PullRecords(mirror, opener, decoder, mirrorSettings, settings, timeLimit, clock, budget, poison,
+        decodeThreads, freshness, turns, Objects.requireNonNull(replays, "replays"));
   }
 
   /**
@@ -164,7 +175,7 @@ public final class PullRecords {
     DecodeThreads decoding = decodeThreads != null ? decodeThreads
         : new DecodeThreads(mirrorSettings.decodeWorkers());
     return new PullRun(mirror, opener, decoder, mirrorSettings, settings, maxDuration(), clock, start, sinks, progress,
-        budget, decoding, poison, freshness, turns).execute();
+        budget, decoding, poison, freshness, turns, copyReplays).execute();
   }
 
   /** How long the batch may read: the mirror's batch duration, or the time limit when that is shorter. */

@@ -71,7 +71,8 @@ final class PullRun {
       DecodeThreads decodeThreads,
       PoisonEvents poison,
       FreshnessListener freshnessListener,
-      TurnSignal turns) {
+      TurnSignal turns,
+      CopyReplays copyReplays) {
     this.mirror = mirror;
     this.settings = settings;
     this.start = start;
@@ -100,7 +101,7 @@ final class PullRun {
       }
     }
     this.sender = new ChunkSender(mirror, start, mirrorSettings, settings, this.sinks.get(0), lanes, toSender, inFlightPermits,
-        counters, outcome, this::stopReader, poison, freshnessListener, caughtUp);
+        counters, outcome, this::stopReader, poison, freshnessListener, copyReplays, caughtUp);
     this.senderThread = new Thread(() -> {
       sender.run();
       if (!outcome.hasFailed()) {

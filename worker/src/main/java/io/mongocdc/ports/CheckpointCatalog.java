@@ -3,6 +3,8 @@ package io.mongocdc.ports;
 import io.mongocdc.pipeline.PoisonEvent;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.OplogSpan;
@@ -70,6 +72,15 @@ public interface CheckpointCatalog {
     return List.of();
   }
 
+  /**
+   * Keeps the start of a PullRecords attempt (see {@link FailedAttemptLog#started}); by default
+   * not recorded.
+   */
+  default void recordAttemptStarted(String mirror, long batchId, int attempt) {}
+
+  /** Completes the record of an attempt that ended without failing; by default not recorded. */
+  default void recordAttemptEnded(String mirror, long batchId, int attempt) {}
+
   /** Keeps a failed PullRecords attempt (see {@link FailedAttemptLog}). */
   void recordFailedAttempt(String mirror, long batchId, int attempt, String failureType, String message);
 
@@ -102,6 +113,20 @@ public interface CheckpointCatalog {
 
   /** Where the rewrite of rows before an added field rule is (null: none running), and the rows it rewrote. */
   void recordFieldRuleRewrite(String mirror, String state, long rows);
+
+  /**
+   * What the rows the mirror wrote hold under its field rules, as its workflow last recorded it
+   * with its state ({@link MirrorStateChange#fieldRulesWritten}) and its rewrites moved it on;
+   * empty if never recorded.
+   */
+  Optional<FieldRulesWritten> fieldRulesWritten(String mirror);
+
+  /**
+   * Moves the rewrite {@code rewrite} is a slice of (same {@link FieldRuleRewrite#id}) to its new
+   * place in the mirror's {@link #fieldRulesWritten}, or drops it once done: a mirror created again
+   * then never runs a finished rewrite again, which would hash twice. Nothing if none is recorded.
+   */
+  void recordFieldRuleRewriteProgress(String mirror, FieldRuleRewrite rewrite);
 
   /** Deletes the mirror's rows (on an operator's explicit request only). */
   void forget(String mirror);

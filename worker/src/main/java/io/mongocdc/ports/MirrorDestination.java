@@ -134,6 +134,20 @@ public interface MirrorDestination {
   }
 
   /**
+   * Before a copy of {@code source}, whose history is on: every document its history shows alive
+   * that {@code table} holds deleted (a tombstone: at the tombstone's position) or not at all (at
+   * {@code position}, the copy's start) gets a {@code delete} history row. The copy writes an
+   * {@code insert} for every current document, so with these the history starts over from the
+   * state of every row, deleted ones too, after history was off. Idempotent. By default nothing.
+   *
+   * @return history rows appended
+   */
+  default long markDeletesInHistory(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
+      Instant commitTime) {
+    return 0;
+  }
+
+  /**
    * Aligns the tables of the mirror's collections (named, or recorded for a mirror of every
    * collection) with its typed columns. The first call of an alignment ({@code resumeAfter} null)
    * takes the columns in {@code refillColumns} and {@code removedColumns} out of the rows'

@@ -2,6 +2,7 @@ package io.mongocdc.ports;
 
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
+import java.time.Instant;
 import java.util.Map;
 import java.util.List;
 import java.util.Optional;
@@ -41,6 +42,15 @@ public interface SnapshotCatalog {
   default void partitionDone(String mirror, String collection, int partition, long documents, long bytes,
       Map<String, Map<String, Long>> drift) {
     partitionDone(mirror, collection, partition, documents, bytes);
+  }
+
+  /**
+   * When the latest copy of each of the mirror's collections finished, for those whose copy is
+   * done (a collection being copied again has none until it is): a batch's freshness leaves out
+   * the changes it replays over a copy that made them visible already.
+   */
+  default Map<String, Instant> copiesFinished(String mirror) {
+    return Map.of();
   }
 
   /**

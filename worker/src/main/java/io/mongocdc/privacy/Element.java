@@ -118,6 +118,10 @@ final class Element {
     return (int) INTS.get(b, p);
   }
 
+  static long readLong(byte[] b, int p) {
+    return (long) LONGS.get(b, p);
+  }
+
   private static int length(byte[] b, int v, int end, int p) {
     if (v + 4 > end) {
       throw malformed(p, "a length that runs past its document");

@@ -4,13 +4,19 @@ import io.mongocdc.workflows.model.FieldRules;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.bson.BsonArray;
 import org.bson.ByteBuf;
 import org.bson.BsonDocument;
+import org.bson.BsonDouble;
 import org.bson.BsonInt64;
+import org.bson.BsonJavaScript;
+import org.bson.BsonString;
+import org.bson.BsonSymbol;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
@@ -31,12 +37,19 @@ import org.bson.codecs.BsonDocumentCodec;
 public final class FieldRedactor {
 
   private static final BsonDocumentCodec CODEC = new BsonDocumentCodec();
+  private static final byte DOUBLE = 0x01;
   private static final byte STRING = 0x02;
   private static final byte DOCUMENT = 0x03;
   private static final byte ARRAY = 0x04;
+  private static final byte CODE = 0x0D;
+  private static final byte SYMBOL = 0x0E;
   private static final byte INT32 = 0x10;
   private static final byte INT64 = 0x12;
   private static final byte[] TERMINATOR = {0};
+  /** The bits of the double -0.0. */
+  private static final long NEGATIVE_ZERO = Double.doubleToRawLongBits(-0.0);
+  /** U+2400 SYMBOL FOR NULL, which a row's JSON holds for NUL. */
+  private static final char NUL_SYMBOL = '\u2400';
   private static final byte[] UPDATED_FIELDS = "updatedFields".getBytes(StandardCharsets.UTF_8);
 
   private final RuleNode[] root;
@@ -53,10 +66,21 @@ public final class FieldRedactor {
    * @param key the hash key; null only when {@code rules} hash nothing
    */
   public static FieldRedactor of(FieldRules rules, HashKey key) {
+    return of(rules, key, List.of());
+  }
+
+  /**
+   * The redactor of {@code rules} for a rewrite of rows that hold hashes already at {@code
+   * hashedAlready} (the hash rules they were written under): a value there is left as it is, even
+   * where an added rule hashes it too, so no value is hashed twice. One an added rule excludes goes.
+   *
+   * @param key the hash key; null only when {@code rules} hash nothing
+   */
+  public static FieldRedactor of(FieldRules rules, HashKey key, List<String> hashedAlready) {
     if (!rules.hash().isEmpty()) {
       Objects.requireNonNull(key, "a hash rule needs a hash key");
     }
-    return new FieldRedactor(RuleNode.compile(rules), key);
+    return new FieldRedactor(RuleNode.compile(rules, hashedAlready), key);
   }
 
   /** The document with the rules applied. @throws IllegalArgumentException if its BSON is malformed */
@@ -109,37 +133,64 @@ public final class FieldRedactor {
     Element e = out.element(depth);
     for (int p = start + 4; p < end; ) {
       e.read(b, p, end);
-      RuleNode[] current = root;
-      boolean done = false;
-      // The name's segments, read in place: from, to the next '.' or the name's end.
-      for (int from = e.start + 1; from <= e.nameEnd && !done; ) {
-        int to = from;
-        while (to < e.nameEnd && b[to] != '.') {
-          to++;
+      Reach reach = reach(root, b, e.start + 1, e.nameEnd);
+      if (reach.action == RuleNode.Action.HASH) {
+        // A field inside a hashed value is left out: the post-image holds the hash of the whole.
+        if (reach.whole) {
+          hashed(b, e, out);
         }
-        RuleNode[] named = RuleNode.match(current, b, from, to);
-        RuleNode.Action action = named.length == 0 ? null : RuleNode.strongest(named);
-        if (action != null) {
-          if (to == e.nameEnd && action == RuleNode.Action.HASH) {
-            hashed(b, e, out);
-          }
-          // Excluded, or part of a hashed value: left out.
-          done = true;
-        } else {
-          current = isIndex(b, from, to) ? RuleNode.concat(named, current) : named;
-          if (current.length == 0) {
-            out.bytes(b, p, e.valueEnd - p);
-            done = true;
-          }
-        }
-        from = to + 1;
-      }
-      if (!done) {
-        value(b, e, current, depth, out);
+      } else if (reach.action == RuleNode.Action.KEEP || reach.action == null && reach.nodes.length == 0) {
+        out.bytes(b, p, e.valueEnd - p);
+      } else if (reach.action == null) {
+        value(b, e, reach.nodes, depth, out);
       }
       p = e.valueEnd;
     }
     out.end(size);
+  }
+
+  /**
+   * Where a dotted field name leads from {@code nodes}: an update's {@code updatedFields} names a
+   * path so ({@code customer.email}, {@code items.3.email}: a numeric segment may index an array),
+   * and a document may hold a field literally named {@code customer.email} (MongoDB 5.0+ allows a
+   * dot in a name). Both are matched segment by segment, so a rule acts alike on the value whichever
+   * way it is held, in documents and in update descriptions: the two cannot be told apart in {@code
+   * updatedFields}.
+   */
+  private static Reach reach(RuleNode[] nodes, byte[] b, int from, int nameEnd) {
+    RuleNode[] current = nodes;
+    while (true) {
+      int to = from;
+      while (to < nameEnd && b[to] != '.') {
+        to++;
+      }
+      RuleNode[] named = RuleNode.match(current, b, from, to);
+      RuleNode.Action action = named.length == 0 ? null : RuleNode.strongest(named);
+      if (action != null) {
+        return new Reach(action, to == nameEnd, named);
+      }
+      current = isIndex(b, from, to) ? RuleNode.concat(named, current) : named;
+      if (current.length == 0 || to == nameEnd) {
+        return new Reach(null, false, current);
+      }
+      from = to + 1;
+    }
+  }
+
+  /**
+   * Where a field's name leads: an action on its value ({@code whole}: on the value itself, not on
+   * one it is a part of), or, with no action, the rule nodes below it (none: no rule reaches it).
+   */
+  private record Reach(RuleNode.Action action, boolean whole, RuleNode[] nodes) {}
+
+  /** Whether the name {@code b[from, to)} holds a dot. */
+  private static boolean dotted(byte[] b, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (b[i] == '.') {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void document(byte[] b, int start, RuleNode[] nodes, boolean top, int depth, Output out) {
@@ -150,10 +201,25 @@ public final class FieldRedactor {
     int run = start + 4;
     for (int p = run; p < end; ) {
       e.read(b, p, end);
-      RuleNode[] matched = top && e.isId(b) ? RuleNode.NONE : RuleNode.match(nodes, b, e.start + 1, e.nameEnd);
-      RuleNode.Action action = matched.length == 0 ? null : RuleNode.strongest(matched);
-      // A field the rules only lead into that holds no document or array is kept as it is, in the run.
-      if (action != null || matched.length > 0 && (e.type == DOCUMENT || e.type == ARRAY)) {
+      RuleNode[] matched;
+      RuleNode.Action action;
+      if (top && e.isId(b)) {
+        matched = RuleNode.NONE;
+        action = null;
+      } else if (dotted(b, e.start + 1, e.nameEnd)) {
+        // A name with a dot is matched as the path it spells, as updatedFields names are; a field
+        // inside a hashed path is hashed, a field inside an excluded one goes.
+        Reach reach = reach(nodes, b, e.start + 1, e.nameEnd);
+        matched = reach.nodes;
+        action = reach.action;
+      } else {
+        matched = RuleNode.match(nodes, b, e.start + 1, e.nameEnd);
+        action = matched.length == 0 ? null : RuleNode.strongest(matched);
+      }
+      // A field the rules only lead into that holds no document or array is kept as it is, in the
+      // run; so is one whose value holds hashes already (a rewrite's KEEP).
+      if (action != null && action != RuleNode.Action.KEEP
+          || action == null && matched.length > 0 && (e.type == DOCUMENT || e.type == ARRAY)) {
         out.bytes(b, run, p - run);
         if (action == RuleNode.Action.HASH) {
           hashed(b, e, out);
@@ -225,6 +291,20 @@ public final class FieldRedactor {
           .putLong(Element.readInt(b, valueStart)).array(), 0, 8);
       return key.mac(single, 0, single.length);
     }
+    if (type == DOUBLE && Element.readLong(b, valueStart) == NEGATIVE_ZERO) {
+      // jsonb has no -0: a row's JSON gives 0.0 back, and MongoDB holds the two equal.
+      byte[] single = single(DOUBLE, new byte[8], 0, 8);
+      return key.mac(single, 0, single.length);
+    }
+    if (type == STRING || type == CODE || type == SYMBOL) {
+      byte[] text = canonicalText(b, valueStart + 4, valueEnd - 1);
+      if (text != null) {
+        ByteBuffer value = ByteBuffer.allocate(4 + text.length + 1).order(ByteOrder.LITTLE_ENDIAN)
+            .putInt(text.length + 1).put(text).put((byte) 0);
+        byte[] single = single(type, value.array(), 0, value.capacity());
+        return key.mac(single, 0, single.length);
+      }
+    }
     // {"v": value} as its three parts, so the value's bytes are not copied.
     int length = valueEnd - valueStart;
     int size = 4 + 1 + 2 + length + 1;
@@ -247,9 +327,43 @@ public final class FieldRedactor {
     return bytesOf(canonical);
   }
 
+  /**
+   * Text as a row's JSON gives it back, as UTF-8; null when that is {@code b[from, to)} as it is
+   * (the common case, found in one scan). The JSON holds ill-formed UTF-8 as U+FFFD, as the JDK
+   * decodes it, and NUL as U+2400, which jsonb can hold (docs/json-rendering.md): the stream hashes
+   * the text so too, so that a rewrite, which reads the rows' JSON, hashes it alike.
+   */
+  static byte[] canonicalText(byte[] b, int from, int to) {
+    boolean plain = true;
+    for (int i = from; i < to && plain; i++) {
+      plain = b[i] > 0;
+    }
+    if (plain) {
+      return null;
+    }
+    byte[] text = canonicalText(new String(b, from, to - from, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+    return Arrays.equals(text, 0, text.length, b, from, to) ? null : text;
+  }
+
+  private static String canonicalText(String text) {
+    return text.replace('\0', NUL_SYMBOL);
+  }
+
   private static BsonValue canonical(BsonValue value) {
     if (value.isInt32()) {
       return new BsonInt64(value.asInt32().getValue());
+    }
+    if (value.isDouble() && value.asDouble().getValue() == 0) {
+      return new BsonDouble(0.0); // -0.0 too: see hashOf
+    }
+    if (value.isString()) {
+      return new BsonString(canonicalText(value.asString().getValue()));
+    }
+    if (value.isSymbol()) {
+      return new BsonSymbol(canonicalText(value.asSymbol().getSymbol()));
+    }
+    if (value.isJavaScript()) {
+      return new BsonJavaScript(canonicalText(value.asJavaScript().getCode()));
     }
     if (value.isDocument()) {
       Map<String, BsonValue> sorted = new TreeMap<>();

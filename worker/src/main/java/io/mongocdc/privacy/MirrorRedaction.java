@@ -4,6 +4,7 @@ import io.mongocdc.workflows.model.FieldRuleSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.bson.ByteBuf;
 import org.bson.RawBsonDocument;
@@ -54,6 +55,18 @@ public final class MirrorRedaction {
    * @throws MissingHashKeyException if a rule hashes and {@code key} is null
    */
   public static MirrorRedaction of(FieldRuleSettings rules, HashKey key) {
+    return of(rules, key, Map.of());
+  }
+
+  /**
+   * The rules of {@code rules}, for a rewrite of rows that hold hashes already, per collection, at
+   * the paths {@code hashedAlready} names: those values stay as they are (see {@link
+   * FieldRedactor#of(io.mongocdc.workflows.model.FieldRules, HashKey, List)}).
+   *
+   * @param key the worker's hash key; null when it has none
+   * @throws MissingHashKeyException if a rule hashes and {@code key} is null
+   */
+  public static MirrorRedaction of(FieldRuleSettings rules, HashKey key, Map<String, List<String>> hashedAlready) {
     if (rules.isEmpty()) {
       return NONE;
     }
@@ -61,7 +74,8 @@ public final class MirrorRedaction {
       throw new MissingHashKeyException();
     }
     Map<String, FieldRedactor> byCollection = new HashMap<>();
-    rules.collections().forEach((collection, each) -> byCollection.put(collection, FieldRedactor.of(each, key)));
+    rules.collections().forEach((collection, each) -> byCollection.put(collection,
+        FieldRedactor.of(each, key, hashedAlready.getOrDefault(collection, List.of()))));
     return new MirrorRedaction(Map.copyOf(byCollection));
   }
 

@@ -11,11 +11,17 @@ import java.util.Map;
  * One level of a collection's rule paths, compiled: what a rule does to the field that ends a path
  * here, and the levels below by field name ({@code *}: any name). A field can match several nodes
  * ({@code customer.*.email} and {@code customer.home.email}); the strongest action wins: exclude
- * over hash over going deeper, so an outer rule wins over one inside the value it acts on.
+ * over keep over hash over going deeper, so an outer rule wins over one inside the value it acts on,
+ * and a value is hashed once however many hash rules reach it.
  */
 final class RuleNode {
 
-  enum Action { HASH, EXCLUDE }
+  /**
+   * What happens to a value. {@code KEEP} is only a rewrite's: the rows it rewrites hold hashes
+   * there already (written under an earlier hash rule), which an added rule reaching the same value
+   * must not hash again.
+   */
+  enum Action { HASH, KEEP, EXCLUDE }
 
   /** No node: a field no rule reaches. */
   static final RuleNode[] NONE = {};
@@ -38,10 +44,15 @@ final class RuleNode {
   /** This node alone, the common answer of {@link #match}, made once. */
   private final RuleNode[] alone = {this};
 
-  static RuleNode compile(FieldRules rules) {
+  /**
+   * @param hashedAlready paths whose values are hashes already (see {@link Action#KEEP}): left as
+   *     they are, unless excluded
+   */
+  static RuleNode compile(FieldRules rules, List<String> hashedAlready) {
     RuleNode root = new RuleNode();
     rules.exclude().forEach(path -> root.add(FieldRules.segments(path), 0, Action.EXCLUDE));
     rules.hash().forEach(path -> root.add(FieldRules.segments(path), 0, Action.HASH));
+    hashedAlready.forEach(path -> root.add(FieldRules.segments(path), 0, Action.KEEP));
     root.freeze();
     return root;
   }
@@ -72,7 +83,7 @@ final class RuleNode {
 
   private void add(List<String> segments, int i, Action rule) {
     if (i == segments.size()) {
-      action = action == Action.EXCLUDE ? action : rule;
+      action = action == null || rule.compareTo(action) > 0 ? rule : action;
       return;
     }
     String segment = segments.get(i);
@@ -147,18 +158,15 @@ final class RuleNode {
     return -1;
   }
 
-  /** The strongest action of {@code nodes}; null when they only lead deeper. */
+  /** The strongest action of {@code nodes} (the last of {@link Action}'s order); null when they only lead deeper. */
   static Action strongest(RuleNode[] nodes) {
     if (nodes.length == 1) {
       return nodes[0].action;
     }
     Action strongest = null;
     for (RuleNode node : nodes) {
-      if (node.action == Action.EXCLUDE) {
-        return Action.EXCLUDE;
-      }
-      if (node.action == Action.HASH) {
-        strongest = Action.HASH;
+      if (node.action != null && (strongest == null || node.action.compareTo(strongest) > 0)) {
+        strongest = node.action;
       }
     }
     return strongest;

@@ -4,6 +4,7 @@ import io.mongocdc.activities.ActivityFailureInterceptor;
 import io.mongocdc.activities.CommitCheckpointActivityImpl;
 import io.mongocdc.activities.FieldRuleActivityImpl;
 import io.mongocdc.activities.MirrorRedactions;
+import io.mongocdc.ports.FailedAttemptLog;
 import io.mongocdc.ports.PeerRegistry;
 import io.mongocdc.activities.PullRecordsActivityImpl;
 import io.mongocdc.activities.RecordMirrorStateActivityImpl;
@@ -141,8 +142,8 @@ public final class WorkerWiring {
     worker.registerActivitiesImplementations(
         new SetupMirrorActivityImpl(peers, ports.source(), ports.destination(), ports.catalog(), redactions),
         new PullRecordsActivityImpl(ports.source(), ports.destination(), tuning, nanoClock, metrics,
-            ports.catalog()::recordFailedAttempt, ports.catalog()::setAside, ports.catalog()::recordVisibleThrough,
-            ports.catalog()::recordWaitingSince, ports.catalog()::recordOplogSpan, redactions),
+            FailedAttemptLog.of(ports.catalog()), ports.catalog()::setAside, ports.catalog()::recordVisibleThrough,
+            ports.catalog()::recordWaitingSince, ports.catalog()::recordOplogSpan, redactions, ports.snapshots()),
         new CommitCheckpointActivityImpl(ports.catalog()),
         new RecordMirrorStateActivityImpl(ports.catalog()),
         new SnapshotActivityImpl(ports.source(), ports.destination(), ports.snapshots(), metrics,

@@ -1,5 +1,7 @@
 package io.mongocdc.activities;
 
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.ports.CheckpointCatalog;
 import io.mongocdc.ports.CheckpointCommit;
 import io.mongocdc.ports.QuarantinedEvent;
@@ -33,6 +35,7 @@ public final class InMemoryCatalog implements CheckpointCatalog {
   private final List<io.mongocdc.pipeline.PoisonEvent> quarantined = new ArrayList<>();
   private final Map<String, String> hashKeyFingerprints = new HashMap<>();
   private final Map<String, String> fieldRuleRewrites = new HashMap<>();
+  private final Map<String, FieldRulesWritten> fieldRulesWritten = new HashMap<>();
   private final java.util.Set<String> quarantineRewrites = new java.util.HashSet<>();
   private RuntimeException failNextCommit;
 
@@ -94,6 +97,9 @@ public final class InMemoryCatalog implements CheckpointCatalog {
     boolean newer = recorded == null || recorded.atMillis() < change.atMillis()
         || recorded.atMillis() == change.atMillis() && recorded.sequence() < change.sequence();
     if (newer) {
+      if (change.fieldRulesWritten() != null) {
+        fieldRulesWritten.put(change.mirror(), change.fieldRulesWritten());
+      }
       states.put(change.mirror(), change);
       stateHistory.add(change);
       notifyAll();
@@ -180,6 +186,7 @@ public final class InMemoryCatalog implements CheckpointCatalog {
     mirrors.remove(mirror);
     checkpoints.remove(mirror);
     committedBatchIds.remove(mirror);
+    fieldRulesWritten.remove(mirror);
     batches.removeIf(b -> b.mirror().equals(mirror));
   }
 
@@ -210,9 +217,25 @@ public final class InMemoryCatalog implements CheckpointCatalog {
     fieldRuleRewrites.put(mirror, state + " " + rows);
   }
 
+  @Override
+  public synchronized Optional<FieldRulesWritten> fieldRulesWritten(String mirror) {
+    return Optional.ofNullable(fieldRulesWritten.get(mirror));
+  }
+
+  @Override
+  public synchronized void recordFieldRuleRewriteProgress(String mirror, FieldRuleRewrite rewrite) {
+    fieldRulesWritten.computeIfPresent(mirror, (m, written) -> written.withProgress(rewrite));
+  }
+
   /** The last field rule rewrite state recorded for the mirror, and its rows: {@code "<state> <rows>"}. */
   public synchronized String fieldRuleRewrite(String mirror) {
     return fieldRuleRewrites.get(mirror);
+  }
+
+  /** Forgets the mirror's checkpoint only, as for a mirror dropped before its first commit. */
+  public synchronized void forgetCheckpoint(String mirror) {
+    checkpoints.remove(mirror);
+    committedBatchIds.remove(mirror);
   }
 
   public synchronized void failNextCommit(RuntimeException failure) {

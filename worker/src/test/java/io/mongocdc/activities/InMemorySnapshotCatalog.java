@@ -3,6 +3,7 @@ package io.mongocdc.activities;
 import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +16,8 @@ public final class InMemorySnapshotCatalog implements SnapshotCatalog {
   private record Stored(StreamPosition start, List<PlannedPartition> partitions, long estimatedDocuments) {}
 
   private final Map<String, Stored> plans = new HashMap<>();
+  /** By mirror, then collection: when its latest copy finished. */
+  private final Map<String, Map<String, Instant>> finished = new HashMap<>();
 
   @Override
   public synchronized Optional<SnapshotPlan> plan(String mirror, String collection, StreamPosition start) {
@@ -42,6 +45,7 @@ public final class InMemorySnapshotCatalog implements SnapshotCatalog {
     List<PlannedPartition> partitions = new ArrayList<>();
     idRanges.forEach(range -> partitions.add(new PlannedPartition(range, false, 0, 0)));
     plans.put(mirror + "/" + collection, new Stored(start, partitions, estimatedDocuments));
+    finished.getOrDefault(mirror, new HashMap<>()).remove(collection);
     return plan(mirror, collection, start).orElseThrow();
   }
 
@@ -58,6 +62,14 @@ public final class InMemorySnapshotCatalog implements SnapshotCatalog {
     List<PlannedPartition> partitions = plans.get(mirror + "/" + collection).partitions();
     if (!partitions.get(partition).done()) {
       partitions.set(partition, new PlannedPartition(partitions.get(partition).idRange(), true, documents, bytes));
+      if (partitions.stream().allMatch(PlannedPartition::done)) {
+        finished.computeIfAbsent(mirror, m -> new HashMap<>()).put(collection, Instant.now());
+      }
     }
+  }
+
+  @Override
+  public synchronized Map<String, Instant> copiesFinished(String mirror) {
+    return Map.copyOf(finished.getOrDefault(mirror, Map.of()));
   }
 }

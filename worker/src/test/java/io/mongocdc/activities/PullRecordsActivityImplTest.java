@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,6 +87,8 @@ class PullRecordsActivityImplTest {
   }
 
   private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final InMemorySnapshotCatalog snapshots = new InMemorySnapshotCatalog();
+  private FailedAttemptLog attempts = FailedAttemptLog.NONE;
 
   private PullRecordsActivity activity(List<RawBsonDocument> events) {
     return activity(ScriptedChangeStream.builder().events(events), 10);
@@ -100,7 +103,8 @@ class PullRecordsActivityImplTest {
         new ScriptedSource(stream, Fixtures.BEFORE_EVENTS, Fixtures.peers()), destination, tuning, clock,
         new io.mongocdc.metrics.PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
             java.time.Clock.systemUTC(), null),
-        FailedAttemptLog.NONE, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, OplogSpanLog.NONE, new MirrorRedactions(null, catalog)));
+        attempts, catalog::setAside, catalog::recordVisibleThrough, ConnectionWaitLog.NONE, OplogSpanLog.NONE, new MirrorRedactions(null, catalog),
+        snapshots));
     // A short heartbeat timeout makes the SDK send heartbeats often enough to observe them.
     return env.newActivityStub(PullRecordsActivity.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(1))
@@ -179,6 +183,24 @@ class PullRecordsActivityImplTest {
     assertEquals(0, stream.openCursorCount());
   }
 
+  /**
+   * After a copy of orders (finished now), a batch streams from where it started: the changes it
+   * replays are applied, but the copy made them visible already, so they are not measured as lag
+   * (issue 47, finding 11: p99 741 s after a resync).
+   */
+  @Test
+  void aBatchAfterACopyLeavesTheChangesItReplaysOutOfItsFreshness() {
+    MirrorConfig mirror = Fixtures.orders();
+    snapshots.storePlan(mirror.name(), "orders", Checkpoints.toPosition(start()), "{}", 40, List.of("whole"));
+    snapshots.partitionDone(mirror.name(), "orders", 0, 40, 4_000);
+    // Events of 2023: every one was made before the copy finished.
+    BatchOutcome outcome = activity(Fixtures.orderEvents(40)).pullRecords(batch(mirror, start()));
+
+    assertEquals(40, outcome.figures().get(RECORDS_DELIVERED), "the replays are applied all the same");
+    assertEquals(40, destination.recordsApplied());
+    assertNull(outcome.figures().get(FRESHNESS), "no change of the batch was made after the copy");
+  }
+
   @Test
   void heartbeatsTheDeliveredCheckpointAndCountsWhileTheBatchRuns() throws Exception {
     List<RawBsonDocument> events = Fixtures.orderEvents(40);
@@ -212,6 +234,40 @@ class PullRecordsActivityImplTest {
     java.time.Instant recorded = catalog.visibleThrough(Fixtures.orders().name());
     assertNotNull(recorded, "the running batch recorded how far the visible rows reach in the catalog");
     assertTrue(recorded.toEpochMilli() >= newestCommitted, recorded + " is behind a heartbeat's " + newestCommitted);
+  }
+
+  /**
+   * Issue 47, finding 11: a worker killed during a batch cannot record that its attempt failed, so
+   * the attempt is recorded as it starts, and completed when it ends.
+   */
+  @Test
+  void anAttemptIsRecordedWhenItStartsSoAWorkerKilledMidBatchLeavesItsTrace() throws Exception {
+    List<String> recorded = new CopyOnWriteArrayList<>();
+    attempts = new FailedAttemptLog() {
+      @Override
+      public void started(String mirror, long batchId, int attempt) {
+        recorded.add("started " + mirror + " " + batchId + " " + attempt);
+      }
+
+      @Override
+      public void ended(String mirror, long batchId, int attempt) {
+        recorded.add("ended " + mirror + " " + batchId + " " + attempt);
+      }
+
+      @Override
+      public void record(String mirror, long batchId, int attempt, String failureType, String message) {
+        recorded.add("failed " + mirror + " " + batchId + " " + attempt);
+      }
+    };
+    PullRecordsActivity activity = activity(Fixtures.orderEvents(40));
+    Gate gate = stream.blockAt(20);
+    CompletableFuture<BatchOutcome> pull = CompletableFuture.supplyAsync(() -> activity.pullRecords(batch(Fixtures.orders(), start())));
+    assertTrue(gate.awaitReached(WAIT));
+    String name = Fixtures.orders().name();
+    assertEquals(List.of("started " + name + " 1 1"), recorded, "killed now, the attempt has left its row");
+    gate.release();
+    assertEquals(40, pull.get(WAIT.toSeconds(), TimeUnit.SECONDS).figures().get(RECORDS_DELIVERED));
+    assertEquals(List.of("started " + name + " 1 1", "ended " + name + " 1 1"), recorded);
   }
 
   @Test

@@ -266,7 +266,7 @@ class CatalogMigrationTest {
     }
     catalog.checkpoints().commit("m1", 3, StreamPosition.after(ResumeToken.of("8200000002000000012B0404")));
     assertTrue(catalog.recordMirrorState("m1", MirrorPhase.FAILED, "failed: boom", "boom", "TRANSIENT", 5,
-        start.plusSeconds(60), 7, "{}", null));
+        start.plusSeconds(60), 7, "{}", null, null));
     try (Connection c = ds.getConnection();
         Statement st = c.createStatement();
         ResultSet rs =

@@ -62,7 +62,7 @@ class MirrorHealthQueryTest {
     port.recordOplogSpan("healthy", new OplogSpan(CHECKPOINT_SECONDS - 3_600, CHECKPOINT_SECONDS + 60), observed);
     port.register(mirror("broken"));
     port.recordState(new MirrorStateChange("broken", MirrorPhase.FAILED, "history lost", "gone",
-        "ChangeStreamHistoryLost", 1, 1_700_000_100_000L, 1, mirror("broken"), null));
+        "ChangeStreamHistoryLost", 1, 1_700_000_100_000L, 1, mirror("broken"), null, null));
     catalog.dsl().execute("insert into mongo_cdc.quarantined_events (mirror_name, position, position_key, batch_id,"
         + " reason) values ('broken', 'p1', 'k1', 1, 'poison'), ('broken', 'p2', 'k2', 1, 'poison'),"
         + " ('broken', 'p3', 'k3', 1, 'poison')");

@@ -23,6 +23,10 @@ import io.mongocdc.source.StreamPosition;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
 import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRuleSettings;
+import io.mongocdc.workflows.model.FieldRules;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -66,7 +70,7 @@ class PostgresCheckpointCatalogTest {
 
   private static MirrorStateChange state(String mirror, MirrorPhase phase, long atMillis, long sequence) {
     return new MirrorStateChange(mirror, phase, phase == MirrorPhase.PAUSED ? "paused by the operator" : null,
-        null, null, 0, atMillis, sequence, mirror(mirror), null);
+        null, null, 0, atMillis, sequence, mirror(mirror), null, null);
   }
 
   private static Object column(String sql) {
@@ -91,12 +95,40 @@ class PostgresCheckpointCatalogTest {
     assertEquals("running", catalog.mirror("m1").orElseThrow().getStatus());
   }
 
+  /**
+   * What the rows hold under field rules (issue 47, finding 7): written with a state that carries
+   * it, kept by one that does not (a workflow not set up yet: a mirror created again), moved on by
+   * a rewrite's slices and dropped once done.
+   */
+  @Test
+  void whatTheRowsHoldUnderFieldRulesIsKeptAcrossStatesWithoutItAndMovedOnByRewrites() {
+    port.register(mirror("fr"));
+    assertTrue(port.fieldRulesWritten("fr").isEmpty(), "nothing recorded yet");
+    FieldRuleSettings hashed = new FieldRuleSettings(Map.of("orders", new FieldRules(List.of(), List.of("email"))));
+    Checkpoint stored = Checkpoint.afterToken("8265F3A1800000000A2B042C0100296E5A1004AB", 1_796_083_200L, 10);
+    FieldRuleRewrite past = FieldRuleRewrite.pastCheckpoint(hashed, stored);
+    FieldRuleRewrite upTo = FieldRuleRewrite.of(hashed, stored);
+    FieldRulesWritten written = new FieldRulesWritten(hashed, List.of(past, upTo), Map.of("orders", List.of("email")));
+    port.recordState(new MirrorStateChange("fr", MirrorPhase.RUNNING, null, null, null, 0, 1_000, 1, mirror("fr"),
+        null, written));
+    port.recordState(state("fr", MirrorPhase.SETTING_UP, 2_000, 1));
+    assertEquals(written, port.fieldRulesWritten("fr").orElseThrow(), "a state without it keeps it");
+
+    FieldRuleRewrite moved = past.at("orders", FieldRuleRewrite.TABLE, null, "k", 5);
+    port.recordFieldRuleRewriteProgress("fr", moved);
+    assertEquals(List.of(moved, upTo), port.fieldRulesWritten("fr").orElseThrow().rewrites());
+    port.recordFieldRuleRewriteProgress("fr", moved.finished(9));
+    assertEquals(List.of(upTo), port.fieldRulesWritten("fr").orElseThrow().rewrites());
+    port.recordFieldRuleRewriteProgress("nobody", moved);
+    assertTrue(port.fieldRulesWritten("nobody").isEmpty());
+  }
+
   @Test
   void theStartOfTheMirrorsStreamIsRecordedAndAStateWithoutOneKeepsIt() {
     port.register(mirror("st"));
     String token = "8265F3A1800000000A2B042C0100296E5A1004AB";
     port.recordState(new MirrorStateChange("st", MirrorPhase.RUNNING, null, null, null, 0, 1_000, 1, mirror("st"),
-        Checkpoint.afterToken(token, 1_796_083_200L, 10)));
+        Checkpoint.afterToken(token, 1_796_083_200L, 10), null));
     port.recordState(state("st", MirrorPhase.PAUSED, 2_000, 2));
 
     var row = catalog.mirror("st").orElseThrow();
@@ -140,7 +172,7 @@ class PostgresCheckpointCatalogTest {
   void aFailingStateKeepsTheErrorItsTypeAndAttemptsAndRunningClearsAllButTheError() {
     port.register(mirror("s2"));
     port.recordState(new MirrorStateChange("s2", MirrorPhase.BACKING_OFF, null, "PullRecords: [TRANSIENT] boom",
-        "TRANSIENT", 3, 5_000, 1, mirror("s2"), null));
+        "TRANSIENT", 3, 5_000, 1, mirror("s2"), null, null));
     var failing = catalog.mirror("s2").orElseThrow();
     assertEquals("backing_off", failing.getStatus());
     assertEquals("PullRecords: [TRANSIENT] boom", failing.getLastError());
@@ -164,7 +196,7 @@ class PostgresCheckpointCatalogTest {
     MirrorConfig edited = mirror("s3").withSettings(mirror("s3").settings().apply(
         io.mongocdc.workflows.model.EditRequest.fromJson(Map.of("batchSize", 1234))));
 
-    port.recordState(new MirrorStateChange("s3", MirrorPhase.RUNNING, null, null, null, 0, 8_000, 2, edited, null));
+    port.recordState(new MirrorStateChange("s3", MirrorPhase.RUNNING, null, null, null, 0, 8_000, 2, edited, null, null));
 
     var row = catalog.mirror("s3").orElseThrow();
     assertTrue(row.getConfig().data().contains("\"batchSize\":1234") || row.getConfig().data().contains("\"batchSize\": 1234"),
@@ -292,6 +324,44 @@ class PostgresCheckpointCatalogTest {
     assertEquals(null, column("select last_batch_error from mongo_cdc.mirror_status where mirror = 'a1'"),
         "the batch committed: its row is the final report");
     assertEquals(3L, column("select last_batch_records from mongo_cdc.mirror_status where mirror = 'a1'"));
+  }
+
+  /**
+   * Issue 47, finding 11: a {@code kill -9} during a batch left no {@code batch_attempts} row. The
+   * row is written when the attempt starts; the next attempt finds it open and marks it lost.
+   */
+  @Test
+  void anAttemptLostWithItsWorkerKeepsItsRowAndTheNextAttemptMarksItLost() {
+    port.register(mirror("k1"));
+    port.recordAttemptStarted("k1", 4, 1);
+    // kill -9: the attempt writes nothing more.
+    assertEquals(1L, ((Number) column("select count(*) from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and batch_id = 4 and attempt = 1 and started_at is not null and ended_at is null")).longValue(),
+        "the attempt shows from its start");
+
+    port.recordAttemptStarted("k1", 4, 2);
+    assertEquals(BatchHistory.ATTEMPT_LOST, column("select failure_type from mongo_cdc.batch_attempts"
+        + " where mirror_name = 'k1' and attempt = 1"));
+    assertTrue(((String) column("select message from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and attempt = 1")).contains("found when attempt 2 of batch 4 started"));
+    assertEquals(1L, ((Number) column("select failed_attempts_last_day from mongo_cdc.mirror_status"
+        + " where mirror = 'k1'")).longValue());
+
+    port.recordFailedAttempt("k1", 4, 2, "TRANSIENT", "PullRecords: connection refused");
+    assertEquals(2L, ((Number) column("select count(*) from mongo_cdc.batch_attempts where mirror_name = 'k1'"))
+        .longValue(), "the failure completes the attempt's row");
+    assertEquals("TRANSIENT", column("select failure_type from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and attempt = 2 and started_at is not null and ended_at is not null"));
+
+    port.recordAttemptStarted("k1", 4, 3);
+    port.recordAttemptEnded("k1", 4, 3);
+    assertEquals(null, column("select failed_at from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and attempt = 3 and ended_at is not null"), "an attempt that delivered did not fail");
+    assertEquals(2L, ((Number) column("select failed_attempts_last_day from mongo_cdc.mirror_status"
+        + " where mirror = 'k1'")).longValue());
+    port.recordAttemptStarted("k1", 5, 1);
+    assertEquals(2L, ((Number) column("select count(*) from mongo_cdc.batch_attempts where mirror_name = 'k1'"
+        + " and failure_type is not null")).longValue(), "an attempt that ended is never taken for lost");
   }
 
   @Test

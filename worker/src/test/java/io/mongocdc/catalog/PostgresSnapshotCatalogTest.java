@@ -93,6 +93,25 @@ class PostgresSnapshotCatalogTest {
     assertFalse(port.plan("s3", "orders", START).isPresent());
   }
 
+  @Test
+  void copiesFinishedNamesEachCollectionWhoseCopyIsDoneWithItsEnd() {
+    register("s4");
+    java.time.Instant before = java.time.Instant.now().minusSeconds(60);
+    port.storePlan("s4", "orders", START, "{}", 10, List.of("a", "b"));
+    port.storePlan("s4", "users", START, "{}", 10, List.of("whole"));
+    port.partitionDone("s4", "orders", 0, 5, 50);
+    port.partitionDone("s4", "users", 0, 5, 50);
+    assertEquals(java.util.Set.of("users"), port.copiesFinished("s4").keySet(), "orders still copies");
+
+    port.partitionDone("s4", "orders", 1, 5, 50);
+    java.util.Map<String, java.time.Instant> finished = port.copiesFinished("s4");
+    assertEquals(java.util.Set.of("orders", "users"), finished.keySet());
+    assertTrue(finished.values().stream().allMatch(end -> end.isAfter(before)), finished.toString());
+
+    port.storePlan("s4", "users", OTHER_START, "{}", 10, List.of("whole"));
+    assertEquals(java.util.Set.of("orders"), port.copiesFinished("s4").keySet(), "users is copied again");
+  }
+
   private static List<String> progress(String mirror) throws Exception {
     try (Connection c = data.getConnection();
         Statement st = c.createStatement();

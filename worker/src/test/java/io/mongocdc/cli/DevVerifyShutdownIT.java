@@ -29,7 +29,7 @@ class DevVerifyShutdownIT {
   @Test
   void aSignalWhileVerifyingPrintsTheSummaryWithin15Seconds() throws Exception {
     Path report = directory.resolve("report.json");
-    // Verify reads 20 documents a second: over the 3 000 documents of the three collections it would take minutes.
+    // Verify reads 20 documents a second: over the documents 500 events leave it would take about 25 s.
     dev = DevProcess.start(directory, report, "--events", "500", "--verify", "--verify-documents-per-second", "20");
     dev.awaitOutput("verifying the destination against the source");
 

@@ -77,7 +77,7 @@ class MirrorConsoleTest {
     port.register(config("users"));
     port.recordState(new MirrorStateChange("users", MirrorPhase.FAILED, "failed",
         "<script>alert(1)</script> cannot reach mongodb://admin:" + SECRET + "@db.example:27017",
-        "AuthenticationFailed", 3, System.currentTimeMillis(), 1, config("users"), null));
+        "AuthenticationFailed", 3, System.currentTimeMillis(), 1, config("users"), null, null));
   }
 
   private static MirrorConfig config(String name) {

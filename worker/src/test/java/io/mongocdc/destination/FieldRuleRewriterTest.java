@@ -145,6 +145,94 @@ class FieldRuleRewriterTest {
         + ")"), "every row hashed once, as the stream writes it under the rules");
   }
 
+  /**
+   * Issue 47, finding 4: a hash rule added over one that reaches the same values ({@code
+   * customer.*} over {@code customer.email}) used to hash the rows' hashes again: the rewrite
+   * applied the added rule to values that held HMAC(email) already, while the stream, where both
+   * rules meet, hashes each value once. The rewrite leaves the values the rules before hashed as
+   * they are, so every row, state and history, holds what the stream writes under the rules.
+   */
+  @Test
+  void aHashRuleAddedOverAnOverlappingOneHashesEachValueOnceAsTheStreamDoes() throws Exception {
+    FieldRuleSettings rulesBefore = new FieldRuleSettings(Map.of("users", new FieldRules(List.of(),
+        List.of("customer.email"))));
+    FieldRuleSettings rulesAfter = new FieldRuleSettings(Map.of("users", new FieldRules(List.of(),
+        List.of("customer.email", "customer.*"))));
+    MirrorSettings plain = MirrorSettings.defaults().apply(EditRequest.fromJson(Map.of("history", Map.of("users", true))));
+    MirrorConfig before = TypedColumnTables.mirror("rewrite4", List.of("users"), plain.withFieldRules(rulesBefore));
+    tables.destination().createTables(before);
+    MirrorRedaction streamBefore = MirrorRedaction.of(rulesBefore, KEY);
+    tables.stream(before, USERS, redacted(customers(0, 20, 0), streamBefore));
+    tables.stream(before, USERS, redacted(customers(0, 10, 1), streamBefore));
+    String state = TableNaming.qualified("rewrite4", TableNaming.tableName(USERS));
+    String history = TableNaming.qualified("rewrite4", TableNaming.historyTableName(TableNaming.tableName(USERS)));
+    io.mongocdc.source.ResumeToken upTo = io.mongocdc.source.ResumeToken.of(tables.one(
+        "select max(_position) from " + state));
+
+    MirrorConfig after = before.withSettings(plain.withFieldRules(rulesAfter));
+    FieldRuleSettings added = rulesAfter.addedSince(rulesBefore);
+    FieldRuleRewrite rewrite = FieldRuleRewrite.of(added, io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0),
+        rulesBefore.hashedPaths()).at("users", FieldRuleRewrite.TABLE, null, null, 0);
+    MirrorRedaction redaction = MirrorRedaction.of(added, KEY, rewrite.hashedAlready());
+    while (!rewrite.done()) {
+      rewrite = tables.destination().rewriteFieldRules(after, rewrite, null, upTo, redaction, () -> {});
+    }
+
+    MirrorRedaction streamAfter = MirrorRedaction.of(rulesAfter, KEY);
+    Map<String, BsonDocument> current = new LinkedHashMap<>(redacted(customers(0, 10, 1), streamAfter));
+    current.putAll(redacted(customers(10, 20, 0), streamAfter));
+    tables.assertAsStreamed(after, Map.of(USERS, current), "");
+    String fresh = TableNaming.qualified("rewrite4_fresh", TableNaming.tableName(USERS));
+    assertEquals("", tables.rows("(select _id, doc from " + state + " except select _id, doc from " + fresh + ")"
+        + " union all (select _id, doc from " + fresh + " except select _id, doc from " + state + ")"),
+        "documents as the stream writes them under both rules: each value hashed once");
+    String onceHashedEmails = tables.rows("select distinct doc->'customer'->>'email' from " + fresh + " order by 1");
+    assertEquals(onceHashedEmails, tables.rows("select distinct doc->'customer'->>'email' from " + history
+        + " order by 1"), "the history's emails are hashed once too");
+    assertEquals("0", tables.one("select count(*) from " + history + " where doc::text like '%example.com%'"
+        + " or doc::text like '%+41%'"));
+  }
+
+  /**
+   * Issue 47, finding 11: the stream hashes a value from its BSON, the rewrite from the row's JSON,
+   * which jsonb keeps without -0 (it gives 0.0 back) and with NUL as U+2400. Both hash the value as
+   * the JSON gives it back, so the two paths hash {@code -0.0} and text with NUL alike, at the top
+   * and inside a hashed sub-document.
+   */
+  @Test
+  void negativeZeroAndTextWithNulHashAlikeFromTheStreamAndFromTheRewrite() throws Exception {
+    MirrorSettings plain = MirrorSettings.defaults();
+    MirrorConfig before = TypedColumnTables.mirror("rewrite5", List.of("users"), plain);
+    tables.destination().createTables(before);
+    Map<String, BsonDocument> documents = new LinkedHashMap<>();
+    for (int i = 0; i < 4; i++) {
+      documents.put("u" + i, new BsonDocument("_id", new BsonString("u" + i))
+          .append("score", new org.bson.BsonDouble(-0.0))
+          .append("note", new BsonString("a\0b" + i))
+          .append("nested", new BsonDocument("z", new org.bson.BsonDouble(-0.0)).append("s", new BsonString("x\0y"))));
+    }
+    tables.stream(before, USERS, documents);
+    String state = TableNaming.qualified("rewrite5", TableNaming.tableName(USERS));
+    io.mongocdc.source.ResumeToken upTo = io.mongocdc.source.ResumeToken.of(tables.one(
+        "select max(_position) from " + state));
+
+    FieldRuleSettings rules = new FieldRuleSettings(Map.of("users", new FieldRules(List.of(),
+        List.of("score", "note", "nested"))));
+    MirrorConfig after = before.withSettings(plain.withFieldRules(rules));
+    FieldRuleRewrite rewrite = FieldRuleRewrite.of(rules, io.mongocdc.workflows.model.Checkpoint.atOperationTime(0, 0))
+        .at("users", FieldRuleRewrite.TABLE, null, null, 0);
+    MirrorRedaction redaction = MirrorRedaction.of(rules, KEY);
+    while (!rewrite.done()) {
+      rewrite = tables.destination().rewriteFieldRules(after, rewrite, null, upTo, redaction, () -> {});
+    }
+
+    tables.assertAsStreamed(after, Map.of(USERS, redacted(documents, redaction)), "");
+    String fresh = TableNaming.qualified("rewrite5_fresh", TableNaming.tableName(USERS));
+    assertEquals("", tables.rows("(select _id, doc from " + state + " except select _id, doc from " + fresh + ")"
+        + " union all (select _id, doc from " + fresh + " except select _id, doc from " + state + ")"),
+        "the rewrite hashes -0.0 and text with NUL as the stream does");
+  }
+
   @Test
   void aRewriteGoesOnWhereTheLastSliceStopped() throws Exception {
     MirrorConfig before = TypedColumnTables.mirror("rewrite2", List.of("users"), MirrorSettings.defaults()
@@ -173,6 +261,18 @@ class FieldRuleRewriterTest {
       users.put("u" + i, new BsonDocument("_id", new BsonString("u" + i))
           .append("email", new BsonString("user" + (i % 7) + "@example.com"))
           .append("address", new BsonDocument("street", new BsonString(i + " Rue de la Paix")))
+          .append("version", new BsonInt32(version)));
+    }
+    return users;
+  }
+
+  /** Users {@code u<from>..u<to - 1>}, version {@code version}, with a customer sub-document. */
+  private static Map<String, BsonDocument> customers(int from, int to, int version) {
+    Map<String, BsonDocument> users = new LinkedHashMap<>();
+    for (int i = from; i < to; i++) {
+      users.put("u" + i, new BsonDocument("_id", new BsonString("u" + i))
+          .append("customer", new BsonDocument("email", new BsonString("user" + (i % 7) + "@example.com"))
+              .append("phone", new BsonString("+41 " + (i % 5))).append("name", new BsonString("n" + i)))
           .append("version", new BsonInt32(version)));
     }
     return users;

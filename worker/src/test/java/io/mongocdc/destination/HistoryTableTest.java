@@ -99,6 +99,39 @@ class HistoryTableTest {
         insert(users, "9", "{\"_id\": 9}", 6));
   }
 
+  /**
+   * Documents deleted while the history was off: a tombstone gets its delete at its own position
+   * and time, a document removed outright (hard deletes) at the copy's position; a live one and one
+   * whose delete the history holds get nothing, and marking again adds nothing (issue 47, finding 10).
+   */
+  @Test
+  void documentsDeletedWhileTheHistoryWasOffGetTheirDeleteTombstonesAtTheirOwnPosition() throws Exception {
+    apply(options(), List.of(insert(orders, "1", "{\"_id\": 1}", 1), insert(orders, "2", "{\"_id\": 2}", 2),
+        insert(orders, "3", "{\"_id\": 3}", 3), insert(orders, "4", "{\"_id\": 4}", 4), delete(orders, "4", 5)));
+    try (PostgresRecordSink off = openSink(options(), ns -> false)) {
+      off.write(List.of(delete(orders, "1", 6)));
+      off.commit();
+    }
+    try (PostgresRecordSink hard = openSink(options().withDeleteMode(DeleteMode.HARD), ns -> false)) {
+      hard.write(List.of(delete(orders, "2", 7)));
+      hard.commit();
+    }
+    HistoryGapDeletes gap = new HistoryGapDeletes(
+        new DestinationTable(orders, schema, TableNaming.tableName(orders)));
+
+    try (Connection c = dataSource.getConnection()) {
+      assertEquals(2, gap.mark(c, pos(9).data(), T0.plusMillis(9)));
+      assertEquals(0, gap.mark(c, pos(10).data(), T0.plusMillis(10)), "marked once");
+    }
+
+    List<String> deletes = history().stream().map(r -> r.replaceAll(" xmin=.*", ""))
+        .filter(r -> r.contains(" delete ")).toList();
+    assertEquals(List.of(
+        pos(5).data() + " 4 delete " + T0.plusMillis(5).toEpochMilli() + " null null null",
+        pos(6).data() + " 1 delete " + T0.plusMillis(6).toEpochMilli() + " null null null",
+        pos(9).data() + " 2 delete " + T0.plusMillis(9).toEpochMilli() + " null null null"), deletes);
+  }
+
   @Test
   void everyEventIsAppendedWithItsImagesAndTheStateRowHasTheHistoryRowOfItsPosition() throws Exception {
     SinkBatchStats stats = apply(options(), events());

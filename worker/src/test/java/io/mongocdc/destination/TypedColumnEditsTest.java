@@ -175,6 +175,35 @@ class TypedColumnEditsTest {
         "the other rows are filled");
   }
 
+  /**
+   * Issue 47, finding 11: adding a typed column wiped the other typed values of a row an old
+   * release stored with {@code 1.0E19}: the fill wrote every column of a row it could not read.
+   * It writes only the columns the row lacks.
+   */
+  @Test
+  void addingAColumnKeepsTheOtherTypedValuesOfARowWhoseDocCannotBeRead() throws Exception {
+    MirrorConfig named = mirror(schema, List.of("users"), columns("users", column("nm", "text", "name")));
+    destination.createTables(named);
+    try (RecordSink sink = destination.openSink(named, 1)) {
+      // As a release before doubles kept their fraction streamed it: nm from the raw BSON, doc with 1.0E19.
+      sink.write(List.of(tables.record(USERS, "old", "{\"_id\": \"old\", \"name\": \"Ann\", \"n\": 1.0E19}",
+          new io.mongocdc.decode.TypedValues(new Object[] {"Ann"}, null, List.of()))));
+      sink.commit();
+    }
+    stream(named, USERS, users(3, 0));
+
+    MirrorConfig typed = named.withSettings(settings(columns("users", column("nm", "text", "name"),
+        column("n", "bigint", "n"))));
+    align(named, typed, Map.of());
+
+    String table = TableNaming.qualified(schema, TableNaming.tableName(USERS));
+    assertEquals("Ann", one("select nm from " + table + " where _id = 'old'"), "the value it held is kept");
+    assertEquals("unreadable|null|false", one("select (_drift->'n'->>'bsonType') || '|' || coalesce(n::text, 'null')"
+        + " || '|' || jsonb_exists(_drift, 'nm') from " + table + " where _id = 'old'"));
+    assertEquals("3", one("select count(*) from " + table + " where nm like 'n%' and _drift->'n'->>'bsonType' = 'missing'"),
+        "the other rows are filled");
+  }
+
   /** Documents {@code u0..}: some lack {@code version}, some {@code age}; {@code shift} changes the values. */
   private static Map<String, BsonDocument> users(int count, int shift) {
     Map<String, BsonDocument> users = new LinkedHashMap<>();

@@ -162,6 +162,16 @@ final class FaultyCheckpointCatalog implements CheckpointCatalog {
   }
 
   @Override
+  public java.util.Optional<io.mongocdc.workflows.model.FieldRulesWritten> fieldRulesWritten(String m) {
+    return SuiteCatalog.checkpoints().fieldRulesWritten(m);
+  }
+
+  @Override
+  public void recordFieldRuleRewriteProgress(String m, io.mongocdc.workflows.model.FieldRuleRewrite rewrite) {
+    SuiteCatalog.checkpoints().recordFieldRuleRewriteProgress(m, rewrite);
+  }
+
+  @Override
   public void forget(String m) {
     SuiteCatalog.checkpoints().forget(m);
   }

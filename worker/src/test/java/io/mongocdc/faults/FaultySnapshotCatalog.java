@@ -4,7 +4,9 @@ import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.SnapshotPlan;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,6 +32,11 @@ final class FaultySnapshotCatalog implements SnapshotCatalog {
   public SnapshotPlan storePlan(String m, String collection, StreamPosition start, String filter,
       long estimatedDocuments, List<String> idRanges) {
     return SuiteCatalog.snapshots().storePlan(m, collection, start, filter, estimatedDocuments, idRanges);
+  }
+
+  @Override
+  public Map<String, Instant> copiesFinished(String m) {
+    return SuiteCatalog.snapshots().copiesFinished(m);
   }
 
   @Override

@@ -43,7 +43,8 @@ class ChunkSenderTest {
     RecordingSink sink = new RecordingSink();
     PullOutcome outcome = new PullOutcome(() -> {});
     ChunkSender sender = new ChunkSender("test", PullFixture.START, MirrorSettings.defaults(), PullSettings.defaults(), sink, List.of(), queue,
-        new Semaphore(0), new PipelineCounters(), outcome, () -> {}, PoisonEvents.NONE, FreshnessListener.none(), new CaughtUpSignal());
+        new Semaphore(0), new PipelineCounters(), outcome, () -> {}, PoisonEvents.NONE, FreshnessListener.none(), CopyReplays.NONE,
+        new CaughtUpSignal());
 
     sender.run();
 

@@ -140,6 +140,75 @@ class FieldRedactorTest {
     assertEquals(BsonDocument.parse("{updatedFields: {}}"), out);
   }
 
+  /**
+   * Issue 47, finding 11: a field literally named {@code user.email} (MongoDB 5.0+ allows dots in
+   * names) was kept in clear in documents, while an update's {@code updatedFields}, whose names are
+   * dotted paths and cannot tell such a field from {@code user}'s {@code email}, hashed it. A dotted
+   * name is matched as the path it spells in both, so the rule acts alike wherever the value is.
+   */
+  @Test
+  void aFieldNamedWithADotIsMatchedAsThePathItSpellsInDocumentsAsInUpdatedFields() {
+    FieldRules rules = new FieldRules(List.of("user.secret"), List.of("user.email", "*.phone", "card"));
+    FieldRedactor redactor = FieldRedactor.of(rules, KEY);
+    BsonDocument out = apply(rules, "{_id: 1, 'user.email': 'a@example.com', 'user.secret': 's', 'x.phone': '1',"
+        + " 'card.number': '4111', user: {email: 'b@example.com'}, 'user.name': 'n', 'a.b': 'kept'}");
+    BsonDocument updated = redactor.updateDescription(raw("{updatedFields: {'user.email': 'a@example.com',"
+        + " 'user.secret': 's', 'x.phone': '1', 'user.name': 'n'}}")).decode(new org.bson.codecs.BsonDocumentCodec())
+        .getDocument("updatedFields");
+    assertTrue(out.getString("user.email").getValue().matches("[0-9a-f]{64}"), out.toJson());
+    assertEquals(out.get("user.email"), updated.get("user.email"), "hashed alike in a document and an update");
+    assertEquals(out.get("x.phone"), updated.get("x.phone"));
+    assertTrue(out.getString("x.phone").getValue().matches("[0-9a-f]{64}"), out.toJson());
+    assertFalse(out.containsKey("user.secret"), out.toJson());
+    assertFalse(updated.containsKey("user.secret"), updated.toJson());
+    assertTrue(out.getString("card.number").getValue().matches("[0-9a-f]{64}"), "inside a hashed path: " + out.toJson());
+    assertEquals("n", out.getString("user.name").getValue());
+    assertEquals("n", updated.getString("user.name").getValue());
+    assertEquals("kept", out.getString("a.b").getValue());
+    assertTrue(out.getDocument("user").getString("email").getValue().matches("[0-9a-f]{64}"), out.toJson());
+    assertFalse(out.toJson().contains("example.com") || out.toJson().contains("4111"), out.toJson());
+  }
+
+  /**
+   * Issue 47, finding 11: a row's JSON holds ill-formed UTF-8 as U+FFFD, NUL as U+2400 and (in
+   * jsonb) -0.0 as 0.0, and a rewrite hashes what it reads there; the stream hashes such values as
+   * that JSON gives them back, so both hash alike.
+   */
+  @Test
+  void textAndNumbersHashAsARowsJsonGivesThemBack() {
+    assertEquals(apply(hash("n"), "{_id: 1, n: 0.0}"), apply(hash("n"), "{_id: 1, n: -0.0}"));
+    assertEquals(apply(hash("n"), "{_id: 1, n: {a: 0.0}}"), apply(hash("n"), "{_id: 1, n: {a: -0.0}}"));
+    assertNotEquals(apply(hash("n"), "{_id: 1, n: 0.0}"), apply(hash("n"), "{_id: 1, n: 0}"));
+    BsonDocument withNul = FieldRedactor.of(hash("s", "d"), KEY).document(new RawBsonDocument(new BsonDocument("_id",
+        new org.bson.BsonInt32(1)).append("s", new org.bson.BsonString("a\0b")).append("d", new BsonDocument("t",
+        new org.bson.BsonString("c\0"))), new org.bson.codecs.BsonDocumentCodec())).decode(new org.bson.codecs.BsonDocumentCodec());
+    assertEquals(apply(hash("s", "d"), "{_id: 1, s: 'a\u2400b', d: {t: 'c\u2400'}}"), withNul);
+    // "x" then the ill-formed byte 0xFF then "y", as a raw string value of field s.
+    byte[] illFormed = {22, 0, 0, 0, 2, '_', 'i', 'd', 0, 2, 0, 0, 0, 'a', 0, 2, 's', 0, 4, 0, 0, 0, 'x', (byte) 0xFF, 'y', 0, 0};
+    illFormed[0] = (byte) illFormed.length;
+    BsonDocument fromBytes = FieldRedactor.of(hash("s"), KEY).document(new RawBsonDocument(illFormed))
+        .decode(new org.bson.codecs.BsonDocumentCodec());
+    assertEquals(apply(hash("s"), "{_id: 'a', s: 'x\ufffdy'}"), fromBytes);
+    assertNotEquals(apply(hash("s"), "{_id: 'a', s: 'xy'}"), fromBytes);
+  }
+
+  /**
+   * Issue 47, finding 4: a rewrite given the paths its rows hold hashes at leaves those values as
+   * they are, even where an added rule reaches them too, and hashes the rest; an added exclude
+   * still removes them.
+   */
+  @Test
+  void aRewriteLeavesTheValuesHashedAlreadyAndHashesTheRest() {
+    String hashedEmail = apply(hash("c.email"), "{_id: 1, c: {email: 'a@example.com'}}").getDocument("c")
+        .getString("email").getValue();
+    BsonDocument stream = apply(hash("c.email", "c.*"), "{_id: 1, c: {email: 'a@example.com', phone: '1'}}");
+    BsonDocument rewritten = FieldRedactor.of(hash("c.*"), KEY, List.of("c.email")).document(
+        raw("{_id: 1, c: {email: '" + hashedEmail + "', phone: '1'}}")).decode(new org.bson.codecs.BsonDocumentCodec());
+    assertEquals(stream, rewritten);
+    assertEquals(BsonDocument.parse("{_id: 1, c: {}}"), FieldRedactor.of(exclude("c.*"), KEY, List.of("c.email"))
+        .document(raw("{_id: 1, c: {email: '" + hashedEmail + "'}}")).decode(new org.bson.codecs.BsonDocumentCodec()));
+  }
+
   @Test
   void aChangeEventHasItsCollectionsRulesAppliedToEveryDocumentItCarries() {
     MirrorRedaction redaction = MirrorRedaction.of(new FieldRuleSettings(Map.of("orders",

@@ -384,6 +384,67 @@ class SnapshotWorkflowTest {
     }
   }
 
+  /**
+   * History on, off while documents are deleted, on again: the copy at the second re-enable writes
+   * an insert for every current document, and each document deleted in the gap gets its delete at
+   * its tombstone's position, so the history shows it deleted, not alive (issue 47, finding 10: it
+   * used to keep the last row from before the gap, and the tombstones had no history row).
+   */
+  @Test
+  void historyTurnedOffAndOnAgainMarksTheDocumentsDeletedInTheGap() throws Exception {
+    ScriptedWorld world = new ScriptedWorld(15, ChangeMix.NO_REPLACES);
+    world.prefill("orders", 30);
+    world.change("orders", 90);
+    world.reveal(10);
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 20, 2, null));
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitStatus(workflow, s -> world.delivered(s, 9));
+    world.applyToSource(0, 10);
+    workflow.edit(Map.of("history", Map.of("orders", true)));
+    awaitStatus(workflow, s -> s.pendingEdits().isEmpty() && s.snapshots().get(0).done()
+        && s.state() == MirrorPhase.RUNNING);
+    world.reveal(30);
+    world.applyToSource(10, 30);
+    awaitStatus(workflow, s -> world.delivered(s, 29));
+
+    workflow.edit(Map.of("history", Map.of("orders", false)));
+    awaitStatus(workflow, s -> s.pendingEdits().isEmpty() && s.config().settings().history().collections().isEmpty());
+    world.reveal(70);
+    world.applyToSource(30, 70);
+    awaitStatus(workflow, s -> world.delivered(s, 69));
+    assertFalse(world.deletedBetween(30, 70).isEmpty(), "documents are deleted while the history is off");
+
+    workflow.edit(Map.of("history", Map.of("orders", true)));
+    awaitStatus(workflow, s -> s.pendingEdits().isEmpty() && s.snapshots().get(0).done()
+        && s.state() == MirrorPhase.RUNNING);
+    world.reveal(90);
+    world.applyToSource(70, 90);
+    awaitStatus(workflow, s -> world.delivered(s, 89));
+    workflow.terminate(new StopRequest(false));
+
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
+    String orders = table(mirror, "orders");
+    String history = TableNaming.qualified(mirror.destinationSchema(),
+        TableNaming.historyTableName(TableNaming.tableName(new Namespace(DATABASE, "orders"))));
+    try (Connection c = fixture.destination().getConnection(); Statement st = c.createStatement()) {
+      try (ResultSet rs = st.executeQuery("select count(*) filter (where s.\"_deleted\"), count(*) filter (where not"
+          + " exists (select 1 from " + history + " h where h.\"_id\" = s.\"_id\" and h.\"_position\" = s.\"_position\"))"
+          + " from " + orders + " s")) {
+        assertTrue(rs.next());
+        assertTrue(rs.getInt(1) > 0, "tombstones");
+        assertEquals(0, rs.getInt(2), "every row, tombstones too, has a history row at its position");
+      }
+      // "The state at T" (docs/destination.md) for T now: the last history row of each document.
+      try (ResultSet rs = st.executeQuery("select count(*) from " + orders + " s cross join lateral (select"
+          + " h.\"_operation\" from " + history + " h where h.\"_id\" = s.\"_id\" and not (h.\"_operation\" = 'update'"
+          + " and h.\"doc\" is null) order by h.\"_position\" desc limit 1) last"
+          + " where (last.\"_operation\" = 'delete') <> s.\"_deleted\"")) {
+        assertTrue(rs.next());
+        assertEquals(0, rs.getInt(1), "the history shows every document as the table does, deleted or alive");
+      }
+    }
+  }
+
   @Test
   void anAddedCollectionTheSourceDoesNotHaveIsRejectedAndTheMirrorGoesOn() throws Exception {
     ScriptedWorld world = new ScriptedWorld(9, ChangeMix.WITH_REPLACES);

@@ -19,12 +19,14 @@ import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.workflows.model.FieldRules;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
+import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.PrintWriter;
@@ -216,6 +218,146 @@ class FieldRulesWorkflowTest {
     assertTrue(after.config().settings().fieldRules().isEmpty(), after.config().settings().fieldRules().toString());
     assertTrue(after.recentRejectedEdits().stream().anyMatch(rejected -> rejected.request().contains("Users")
         && rejected.reason().contains("'Users' is not a collection of shop")), after.recentRejectedEdits().toString());
+    workflow.terminate(null);
+    flow.result("orders");
+  }
+
+  /**
+   * Issue 47, finding 7: a mirror dropped without its tables and created again with added field
+   * rules resumed from the catalog's checkpoint and never rewrote the rows it wrote before, which
+   * kept their values in clear. It rewrites them now, as an edit adding the rules would: the rows
+   * its last batch may have committed past the checkpoint first, then those up to it.
+   */
+  @Test
+  void aMirrorCreatedAgainWithAddedRulesRewritesTheRowsItWroteBefore() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    CdcFlowWorkflow first = flow.start(mirror(MirrorSettings.defaults()));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+    first.terminate(null);
+    flow.result("orders");
+    assertTrue(catalog.fieldRulesWritten("orders").isPresent(), "the catalog records what the rows hold");
+
+    List<FieldRuleRewrite> asked = new CopyOnWriteArrayList<>();
+    List<ResumeToken> upTo = java.util.Collections.synchronizedList(new ArrayList<>());
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      upTo.add(position);
+      return rewrite.finished(rewrite.rowsRewritten() + ORDERS);
+    });
+    CdcFlowWorkflow again = flow.start(mirror(hashing()));
+    WorkerEnvironment.awaitStatus(again, s -> asked.size() >= 2 && s.fieldRuleRewrite() == null
+        && s.state() == MirrorPhase.RUNNING);
+
+    Map<String, FieldRules> added = Map.of("orders", new FieldRules(List.of(), List.of("email")));
+    assertEquals(stream.tokenOf(ORDERS - 1).data(), asked.get(0).after().resumeToken(), "past the stored checkpoint");
+    assertEquals(null, upTo.get(0));
+    assertEquals(added, asked.get(0).rules().collections());
+    assertEquals(stream.tokenOf(ORDERS - 1), upTo.get(1), "up to the stored checkpoint");
+    assertEquals(added, asked.get(1).rules().collections());
+    assertEquals(2, asked.size(), asked.toString());
+    FieldRulesWritten recorded = catalog.fieldRulesWritten("orders").orElseThrow();
+    assertEquals(List.of(), recorded.rewrites(), "the catalog holds no rewrite left to run");
+    assertEquals(added, recorded.rules().collections());
+    assertEquals(Map.of("orders", List.of("email")), recorded.hashedPaths());
+    again.terminate(null);
+    flow.result("orders");
+    flow.captureWhenClosed("orders", "created-again-rewrites");
+  }
+
+  /**
+   * Issue 47, finding 7, the mirror dropped before its first commit: its copy or a batch wrote rows,
+   * but the catalog holds no checkpoint, so the mirror created again starts afresh. One rewrite up
+   * to its new start takes every earlier row, before it writes any.
+   */
+  @Test
+  void aMirrorCreatedAgainWithoutAStoredCheckpointRewritesEveryRowBeforeItsStart() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    CdcFlowWorkflow first = flow.start(mirror(MirrorSettings.defaults()));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+    first.terminate(null);
+    flow.result("orders");
+    catalog.forgetCheckpoint("orders");
+
+    List<FieldRuleRewrite> asked = new CopyOnWriteArrayList<>();
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      return rewrite.finished(rewrite.rowsRewritten() + ORDERS);
+    });
+    CdcFlowWorkflow again = flow.start(mirror(hashing()));
+    MirrorStatus running = WorkerEnvironment.awaitStatus(again, s -> !asked.isEmpty() && s.fieldRuleRewrite() == null
+        && s.state() == MirrorPhase.RUNNING);
+
+    assertEquals(1, asked.size(), asked.toString());
+    assertEquals(null, asked.get(0).after());
+    assertEquals(running.startedFrom(), asked.get(0).upTo(), "up to the new start");
+    assertEquals(Map.of("orders", new FieldRules(List.of(), List.of("email"))), asked.get(0).rules().collections());
+    again.terminate(null);
+    flow.result("orders");
+  }
+
+  /**
+   * Issue 47, finding 7: a path the mirror hashed once, then no longer, holds hashes in some rows
+   * and values in others; created again with a hash rule on it, a rewrite would hash the hashes
+   * again. The set-up refuses it, with the reason, before any batch.
+   */
+  @Test
+  void aMirrorCreatedAgainIsRefusedAHashOfAPathItHashedBeforeAndNoLongerDid() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    CdcFlowWorkflow first = flow.start(mirror(hashing()));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+    first.edit(Map.of("removeFieldRules", Map.of("orders", List.of("email"))));
+    WorkerEnvironment.awaitStatus(first, s -> s.config().settings().fieldRules().isEmpty());
+    first.terminate(null);
+    flow.result("orders");
+    int batches = catalog.batches("orders").size();
+
+    flow.start(mirror(hashing()));
+    WorkflowFailedException refused = assertThrows(WorkflowFailedException.class, () -> flow.result("orders"));
+    String reason = refused.getCause() instanceof ApplicationFailure application
+        ? application.getOriginalMessage() : String.valueOf(refused.getCause());
+    assertTrue(reason.contains("'email' was hashed before"), reason);
+    assertEquals(batches, catalog.batches("orders").size(), "no batch ran");
+  }
+
+  private static MirrorSettings hashing() {
+    return MirrorSettings.defaults().apply(io.mongocdc.workflows.model.EditRequest.fromJson(
+        Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("email"))))));
+  }
+
+  /**
+   * Issue 47, finding 4: {@code customer.*} added over a {@code customer.email} hash rule was
+   * rewritten with no word of the rule before, and the rows' email hashes were hashed again. The
+   * workflow queues both rewrites (past and up to the checkpoint) with the paths the rows hold
+   * hashes at, which the rewrite leaves as they are; a rule holding those values is refused.
+   */
+  @Test
+  void aHashRuleAddedOverAnOverlappingOneIsRewrittenKeepingTheValuesHashedAlready() throws Exception {
+    WorkerEnvironment flow = servers.start().startWorker(Fixtures.peersWithHashKey(KEY),
+        Fixtures.inMemoryPorts(destination, catalog, stream), Fixtures.quickPulls(), clock);
+    MirrorSettings hashing = MirrorSettings.defaults().apply(io.mongocdc.workflows.model.EditRequest.fromJson(
+        Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("customer.email"))))));
+    CdcFlowWorkflow workflow = flow.start(mirror(hashing));
+    catalog.awaitCheckpoint("orders", StreamPosition.after(stream.tokenOf(ORDERS - 1))::equals, Duration.ofSeconds(30));
+    List<FieldRuleRewrite> asked = new CopyOnWriteArrayList<>();
+    destination.rewriteWith((rewrite, position) -> {
+      asked.add(rewrite);
+      return rewrite.finished(0);
+    });
+
+    workflow.edit(Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("customer.*")))));
+    WorkerEnvironment.awaitStatus(workflow, s -> s.config().settings().fieldRules().of("orders").hash().size() == 2
+        && s.fieldRuleRewrite() == null);
+    assertEquals(2, asked.size(), asked.toString());
+    for (FieldRuleRewrite rewrite : asked) {
+      assertEquals(Map.of("orders", new FieldRules(List.of(), List.of("customer.*"))), rewrite.rules().collections());
+      assertEquals(Map.of("orders", List.of("customer.email")), rewrite.hashedAlready(),
+          "the rows hold hashes at customer.email, which the added rule reaches too");
+    }
+    assertRejected(workflow, Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("customer")))),
+        "'customer' holds values 'customer.email' hashes or hashed");
     workflow.terminate(null);
     flow.result("orders");
   }

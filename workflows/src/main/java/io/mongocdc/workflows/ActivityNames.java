@@ -13,6 +13,7 @@ public final class ActivityNames {
   public static final String TAKE_STARTING_POINT = "TakeStartingPoint";
   public static final String CHECK_START_POINT = "CheckStartPoint";
   public static final String COMMITTED_BATCH_ID = "CommittedBatchId";
+  public static final String FIELD_RULES_WRITTEN = "FieldRulesWritten";
   public static final String PULL_RECORDS = "PullRecords";
   public static final String COMMIT_CHECKPOINT = "CommitCheckpoint";
   public static final String LIST_SOURCE_COLLECTIONS = "ListSourceCollections";

@@ -5,6 +5,7 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CommitCheckpointRequest;
 import io.mongocdc.workflows.model.CommitResult;
 import io.mongocdc.workflows.model.FieldRuleRewrite;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.PullRecordsRequest;
@@ -45,6 +46,11 @@ final class CdcActivities {
   /** The batch that committed the catalog's checkpoint of the mirror; 0 if it has none. */
   long committedBatchId(MirrorConfig mirror) {
     return setup().committedBatchId(mirror);
+  }
+
+  /** What the rows the mirror wrote hold under its field rules, as the catalog recorded it; null if never. */
+  FieldRulesWritten fieldRulesWritten(MirrorConfig mirror) {
+    return setup().fieldRulesWritten(mirror);
   }
 
   Checkpoint takeStartingPoint(MirrorConfig mirror) {

@@ -2,7 +2,7 @@ package io.mongocdc.workflows;
 
 import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.EditRequest;
-import io.mongocdc.workflows.model.FieldRuleSettings;
+import io.mongocdc.workflows.model.FieldRules;
 import io.mongocdc.workflows.model.InvalidEditException;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Decides whether an edit may be accepted, against the mirror as the pending edits will leave it
@@ -49,10 +50,34 @@ final class EditChecks {
         .filter(p -> p.startsWith("settings.") || p.startsWith("collections"))
         .map(p -> p.startsWith("settings.") ? p.substring("settings.".length()) : p)
         .forEach(problems::add);
+    if (problems.isEmpty()) {
+      problems.addAll(noChangeProblems(edit, pending));
+    }
     if (!problems.isEmpty()) {
       throw new InvalidEditException(problems);
     }
     return edit;
+  }
+
+  /**
+   * An edit that would leave the mirror as the pending edits leave it, and asks for no copy, changes
+   * nothing: refused, saying so, rather than accepted as if it did something (a rule that is there
+   * already, sent again, is most likely a mistake about which rules are in effect).
+   */
+  private List<String> noChangeProblems(EditRequest edit, MirrorConfig pending) {
+    if (edit.resyncCollections() != null || !state.edits.withEdit(edit).equals(pending)) {
+      return List.of();
+    }
+    List<String> details = new ArrayList<>();
+    if (edit.fieldRules() != null) {
+      edit.fieldRules().forEach((collection, rules) -> {
+        rules.exclude().forEach(path -> details.add("'" + path + "' of " + collection + " is excluded already"));
+        rules.hash().forEach(path -> details.add("'" + path + "' of " + collection + " is hashed already"));
+      });
+    }
+    details.add(String.join(", ", edit.toJson().keySet()) + ": as given, in effect or pending already");
+    return List.of("the edit changes nothing (" + String.join("; ", details) + "); see mirror status for the"
+        + " settings in effect");
   }
 
   /**
@@ -75,16 +100,53 @@ final class EditChecks {
       problems.add("fieldRules: cannot change while " + busy + "; send the edit again when status shows it done");
     }
     if (edit.fieldRules() != null) {
-      FieldRuleSettings next = state.edits.nextConfig().settings().fieldRules();
-      edit.fieldRules().forEach((collection, rules) -> {
-        for (String path : rules.hash()) {
-          if (!next.of(collection).hash().contains(path)
-              && carried.hashedPaths.getOrDefault(collection, List.of()).contains(path)) {
-            problems.add("fieldRules." + collection + ": '" + path + "' was hashed before, so rows written then hold"
-                + " hashes that a rewrite would hash again; only a new mirror can hash it again");
-          }
+      edit.fieldRules().forEach((collection, rules) -> problems.addAll(overlapProblems(collection, rules)));
+    }
+    return problems;
+  }
+
+  /**
+   * What hash rules an edit adds to {@code collection} cannot do to the rows written before, decided
+   * on paths, not on their text (see {@link FieldRules#overlap}):
+   * <ul>
+   *   <li>reach values a rule hashed before and hashes no more: rows written then hold hashes, rows
+   *       written since do not, and a rewrite cannot tell them apart (values a rule in effect hashes
+   *       are left as they are: every row holds their hash, so a rewrite keeps it);
+   *   <li>hash a value that holds one a rule hashes or hashed, or one excluded: rows written before
+   *       hold the hash inside it, or lack it, so a rewrite could not give the hash the stream gives
+   *       of the whole value as the source holds it, and equal values would hash apart.
+   * </ul>
+   */
+  private List<String> overlapProblems(String collection, FieldRules rules) {
+    FieldRules next = state.edits.nextConfig().settings().fieldRules().of(collection);
+    FieldRules applied = carried.config.settings().fieldRules().of(collection);
+    Set<String> hashed = new TreeSet<>(carried.hashedPaths.getOrDefault(collection, List.of()));
+    hashed.addAll(applied.hash());
+    String where = "fieldRules." + collection + ": ";
+    List<String> problems = new ArrayList<>();
+    for (String path : rules.hash()) {
+      if (next.hash().contains(path)) {
+        continue; // in effect already: the edit changes nothing of it
+      }
+      for (String before : hashed) {
+        FieldRules.Overlap overlap = FieldRules.overlap(path, before);
+        if (overlap == FieldRules.Overlap.SAME && !next.hash().contains(before)) {
+          problems.add(where + (path.equals(before) ? "'" + path + "' was hashed before"
+              : "'" + path + "' reaches values '" + before + "' hashed before") + ", so rows written then hold"
+              + " hashes that a rewrite would hash again; only a new mirror can hash them again");
+        } else if (overlap == FieldRules.Overlap.ABOVE) {
+          problems.add(where + "'" + path + "' holds values '" + before + "' hashes or hashed: rows written before hold"
+              + " those hashes inside it, so a rewrite could not give the hash the stream gives of the whole, and"
+              + " equal values would hash apart; hash the paths inside it instead, or hash it in a new mirror");
         }
-      });
+      }
+      for (String excluded : applied.exclude()) {
+        if (FieldRules.overlap(path, excluded) == FieldRules.Overlap.ABOVE) {
+          problems.add(where + "'" + path + "' holds '" + excluded + "', which is excluded: rows written before lack"
+              + " it, so a rewrite could not give the hash the stream gives of the whole, and equal values would hash"
+              + " apart; hash the paths inside it instead, or hash it in a new mirror");
+        }
+      }
     }
     return problems;
   }

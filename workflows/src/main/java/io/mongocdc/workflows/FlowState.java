@@ -7,6 +7,7 @@ import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.CopyTimeLeft;
 import io.mongocdc.workflows.model.FieldRuleSettings;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStateChange;
 import io.mongocdc.workflows.model.MirrorStatus;
@@ -143,12 +144,25 @@ final class FlowState {
    * The state to record in the catalog now: the phase with why it is paused and, while the mirror
    * is failing, the last failure; at {@code nowMillis}, numbered after the last recorded change.
    */
-  MirrorStateChange stateChange(long nowMillis) {
+  /**
+   * @param withFieldRules whether the change carries {@link #fieldRulesWritten} (runs from before
+   *     it was recorded do not)
+   */
+  MirrorStateChange stateChange(long nowMillis, boolean withFieldRules) {
     boolean failing = phase == MirrorPhase.BACKING_OFF || phase == MirrorPhase.FAILED;
     String reason = phase == MirrorPhase.PAUSED || phase == MirrorPhase.FAILED ? carried.pausedReason : null;
     return new MirrorStateChange(carried.config.name(), phase, reason, failing ? carried.lastError : null,
         failing ? carried.lastFailureType : null, failing ? carried.failedAttempts : 0, nowMillis,
-        carried.stateChanges + 1, carried.config, carried.startedFrom);
+        carried.stateChanges + 1, carried.config, carried.startedFrom, withFieldRules ? fieldRulesWritten() : null);
+  }
+
+  /**
+   * What the rows the mirror wrote hold under its field rules, for the catalog; null before set-up,
+   * so a mirror created again does not overwrite the record of its earlier rows before it read it.
+   */
+  FieldRulesWritten fieldRulesWritten() {
+    return carried.setUp ? new FieldRulesWritten(carried.config.settings().fieldRules(),
+        carried.fieldRuleRewrites, carried.hashedPaths) : null;
   }
 
   MirrorStatus status(long nowMillis) {

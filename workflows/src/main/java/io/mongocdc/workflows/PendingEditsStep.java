@@ -8,6 +8,7 @@ import io.mongocdc.workflows.model.TypedColumnsRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 
 /**
@@ -196,12 +197,14 @@ final class PendingEditsStep implements Step {
     flow.recorder.record();
     FieldRuleSettings added = now.addedSince(before);
     if (!added.isEmpty() && carried.checkpoint != null) {
+      // The rows hold hashes where the rules before hashed: an added rule reaching them too leaves them.
+      Map<String, List<String>> hashedAlready = before.hashedPaths();
       if (Workflow.getVersion(REWRITE_PAST_CHECKPOINT_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
         // Rows a cancelled or failed batch committed past the checkpoint: its replay writes the
         // same positions, which leaves them as they are, so they are rewritten first.
-        carried.fieldRuleRewrites.add(FieldRuleRewrite.pastCheckpoint(added, carried.checkpoint));
+        carried.fieldRuleRewrites.add(FieldRuleRewrite.pastCheckpoint(added, carried.checkpoint, hashedAlready));
       }
-      carried.fieldRuleRewrites.add(FieldRuleRewrite.of(added, carried.checkpoint));
+      carried.fieldRuleRewrites.add(FieldRuleRewrite.of(added, carried.checkpoint, hashedAlready));
       log.info("mirror {}: field rules {} added; rewriting the rows written up to {}", flow.name(),
           added.collections(), carried.checkpoint.describe());
     }

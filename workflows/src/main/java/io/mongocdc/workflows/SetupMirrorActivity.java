@@ -1,6 +1,7 @@
 package io.mongocdc.workflows;
 
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.StartPointRequest;
 import io.temporal.activity.ActivityInterface;
@@ -26,6 +27,13 @@ public interface SetupMirrorActivity {
   /** The batch that committed the mirror's checkpoint in the catalog; 0 if it has none. */
   @ActivityMethod(name = ActivityNames.COMMITTED_BATCH_ID)
   long committedBatchId(MirrorConfig mirror);
+
+  /**
+   * What the rows the mirror wrote hold under its field rules, as its workflow last recorded it in
+   * the catalog (with each rewrite slice's progress); null if the catalog has no record of it.
+   */
+  @ActivityMethod(name = ActivityNames.FIELD_RULES_WRITTEN)
+  FieldRulesWritten fieldRulesWritten(MirrorConfig mirror);
 
   /** The source's current operation time: where a new mirror starts. */
   @ActivityMethod(name = ActivityNames.TAKE_STARTING_POINT)

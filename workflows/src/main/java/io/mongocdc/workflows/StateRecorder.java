@@ -16,6 +16,12 @@ final class StateRecorder {
 
   /** The change id of recording phase changes in the catalog: histories from before it replay without. */
   static final String CATALOG_STATE_CHANGE = "catalog-state";
+  /**
+   * The change id of recording with the state what the rows the mirror wrote hold under its field
+   * rules (rules, rewrites still to run, paths hashed before), and of recording again when that
+   * changes: a mirror created again over those rows reads it. Recorded at a run's first change.
+   */
+  static final String FIELD_RULES_WRITTEN_CHANGE = "field-rules-written";
 
   private static final Logger log = Workflow.getLogger(StateRecorder.class);
 
@@ -23,6 +29,8 @@ final class StateRecorder {
   private final CdcActivities activities;
   /** Whether this run records its phase changes; decided at its first change. */
   private Boolean recordsStates;
+  /** Whether this run's changes carry {@link FlowState#fieldRulesWritten}; decided with {@link #recordsStates}. */
+  private boolean recordsFieldRules;
   /** The last change recorded by this run, to write only what changed. */
   private MirrorStateChange recorded;
 
@@ -34,8 +42,10 @@ final class StateRecorder {
   void record() {
     if (recordsStates == null) {
       recordsStates = Workflow.getVersion(CATALOG_STATE_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
+      recordsFieldRules = recordsStates
+          && Workflow.getVersion(FIELD_RULES_WRITTEN_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
     }
-    MirrorStateChange change = state.stateChange(Workflow.currentTimeMillis());
+    MirrorStateChange change = state.stateChange(Workflow.currentTimeMillis(), recordsFieldRules);
     if (!recordsStates || same(change, recorded)) {
       return;
     }
@@ -52,6 +62,6 @@ final class StateRecorder {
   private static boolean same(MirrorStateChange a, MirrorStateChange b) {
     return b != null && a.phase() == b.phase() && Objects.equals(a.reason(), b.reason())
         && Objects.equals(a.lastError(), b.lastError()) && a.failedAttempts() == b.failedAttempts()
-        && a.config().equals(b.config());
+        && a.config().equals(b.config()) && Objects.equals(a.fieldRulesWritten(), b.fieldRulesWritten());
   }
 }

@@ -1,6 +1,8 @@
 package io.mongocdc.workflows.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The rewrite of the rows a mirror wrote before field rules were added: the added rules are
@@ -25,26 +27,46 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * @param rowsRewritten rows rewritten so far, quarantined events included
  * @param after only rows whose {@code _position} is after this checkpoint are rewritten; null for
  *     no lower bound (and in histories from before it existed)
+ * @param hashedAlready per collection, the paths the rows hold hashes at already: the hash rules in
+ *     effect before the rules were added. A value there stays as it is, even where an added rule
+ *     reaches it too ({@code customer.*} over {@code customer.email}), as the stream hashes a value
+ *     once however many rules reach it. Null (histories from before it existed) for none
  */
 public record FieldRuleRewrite(FieldRuleSettings rules, Checkpoint upTo, String collection, String stage,
-    String afterPosition, String afterKey, long rowsRewritten, Checkpoint after) {
+    String afterPosition, String afterKey, long rowsRewritten, Checkpoint after,
+    Map<String, List<String>> hashedAlready) {
+
+  public FieldRuleRewrite {
+    hashedAlready = hashedAlready == null ? Map.of() : DeterministicMaps.sorted(hashedAlready);
+  }
 
   public static final String TABLE = "table";
   public static final String HISTORY = "history";
 
-  /** A rewrite of {@code rules} up to {@code upTo}, from its start. */
+  /** A rewrite of {@code rules} up to {@code upTo}, from its start, of rows that hold no hashes. */
   public static FieldRuleRewrite of(FieldRuleSettings rules, Checkpoint upTo) {
-    return new FieldRuleRewrite(rules, upTo, null, null, null, null, 0, null);
+    return of(rules, upTo, Map.of());
   }
 
-  /** A rewrite of {@code rules} of every row written past {@code checkpoint}, from its start. */
+  /** A rewrite of {@code rules} up to {@code upTo}, from its start; see {@link #hashedAlready}. */
+  public static FieldRuleRewrite of(FieldRuleSettings rules, Checkpoint upTo, Map<String, List<String>> hashedAlready) {
+    return new FieldRuleRewrite(rules, upTo, null, null, null, null, 0, null, hashedAlready);
+  }
+
+  /** A rewrite of {@code rules} of every row written past {@code checkpoint}, from its start, of rows that hold no hashes. */
   public static FieldRuleRewrite pastCheckpoint(FieldRuleSettings rules, Checkpoint checkpoint) {
-    return new FieldRuleRewrite(rules, null, null, null, null, null, 0, checkpoint);
+    return pastCheckpoint(rules, checkpoint, Map.of());
+  }
+
+  /** A rewrite of {@code rules} of every row written past {@code checkpoint}, from its start; see {@link #hashedAlready}. */
+  public static FieldRuleRewrite pastCheckpoint(FieldRuleSettings rules, Checkpoint checkpoint,
+      Map<String, List<String>> hashedAlready) {
+    return new FieldRuleRewrite(rules, null, null, null, null, null, 0, checkpoint, hashedAlready);
   }
 
   /** This rewrite at a new place: {@code collection}'s {@code stage}, after the row given, with {@code rows} done. */
   public FieldRuleRewrite at(String collection, String stage, String position, String key, long rows) {
-    return new FieldRuleRewrite(rules, upTo, collection, stage, position, key, rows, after);
+    return new FieldRuleRewrite(rules, upTo, collection, stage, position, key, rows, after, hashedAlready);
   }
 
   /** Whether it has rewritten everything: a slice returned it without a next place to go on. */
@@ -55,7 +77,7 @@ public record FieldRuleRewrite(FieldRuleSettings rules, Checkpoint upTo, String 
 
   /** This rewrite with nothing left: {@link #done}. */
   public FieldRuleRewrite finished(long rows) {
-    return new FieldRuleRewrite(rules, upTo, null, TABLE, null, null, rows, after);
+    return new FieldRuleRewrite(rules, upTo, null, TABLE, null, null, rows, after, hashedAlready);
   }
 
   /**

@@ -44,6 +44,17 @@ public record FieldRuleSettings(Map<String, FieldRules> collections) {
     return collections.isEmpty();
   }
 
+  /** Per collection with hash rules, their paths. */
+  public Map<String, List<String>> hashedPaths() {
+    Map<String, List<String>> hashed = new TreeMap<>();
+    collections.forEach((collection, rules) -> {
+      if (!rules.hash().isEmpty()) {
+        hashed.put(collection, rules.hash());
+      }
+    });
+    return hashed;
+  }
+
   /** Whether any collection has a hash rule, so workers need the hash key. */
   public boolean hashes() {
     return collections.values().stream().anyMatch(rules -> !rules.hash().isEmpty());

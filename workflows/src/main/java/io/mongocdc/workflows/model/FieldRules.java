@@ -96,6 +96,34 @@ public record FieldRules(List<String> exclude, List<String> hash) {
     return problems;
   }
 
+  /** Where the values one rule path acts on lie against those of another (see {@link #overlap}). */
+  public enum Overlap {
+    /** No value of one is, holds or lies in a value of the other. */
+    APART,
+    /** Some value both act on ({@code customer.*} and {@code customer.email}). */
+    SAME,
+    /** Some value of the first holds one of the second ({@code customer} and {@code customer.*.email}). */
+    ABOVE,
+    /** Some value of the first lies in one of the second. */
+    BELOW
+  }
+
+  /**
+   * Where the values the rule on {@code path} acts on lie against those the rule on {@code other}
+   * acts on, decided on the paths, not on their text: segments meet when they are equal or either
+   * is {@code *} (a path's segments are field names, and both go through arrays alike).
+   */
+  public static Overlap overlap(String path, String other) {
+    List<String> a = segments(path);
+    List<String> b = segments(other);
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      if (!a.get(i).equals(b.get(i)) && !a.get(i).equals(ANY_FIELD) && !b.get(i).equals(ANY_FIELD)) {
+        return Overlap.APART;
+      }
+    }
+    return a.size() == b.size() ? Overlap.SAME : a.size() < b.size() ? Overlap.ABOVE : Overlap.BELOW;
+  }
+
   /**
    * Whether a value at {@code path} (a typed column's path: numeric segments may index arrays)
    * is within or under what the rule on {@code rulePath} acts on.

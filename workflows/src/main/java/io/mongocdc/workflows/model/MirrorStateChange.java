@@ -18,6 +18,9 @@ package io.mongocdc.workflows.model;
  * @param config the mirror with the settings in effect
  * @param startedFrom where the mirror's stream started (see {@link CarriedState#startedFrom}); null
  *     when not known, which leaves the catalog's record of it as it is
+ * @param fieldRulesWritten what the rows the mirror wrote hold under its field rules; null before
+ *     set-up (a mirror created again must not lose the record of the rows it wrote before) and in
+ *     histories from before it was recorded, which leaves the catalog's record as it is
  */
 public record MirrorStateChange(
     String mirror,
@@ -29,4 +32,5 @@ public record MirrorStateChange(
     long atMillis,
     long sequence,
     MirrorConfig config,
-    Checkpoint startedFrom) {}
+    Checkpoint startedFrom,
+    FieldRulesWritten fieldRulesWritten) {}
