@@ -6,6 +6,7 @@ import io.mongocdc.ports.ConnectionLease;
 import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.ports.OplogSpanLog;
 import io.mongocdc.ports.QuarantineLog;
 import io.mongocdc.ports.SnapshotCatalog;
 import io.mongocdc.decode.IdKeyRenderer;
@@ -60,14 +61,17 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
   private final SnapshotCatalog catalog;
   private final PipelineMetrics metrics;
   private final ConnectionTurns connectionTurns;
+  private final OplogSpanReader oplogSpans;
 
   /**
    * @param quarantine where documents the destination cannot hold go under {@code poisonEventPolicy} QUARANTINE
    * @param connectionWaits where a partition says it waits for its destination connections
+   * @param oplogSpans where a copied partition leaves the source's oplog span
    */
   public SnapshotActivityImpl(MirrorSourceFactory source, MirrorDestination destination, SnapshotCatalog catalog,
-      PipelineMetrics metrics, QuarantineLog quarantine, ConnectionWaitLog connectionWaits,
+      PipelineMetrics metrics, QuarantineLog quarantine, ConnectionWaitLog connectionWaits, OplogSpanLog oplogSpans,
       MirrorRedactions redactions) {
+    this.oplogSpans = new OplogSpanReader(source, oplogSpans);
     this.connectionTurns = new ConnectionTurns(destination, connectionWaits);
     this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
@@ -148,7 +152,8 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       if (planned.done()) {
         log.info("mirror {}: snapshot partition {} of {} was copied already; not read again",
             mirror.name(), partition, collection);
-        return new SnapshotPartitionCopied(collection, partition, planned.documents(), planned.bytes(), null);
+        return new SnapshotPartitionCopied(collection, partition, planned.documents(), planned.bytes(), null,
+            oplogSpans.readQuietly(mirror));
       }
       catalog.partitionStarted(mirror.name(), collection, partition);
       StreamPosition start = Checkpoints.toPosition(request.position());
@@ -191,7 +196,8 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
               : ", " + copied.quarantined() + " set aside in quarantined_events");
       // The range holds _id values: kept out of the default log.
       log.debug("mirror {}: snapshot partition {} of {} was {}", mirror.name(), partition, collection, range.describe());
-      return new SnapshotPartitionCopied(collection, partition, copied.documents(), copied.bytes(), drift);
+      return new SnapshotPartitionCopied(collection, partition, copied.documents(), copied.bytes(), drift,
+          oplogSpans.readQuietly(mirror));
     } catch (ActivityCompletionException e) {
       throw e;
     } catch (InterruptedException e) {

@@ -3,12 +3,16 @@ package io.mongocdc.catalog;
 import static io.mongocdc.catalog.jooq.Tables.CHECKPOINTS;
 import static io.mongocdc.catalog.jooq.Tables.MIRRORS;
 import static io.mongocdc.catalog.jooq.Tables.QUARANTINED_EVENTS;
+import static io.mongocdc.catalog.jooq.Tables.SNAPSHOT_COLLECTIONS;
+import static io.mongocdc.catalog.jooq.Tables.SNAPSHOT_PARTITIONS;
 import static io.mongocdc.catalog.jooq.Tables.VERIFY_RANGES;
 import static io.mongocdc.catalog.jooq.Tables.VERIFY_RUNS;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.max;
 
 import io.mongocdc.ports.MirrorHealth;
+import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -21,7 +25,7 @@ import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
 
-/** Every mirror's {@link MirrorHealth}, read from the catalog in three queries, changing nothing. */
+/** Every mirror's {@link MirrorHealth}, read from the catalog in four queries, changing nothing. */
 final class MirrorHealthQuery {
 
   /** Differences a range confirmed: missing, extra and different rows (not the unsettled, which a paused mirror leaves). */
@@ -40,6 +44,7 @@ final class MirrorHealthQuery {
         .groupBy(QUARANTINED_EVENTS.MIRROR_NAME)
         .fetchMap(QUARANTINED_EVENTS.MIRROR_NAME, count());
     Map<String, Long> differences = verifyDifferences();
+    Map<String, List<SnapshotProgress>> snapshots = snapshots();
     List<MirrorHealth> health = new ArrayList<>();
     for (Record row : dsl.select(MIRRORS.NAME, MIRRORS.STATUS, MIRRORS.STATUS_CHANGED_AT, MIRRORS.OPLOG_OLDEST_SECONDS,
             MIRRORS.OPLOG_OBSERVED_AT, CHECKPOINTS.COMMITTED_AT, CHECKPOINTS.CLUSTER_TIME_AT)
@@ -49,10 +54,12 @@ final class MirrorHealthQuery {
         .fetch()) {
       String name = row.get(MIRRORS.NAME);
       OffsetDateTime clusterTime = row.get(CHECKPOINTS.CLUSTER_TIME_AT);
+      List<SnapshotProgress> copies = snapshots.getOrDefault(name, List.of());
       health.add(new MirrorHealth(name, Catalog.phaseOf(row.get(MIRRORS.STATUS)), instant(row.get(MIRRORS.STATUS_CHANGED_AT)),
-          instant(row.get(CHECKPOINTS.COMMITTED_AT)), clusterTime == null ? null : clusterTime.toEpochSecond(),
+          instant(row.get(CHECKPOINTS.COMMITTED_AT)),
+          clusterTime == null ? copyStartSeconds(copies) : Long.valueOf(clusterTime.toEpochSecond()),
           row.get(MIRRORS.OPLOG_OLDEST_SECONDS), instant(row.get(MIRRORS.OPLOG_OBSERVED_AT)),
-          quarantined.getOrDefault(name, 0), differences.get(name)));
+          quarantined.getOrDefault(name, 0), differences.get(name), copies));
     }
     return health;
   }
@@ -74,6 +81,56 @@ final class MirrorHealthQuery {
         .forEach(row -> differences.put(row.value1(),
             Math.max(0, row.value2().longValue() - row.value3().longValue())));
     return differences;
+  }
+
+  /**
+   * Per mirror, every collection's snapshot as the catalog records it: the plan's figures with its
+   * partitions done and their documents, when it was planned and finished, and the cluster time it
+   * started at (as an operation time: the figures need no token).
+   */
+  private Map<String, List<SnapshotProgress>> snapshots() {
+    Field<Integer> done = DSL.count().filterWhere(SNAPSHOT_PARTITIONS.STATE.eq("done"));
+    Field<BigDecimal> copied = DSL.coalesce(
+        DSL.sum(SNAPSHOT_PARTITIONS.DOCUMENTS).filterWhere(SNAPSHOT_PARTITIONS.STATE.eq("done")), BigDecimal.ZERO);
+    Map<String, List<SnapshotProgress>> snapshots = new HashMap<>();
+    for (Record row : dsl.select(SNAPSHOT_COLLECTIONS.MIRROR_NAME, SNAPSHOT_COLLECTIONS.COLLECTION,
+            SNAPSHOT_COLLECTIONS.STATE, SNAPSHOT_COLLECTIONS.PARTITIONS_TOTAL, SNAPSHOT_COLLECTIONS.ESTIMATED_DOCUMENTS,
+            SNAPSHOT_COLLECTIONS.PLANNED_AT, SNAPSHOT_COLLECTIONS.FINISHED_AT, SNAPSHOT_COLLECTIONS.START_CLUSTER_TIME,
+            done, copied)
+        .from(SNAPSHOT_COLLECTIONS)
+        .leftJoin(SNAPSHOT_PARTITIONS).on(SNAPSHOT_PARTITIONS.MIRROR_NAME.eq(SNAPSHOT_COLLECTIONS.MIRROR_NAME),
+            SNAPSHOT_PARTITIONS.COLLECTION.eq(SNAPSHOT_COLLECTIONS.COLLECTION))
+        .groupBy(SNAPSHOT_COLLECTIONS.MIRROR_NAME, SNAPSHOT_COLLECTIONS.COLLECTION)
+        .orderBy(SNAPSHOT_COLLECTIONS.MIRROR_NAME, SNAPSHOT_COLLECTIONS.COLLECTION)
+        .fetch()) {
+      boolean finished = "done".equals(row.get(SNAPSHOT_COLLECTIONS.STATE));
+      snapshots.computeIfAbsent(row.get(SNAPSHOT_COLLECTIONS.MIRROR_NAME), mirror -> new ArrayList<>())
+          .add(new SnapshotProgress(row.get(SNAPSHOT_COLLECTIONS.COLLECTION),
+              start(row.get(SNAPSHOT_COLLECTIONS.START_CLUSTER_TIME)),
+              finished ? SnapshotProgress.State.DONE : SnapshotProgress.State.COPYING,
+              row.get(SNAPSHOT_COLLECTIONS.PARTITIONS_TOTAL), row.get(done), row.get(copied).longValue(),
+              row.get(SNAPSHOT_COLLECTIONS.ESTIMATED_DOCUMENTS), millis(row.get(SNAPSHOT_COLLECTIONS.PLANNED_AT)),
+              millis(row.get(SNAPSHOT_COLLECTIONS.FINISHED_AT))));
+    }
+    return snapshots;
+  }
+
+  /**
+   * Before the first commit, where the stream will start: the start of the copy under way (a first
+   * snapshot starts at the mirror's starting point); null when none runs.
+   */
+  private static Long copyStartSeconds(List<SnapshotProgress> copies) {
+    return copies.stream().filter(copy -> !copy.done()).map(copy -> copy.position().clusterTimeSeconds())
+        .min(Long::compare).orElse(null);
+  }
+
+  /** A BSON timestamp's 64-bit value (seconds in the high 32 bits) as a checkpoint at that time. */
+  private static Checkpoint start(long clusterTime) {
+    return Checkpoint.atOperationTime(clusterTime >>> 32, (int) clusterTime);
+  }
+
+  private static Long millis(OffsetDateTime time) {
+    return time == null ? null : time.toInstant().toEpochMilli();
   }
 
   private static Instant instant(OffsetDateTime time) {

@@ -82,6 +82,6 @@ public final class PostgresSnapshotCatalog implements SnapshotCatalog {
         pending.add(row.getPartitionNo());
       }
     }
-    return new SnapshotPlan(collection, plan.partitionsTotal(), pending, copied);
+    return new SnapshotPlan(collection, plan.partitionsTotal(), pending, copied, plan.estimatedDocuments());
   }
 }

@@ -31,8 +31,9 @@ public final class SnapshotStore {
    */
   public record Start(String resumeToken, long clusterTime) {}
 
-  /** A collection's plan: its start, partition count and every partition row. */
-  public record Plan(Start start, int partitionsTotal, List<SnapshotPartitionsRecord> partitions) {}
+  /** A collection's plan: its start, partition count, every partition row and the source's estimated count. */
+  public record Plan(Start start, int partitionsTotal, List<SnapshotPartitionsRecord> partitions,
+      long estimatedDocuments) {}
 
   private final DSLContext dsl;
 
@@ -52,7 +53,7 @@ public final class SnapshotStore {
         .orderBy(SNAPSHOT_PARTITIONS.PARTITION_NO)
         .fetch();
     return Optional.of(new Plan(new Start(row.getStartResumeToken(), row.getStartClusterTime()),
-        row.getPartitionsTotal(), partitions));
+        row.getPartitionsTotal(), partitions, row.getEstimatedDocuments()));
   }
 
   /** Replaces the collection's plan, in one transaction. */

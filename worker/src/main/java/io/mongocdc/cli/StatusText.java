@@ -2,6 +2,7 @@ package io.mongocdc.cli;
 
 import io.mongocdc.workflows.model.BatchFigure;
 import io.mongocdc.workflows.model.BatchFigures;
+import io.mongocdc.workflows.model.CopyTimeLeft;
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.MirrorSetting;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -21,6 +22,23 @@ import java.util.stream.Collectors;
 final class StatusText {
 
   private StatusText() {}
+
+  /**
+   * While a copy runs, how long it is expected to take still against the oplog headroom: while
+   * batches wait for a copy the stream's start point ages, and past the headroom the source no
+   * longer holds it.
+   */
+  private static void copyTimeLeft(StringBuilder out, MirrorStatus s) {
+    if (s.snapshots().stream().allMatch(SnapshotProgress::done)) {
+      return;
+    }
+    Long left = s.copySecondsLeft();
+    Long headroom = s.oplogHeadroomSeconds();
+    String against = headroom == null ? "" : String.format(" (oplog headroom %d s)", headroom);
+    String warning = CopyTimeLeft.warning(left, headroom);
+    line(out, "  copy time left: %s%s%s", left == null ? "unknown (until a partition has finished)"
+        : left + " s at the rate so far", against, warning == null ? "" : " (WARNING: " + warning + ")");
+  }
 
   static String of(MirrorStatus s, long nowMillis) {
     return of(s, nowMillis, null);
@@ -70,6 +88,7 @@ final class StatusText {
       line(out, "  oplog headroom: %d s%s", s.oplogHeadroomSeconds(),
           s.oplogWarning() == null ? "" : " (WARNING: " + s.oplogWarning() + ")");
     }
+    copyTimeLeft(out, s);
     for (SnapshotProgress snapshot : s.snapshots()) {
       line(out, "  snapshot of %s: %s, %d of %s partitions, %d documents copied, from %s", snapshot.collection(),
           snapshot.state(), snapshot.partitionsDone(),

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.catalog.ConsoleQueries;
 import io.mongocdc.ports.MirrorHealth;
+import io.mongocdc.workflows.model.CopyTimeLeft;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -91,6 +93,7 @@ final class ConsolePages {
     body.append("<h2>Snapshot</h2>").append(Html.table(catalog.snapshotProgress(name), List.of("collection", "state",
         "partitions_done", "partitions_total", "documents_copied", "estimated_documents", "percent_done", "elapsed"),
         "No snapshot recorded."));
+    body.append(copyTimeLeft(name));
     body.append("<h2>Failed attempts</h2>").append(Html.table(catalog.failedAttempts(name),
         List.of("batch_id", "attempt", "failure_type", "message", "failed_at"), "No failed attempt."));
     body.append("<h2>Quarantined events</h2>").append(Html.table(catalog.quarantined(name), List.of("id", "batch_id",
@@ -112,6 +115,26 @@ final class ConsolePages {
           .append("<button type=\"submit\">Send the edit</button></form>");
     }
     return page("mongo-cdc mirror " + name, body.toString(), false);
+  }
+
+  /**
+   * While a copy runs: how long it is expected to take still, against the oplog headroom of the
+   * stream's start point (issue 48's headroom guard); nothing otherwise.
+   */
+  private String copyTimeLeft(String name) {
+    MirrorHealth h = catalog.health().stream().filter(m -> m.mirror().equals(name)).findFirst().orElse(null);
+    if (h == null || h.snapshots().stream().allMatch(SnapshotProgress::done)) {
+      return "";
+    }
+    Instant now = Instant.now();
+    double left = h.copySecondsLeft(now);
+    double headroom = h.oplogHeadroomSeconds(now);
+    String warning = Double.isNaN(left) || Double.isNaN(headroom) ? null
+        : CopyTimeLeft.warning((long) left, (long) headroom);
+    return "<p id=\"copy-time-left\" class=\"" + (warning == null ? "ok" : "bad") + "\">Copy time left: "
+        + (Double.isNaN(left) ? "unknown until a partition has finished" : Html.seconds(left) + " at the rate so far")
+        + (Double.isNaN(headroom) ? "" : ", oplog headroom " + Html.seconds(headroom))
+        + (warning == null ? "" : ". " + Html.text(warning)) + "</p>";
   }
 
   private String actions(String name) {

@@ -38,6 +38,7 @@ public final class MirrorHealthMetrics implements AutoCloseable {
   private final MultiGauge stateSeconds;
   private final MultiGauge checkpointAge;
   private final MultiGauge oplogHeadroom;
+  private final MultiGauge copySecondsLeft;
   private final MultiGauge quarantined;
   private final MultiGauge verifyDifferences;
   private final Counter readFailures;
@@ -59,6 +60,10 @@ public final class MirrorHealthMetrics implements AutoCloseable {
     oplogHeadroom = MultiGauge.builder("mongo_cdc_catalog_oplog_headroom_seconds")
         .description("seconds the committed checkpoint may still fall behind before the oplog no longer holds it,"
             + " from the oplog span the last batch read, moved on by the clock since (negative: history lost)")
+        .register(registry);
+    copySecondsLeft = MultiGauge.builder("mongo_cdc_catalog_snapshot_seconds_left")
+        .description("seconds the running copy (first snapshot, resync, added collection) is expected to take still,"
+            + " its documents left at the rate it copied so far; 0 when none runs, NaN until a partition finished")
         .register(registry);
     quarantined = MultiGauge.builder("mongo_cdc_quarantined_events")
         .description("events in the catalog's quarantined_events not replayed yet").register(registry);
@@ -102,6 +107,7 @@ public final class MirrorHealthMetrics implements AutoCloseable {
     List<MultiGauge.Row<?>> since = new ArrayList<>();
     List<MultiGauge.Row<?>> ages = new ArrayList<>();
     List<MultiGauge.Row<?>> headrooms = new ArrayList<>();
+    List<MultiGauge.Row<?>> copies = new ArrayList<>();
     List<MultiGauge.Row<?>> quarantine = new ArrayList<>();
     List<MultiGauge.Row<?>> differences = new ArrayList<>();
     for (MirrorHealth mirror : mirrors) {
@@ -113,6 +119,7 @@ public final class MirrorHealthMetrics implements AutoCloseable {
       since.add(MultiGauge.Row.of(tags, mirror, m -> m.stateSeconds(clock.instant())));
       ages.add(MultiGauge.Row.of(tags, mirror, m -> m.checkpointAgeSeconds(clock.instant())));
       headrooms.add(MultiGauge.Row.of(tags, mirror, m -> m.oplogHeadroomSeconds(clock.instant())));
+      copies.add(MultiGauge.Row.of(tags, mirror, m -> m.copySecondsLeft(clock.instant())));
       quarantine.add(MultiGauge.Row.of(tags, mirror.quarantinedEvents()));
       if (mirror.verifyDifferences() != null) {
         differences.add(MultiGauge.Row.of(tags, mirror.verifyDifferences()));
@@ -122,6 +129,7 @@ public final class MirrorHealthMetrics implements AutoCloseable {
     stateSeconds.register(since, true);
     checkpointAge.register(ages, true);
     oplogHeadroom.register(headrooms, true);
+    copySecondsLeft.register(copies, true);
     quarantined.register(quarantine, true);
     verifyDifferences.register(differences, true);
   }

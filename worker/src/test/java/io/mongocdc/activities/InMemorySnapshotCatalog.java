@@ -13,7 +13,7 @@ import java.util.Optional;
 /** A snapshot catalog in memory with the contract of the real one. */
 public final class InMemorySnapshotCatalog implements SnapshotCatalog {
 
-  private record Stored(StreamPosition start, List<PlannedPartition> partitions) {}
+  private record Stored(StreamPosition start, List<PlannedPartition> partitions, long estimatedDocuments) {}
 
   private final Map<String, Stored> plans = new HashMap<>();
   /** By mirror, then collection: when its latest copy finished. */
@@ -35,7 +35,8 @@ public final class InMemorySnapshotCatalog implements SnapshotCatalog {
         pending.add(i);
       }
     }
-    return Optional.of(new SnapshotPlan(collection, stored.partitions().size(), pending, copied));
+    return Optional.of(new SnapshotPlan(collection, stored.partitions().size(), pending, copied,
+        stored.estimatedDocuments()));
   }
 
   @Override
@@ -43,7 +44,7 @@ public final class InMemorySnapshotCatalog implements SnapshotCatalog {
       long estimatedDocuments, List<String> idRanges) {
     List<PlannedPartition> partitions = new ArrayList<>();
     idRanges.forEach(range -> partitions.add(new PlannedPartition(range, false, 0, 0)));
-    plans.put(mirror + "/" + collection, new Stored(start, partitions));
+    plans.put(mirror + "/" + collection, new Stored(start, partitions, estimatedDocuments));
     finished.getOrDefault(mirror, new HashMap<>()).remove(collection);
     return plan(mirror, collection, start).orElseThrow();
   }

@@ -92,6 +92,56 @@ class MirrorHealthQueryTest {
     assertEquals(3, broken.verifyDifferences(), "the last finished run's differences less those it repaired");
   }
 
+  @Test
+  void theRunningCopysTimeLeftIsReckonedFromTheCatalogsSnapshotTables() {
+    // Issue 48, item 4: a first snapshot of orders (4 partitions, about 4 000 documents) and items.
+    port.register(mirror("copying"));
+    PostgresSnapshotCatalog snapshots = new PostgresSnapshotCatalog(catalog);
+    StreamPosition start = token(CHECKPOINT_SECONDS);
+    snapshots.storePlan("copying", "orders", start, "{}", 4_000, List.of("r0", "r1", "r2", "r3"));
+    snapshots.storePlan("copying", "items", start, "{}", 500, List.of("r0"));
+    Instant planned = Instant.parse("2024-01-01T00:00:00Z");
+    catalog.dsl().execute("update mongo_cdc.snapshot_collections set planned_at = ?::timestamptz"
+        + " where mirror_name = 'copying'", planned.toString());
+    assertTrue(Double.isNaN(health().get("copying").copySecondsLeft(planned.plusSeconds(30))),
+        "no partition finished: unknown");
+
+    snapshots.partitionDone("copying", "items", 0, 500, 5_000);
+    snapshots.partitionDone("copying", "orders", 0, 1_000, 10_000);
+    // items finished after the plan, so its documents count towards the rate: 1 500 in 30 s, 50 a
+    // second; orders has 3 000 left.
+    assertEquals(60, health().get("copying").copySecondsLeft(planned.plusSeconds(30)), 0.001);
+    // No batch has committed: the headroom is the copy's start's, where the stream will start.
+    port.recordOplogSpan("copying", new OplogSpan(CHECKPOINT_SECONDS - 600, CHECKPOINT_SECONDS + 30), planned);
+    assertEquals(600 - 30, health().get("copying").oplogHeadroomSeconds(planned.plusSeconds(30)), 0.001);
+
+    for (int partition = 1; partition < 4; partition++) {
+      snapshots.partitionDone("copying", "orders", partition, 1_000, 10_000);
+    }
+    assertEquals(0, health().get("copying").copySecondsLeft(planned.plusSeconds(60)), 0.001, "every copy done");
+    port.register(mirror("never-copied"));
+    assertEquals(0, health().get("never-copied").copySecondsLeft(Instant.now()), 0.001, "no copy under way");
+  }
+
+  @Test
+  void theGaugePublishesTheCopysTimeLeftAtEachScrape() {
+    Instant planned = Instant.parse("2024-01-01T00:00:00Z");
+    MirrorHealth copying = new MirrorHealth("orders", MirrorPhase.SNAPSHOTTING, planned, null, null, null, null, 0,
+        null, List.of(new io.mongocdc.workflows.model.SnapshotProgress("orders", null,
+            io.mongocdc.workflows.model.SnapshotProgress.State.COPYING, 4, 1, 1_000, 4_000,
+            planned.toEpochMilli(), null)));
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    java.time.Clock clock = java.time.Clock.fixed(planned.plusSeconds(10), java.time.ZoneOffset.UTC);
+    try (io.mongocdc.metrics.MirrorHealthMetrics metrics =
+        new io.mongocdc.metrics.MirrorHealthMetrics(registry, () -> List.of(copying), clock)) {
+      metrics.refresh();
+      // 1 000 documents in 10 s, 3 000 left.
+      assertEquals(30, registry.get("mongo_cdc_catalog_snapshot_seconds_left").tags("mirror", "orders").gauge()
+          .value(), 0.001);
+    }
+  }
+
   private static void verifyRun(String mirror, String state, long different, long repaired) {
     long run = ((Number) catalog.dsl().fetchValue("insert into mongo_cdc.verify_runs (mirror_name, workflow_run_id,"
         + " state) values (?, ?, ?) returning run_id", mirror, UUID.randomUUID().toString(), state)).longValue();

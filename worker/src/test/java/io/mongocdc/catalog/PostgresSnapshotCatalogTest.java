@@ -54,19 +54,19 @@ class PostgresSnapshotCatalogTest {
     assertTrue(port.plan("s1", "orders", START).isEmpty());
 
     SnapshotPlan planned = port.storePlan("s1", "orders", START, "{}", 300, List.of("r0", "r1", "r2"));
-    assertEquals(new SnapshotPlan("orders", 3, List.of(0, 1, 2), 0), planned);
+    assertEquals(new SnapshotPlan("orders", 3, List.of(0, 1, 2), 0, 300), planned);
 
     port.partitionStarted("s1", "orders", 1);
     port.partitionDone("s1", "orders", 1, 120, 12_000);
     port.partitionDone("s1", "orders", 1, 999, 999); // a late duplicate keeps the first figures
 
-    assertEquals(new SnapshotPlan("orders", 3, List.of(0, 2), 120), port.plan("s1", "orders", START).orElseThrow());
+    assertEquals(new SnapshotPlan("orders", 3, List.of(0, 2), 120, 300), port.plan("s1", "orders", START).orElseThrow());
     assertEquals(new PlannedPartition("r1", true, 120, 12_000), port.partition("s1", "orders", 1));
     assertEquals(new PlannedPartition("r2", false, 0, 0), port.partition("s1", "orders", 2));
     assertTrue(port.plan("s1", "orders", OTHER_START).isEmpty(), "a plan for another start is not reused");
 
     SnapshotPlan replaced = port.storePlan("s1", "orders", OTHER_START, "{}", 10, List.of("whole"));
-    assertEquals(new SnapshotPlan("orders", 1, List.of(0), 0), replaced, "a new start copies everything again");
+    assertEquals(new SnapshotPlan("orders", 1, List.of(0), 0, 10), replaced, "a new start copies everything again");
   }
 
   @Test

@@ -131,7 +131,7 @@ class AlertRulesTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     boolean[] fail = {false};
     List<io.mongocdc.ports.MirrorHealth> one = List.of(new io.mongocdc.ports.MirrorHealth("orders",
-        io.mongocdc.workflows.model.MirrorPhase.PAUSED, Instant.now(), null, null, null, null, 2, null));
+        io.mongocdc.workflows.model.MirrorPhase.PAUSED, Instant.now(), null, null, null, null, 2, null, null));
     try (MirrorHealthMetrics health = new MirrorHealthMetrics(registry, () -> {
       if (fail[0]) {
         throw new IllegalStateException("catalog down at jdbc:postgresql://db/cat?password=hunter2");

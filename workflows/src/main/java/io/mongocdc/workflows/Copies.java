@@ -39,13 +39,15 @@ final class Copies {
     return carried.snapshots.stream().anyMatch(s -> !s.done() && s.collection().equals(collection));
   }
 
-  void planned(SnapshotPlan plan) {
+  /** {@code plan} was made or read at workflow time {@code nowMillis}. */
+  void planned(SnapshotPlan plan, long nowMillis) {
     carried.freshSnapshotPlans.remove(plan.collection());
-    replace(plan.collection(), progress -> progress.planned(plan));
+    replace(plan.collection(), progress -> progress.planned(plan, nowMillis));
   }
 
-  void partitionCopied(SnapshotPartitionCopied copied) {
-    replace(copied.collection(), progress -> progress.copied(copied));
+  /** {@code copied} ended at workflow time {@code nowMillis}. */
+  void partitionCopied(SnapshotPartitionCopied copied, long nowMillis) {
+    replace(copied.collection(), progress -> progress.copied(copied, nowMillis));
     carried.totals = carried.totals.plusDrift(copied.columnDrift());
     partitionsThisRun++;
   }

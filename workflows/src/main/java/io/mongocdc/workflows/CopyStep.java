@@ -63,7 +63,7 @@ final class CopyStep implements Step {
       }
       SnapshotPlan plan = flow.activities.planSnapshot(new SnapshotPlanRequest(carried.config, progress.collection(),
           progress.position(), carried.freshSnapshotPlans.contains(progress.collection())));
-      flow.state.copies.planned(plan);
+      flow.state.copies.planned(plan, Workflow.currentTimeMillis());
       for (int partition : plan.pendingPartitions()) {
         queue.add(new SnapshotPartitionRequest(carried.config, progress.collection(), partition, progress.position()));
       }
@@ -90,7 +90,8 @@ final class CopyStep implements Step {
             if (attempt.error() != null) {
               failure[0] = failure[0] == null ? attempt.error() : failure[0];
             } else {
-              flow.state.copies.partitionCopied(attempt.copied());
+              flow.state.copies.partitionCopied(attempt.copied(), Workflow.currentTimeMillis());
+              flow.state.oplogRead(attempt.copied().oplog());
             }
           }
         }

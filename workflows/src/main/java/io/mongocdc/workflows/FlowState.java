@@ -5,6 +5,7 @@ import io.mongocdc.workflows.model.BatchFreshness;
 import io.mongocdc.workflows.model.BatchOutcome;
 import io.mongocdc.workflows.model.CarriedState;
 import io.mongocdc.workflows.model.Checkpoint;
+import io.mongocdc.workflows.model.CopyTimeLeft;
 import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.FieldRulesWritten;
 import io.mongocdc.workflows.model.MirrorPhase;
@@ -99,9 +100,7 @@ final class FlowState {
     carried.totals = carried.totals.plus(outcome.figures());
     batchesThisRun++;
     carried.failedAttempts = 0;
-    if (outcome.oplog() != null) {
-      oplog = outcome.oplog();
-    }
+    oplogRead(outcome.oplog());
     if (outcome.figures().get(BatchFigures.FRESHNESS) != null) {
       carried.lastFreshness = outcome.figures().get(BatchFigures.FRESHNESS);
     }
@@ -109,6 +108,16 @@ final class FlowState {
       carried.paused = true;
       carried.pausedReason = "stopped before a control event (" + outcome.stoppedAt()
           + "); adjust the source or set controlEventPolicy to IGNORE, then resume";
+    }
+  }
+
+  /**
+   * The source's oplog span as a batch or a copied partition last read it; null (not reported)
+   * keeps the last one.
+   */
+  void oplogRead(OplogSpan span) {
+    if (span != null) {
+      oplog = span;
     }
   }
 
@@ -169,6 +178,7 @@ final class FlowState {
         oplog == null || checkpoint == null ? null : oplog.headroomSeconds(checkpoint),
         oplog == null || checkpoint == null ? null : oplog.warning(checkpoint), List.copyOf(carried.snapshots),
         freshness == null ? null : Math.max(0, nowMillis - freshness.visibleThroughMillis()), freshness,
-        carried.startedFrom, carried.fieldRuleRewrites.isEmpty() ? null : carried.fieldRuleRewrites.get(0).describe());
+        carried.startedFrom, carried.fieldRuleRewrites.isEmpty() ? null : carried.fieldRuleRewrites.get(0).describe(),
+        CopyTimeLeft.seconds(carried.snapshots, nowMillis));
   }
 }

@@ -179,7 +179,8 @@ class CarriedStateTest {
     carried.lastErrorAtMillis = 1_700_000_102_000L;
     carried.failedAttempts = 3;
     carried.run = 4;
-    carried.snapshots.add(new SnapshotProgress("orders", CHECKPOINT, SnapshotProgress.State.COPYING, 3, 2, 90));
+    carried.snapshots.add(new SnapshotProgress("orders", CHECKPOINT, SnapshotProgress.State.COPYING, 3, 2, 90, 120,
+        1_700_000_000_000L, null));
     carried.lastFailureType = FailureTypes.TRANSIENT;
     carried.stateChanges = 12;
     carried.sweepPending.add("orders");

@@ -12,6 +12,7 @@ import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.InvalidEditException;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
+import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.SnapshotPartitionCopied;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotProgress;
@@ -40,20 +41,58 @@ class FlowStateSnapshotTest {
     state.copies.start(List.of("orders", "items"));
     assertTrue(state.copies.pending());
 
-    state.copies.planned(new SnapshotPlan("orders", 3, List.of(1, 2), 40));
-    state.copies.planned(new SnapshotPlan("items", 1, List.of(), 7));
-    state.copies.partitionCopied(new SnapshotPartitionCopied("orders", 1, 50, 500, null));
+    state.copies.planned(new SnapshotPlan("orders", 3, List.of(1, 2), 40, 0), 0);
+    state.copies.planned(new SnapshotPlan("items", 1, List.of(), 7, 0), 0);
+    state.copies.partitionCopied(new SnapshotPartitionCopied("orders", 1, 50, 500, null, null), 0);
 
     SnapshotProgress orders = state.status(0).snapshots().get(0);
-    assertEquals(new SnapshotProgress("orders", START, SnapshotProgress.State.COPYING, 3, 2, 90), orders);
+    assertEquals(new SnapshotProgress("orders", START, SnapshotProgress.State.COPYING, 3, 2, 90, 0, 0L, null), orders);
     assertEquals(SnapshotProgress.State.DONE, state.status(0).snapshots().get(1).state(),
         "a plan with nothing pending is done");
 
     FlowState next = new FlowState(CarriedStateTest.throughTheDataConverter(state.carry()));
     assertEquals(state.status(0).snapshots(), next.status(0).snapshots());
-    next.copies.partitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100, null));
+    next.copies.partitionCopied(new SnapshotPartitionCopied("orders", 2, 10, 100, null, null), 0);
     assertFalse(next.copies.pending());
     assertEquals(100, next.status(0).snapshots().get(0).documentsCopied());
+  }
+
+  @Test
+  void statusSaysTheCopysTimeLeftFromTheWorkflowsClock() {
+    FlowState state = state(List.of("orders"), MirrorSettings.defaults());
+    state.copies.start(List.of("orders"));
+    assertEquals(null, state.status(1_000).copySecondsLeft(), "not planned: unknown");
+    state.copies.planned(new SnapshotPlan("orders", 4, List.of(0, 1, 2, 3), 0, 4_000), 10_000);
+    assertEquals(null, state.status(20_000).copySecondsLeft(), "no partition finished: unknown");
+    assertEquals(null, state.status(20_000).oplogHeadroomSeconds(), "no batch or partition read the oplog yet");
+    SnapshotPartitionCopied first = new SnapshotPartitionCopied("orders", 0, 1_000, 10_000, null,
+        new OplogSpan(START.clusterTimeSeconds() - 900, START.clusterTimeSeconds() + 30));
+    state.copies.partitionCopied(first, 30_000);
+    state.oplogRead(first.oplog());
+    // 1 000 documents in 20 s since the plan: 50 a second, 3 000 left.
+    assertEquals(60L, state.status(30_000).copySecondsLeft());
+    assertEquals(900L, state.status(30_000).oplogHeadroomSeconds(),
+        "the partition's oplog span gives the starting point's headroom before any batch");
+
+    FlowState next = new FlowState(CarriedStateTest.throughTheDataConverter(state.carry()));
+    assertEquals(60L, next.status(30_000).copySecondsLeft(), "carried over continue-as-new");
+    for (int partition = 1; partition < 4; partition++) {
+      next.copies.partitionCopied(new SnapshotPartitionCopied("orders", partition, 1_000, 10_000, null, null), 40_000);
+    }
+    assertEquals(0L, next.status(50_000).copySecondsLeft(), "done");
+  }
+
+  @Test
+  void aSnapshotCarriedByAnOlderWorkerReadsWithoutItsPlanTimeAndItsTimeLeftIsUnknown() throws Exception {
+    String old = "{\"collection\":\"orders\",\"position\":{\"resumeToken\":null,\"clusterTimeSeconds\":1700000000,"
+        + "\"clusterTimeIncrement\":1},\"state\":\"COPYING\",\"partitionsTotal\":3,\"partitionsDone\":2,"
+        + "\"documentsCopied\":90}";
+    SnapshotProgress read = io.temporal.common.converter.JacksonJsonPayloadConverter.newDefaultObjectMapper()
+        .readValue(old, SnapshotProgress.class);
+    assertEquals(new SnapshotProgress("orders", START, SnapshotProgress.State.COPYING, 3, 2, 90, 0, null, null), read);
+    assertEquals(null, io.mongocdc.workflows.model.CopyTimeLeft.seconds(List.of(read), 1_000));
+    SnapshotProgress replanned = read.planned(new SnapshotPlan("orders", 3, List.of(2), 90, 0), 5_000);
+    assertEquals(5_000L, replanned.plannedAtMillis(), "its next plan starts its clock");
   }
 
   @Test
@@ -62,8 +101,8 @@ class FlowStateSnapshotTest {
         EditRequest.fromJson(Map.of("snapshotFilters", Map.of("items", "{\"status\": \"active\"}"))));
     FlowState state = state(List.of("orders", "items"), filtered);
     state.copies.start(List.of("orders", "items"));
-    state.copies.planned(new SnapshotPlan("orders", 1, List.of(), 40));
-    state.copies.planned(new SnapshotPlan("items", 1, List.of(), 7));
+    state.copies.planned(new SnapshotPlan("orders", 1, List.of(), 40, 0), 0);
+    state.copies.planned(new SnapshotPlan("items", 1, List.of(), 7, 0), 0);
     state.carried.checkpoint = LATER;
 
     new EditChecks(state).check(Map.of("resyncCollections", List.of("orders", "items")));
@@ -81,7 +120,7 @@ class FlowStateSnapshotTest {
         () -> new EditChecks(state).check(Map.of("resyncCollections", List.of("refunds"))));
     assertEquals(List.of("resyncCollections: 'refunds' is not a collection of this mirror (orders, items)"),
         other.problems());
-    state.copies.planned(new SnapshotPlan("orders", 1, List.of(0), 40));
+    state.copies.planned(new SnapshotPlan("orders", 1, List.of(0), 40, 0), 0);
     assertEquals(List.of("items"), state.carried.freshSnapshotPlans, "planned once afresh, not again");
   }
 

@@ -46,6 +46,10 @@ import java.util.List;
  *     before start points
  * @param fieldRuleRewrite the rewrite of the rows written before field rules were added, and where
  *     it is; null when none runs
+ * @param copySecondsLeft how long the running copy (first snapshot, resync, added collection) is
+ *     expected to take still, at the rate it has copied so far ({@link CopyTimeLeft}): compare it
+ *     with {@code oplogHeadroomSeconds}. 0 when no copy is under way; null until a partition of the
+ *     copy has finished (and from workers before it)
  */
 public record MirrorStatus(
     String mirror,
@@ -71,4 +75,5 @@ public record MirrorStatus(
     Long visibleLagMillis,
     BatchFreshness lastBatchFreshness,
     Checkpoint startedFrom,
-    String fieldRuleRewrite) {}
+    String fieldRuleRewrite,
+    Long copySecondsLeft) {}
