@@ -130,7 +130,8 @@ public final class FieldPrivacyAudit {
     }
     for (String table : tables) {
       FieldRules tableRules = byTable.getOrDefault(table, FieldRules.none());
-      String collection = collectionOf.get(table);
+      // A table of another collection (one without candidate paths) is looked at for hashes of hashes only.
+      String collection = collectionOf.getOrDefault(table, "");
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
           "select to_jsonb(t)::text from " + TableNaming.qualified(schema, table) + " t")) {
         while (rs.next()) {
@@ -211,7 +212,10 @@ public final class FieldPrivacyAudit {
     }
   }
 
-  /** Clear protected strings of {@code collection}, and hashes of hashes, anywhere in {@code text}. */
+  /**
+   * Clear protected strings of {@code collection} (of any collection if null), and hashes of
+   * hashes, anywhere in {@code text}.
+   */
   private void text(String where, String collection, String text) {
     Matcher hex = HEX64.matcher(text);
     while (hex.find()) {
