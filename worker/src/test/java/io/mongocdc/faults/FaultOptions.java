@@ -3,7 +3,7 @@ package io.mongocdc.faults;
 /**
  * The fault suite's switches ({@code -Dfaults.*}, see {@link FaultInjectionTest}) and the choices
  * made from a seed alone: whether it runs with snapshots, whether it keeps a change history, whether
- * it has field rules.
+ * it has field rules and whether they change by edits.
  */
 final class FaultOptions {
 
@@ -16,6 +16,11 @@ final class FaultOptions {
   static final int HISTORY_EVERY = Integer.getInteger("faults.historyEvery", 3);
   /** Seeds whose remainder by this is 2 run with field rules on orders (0: none). */
   static final int FIELD_RULES_EVERY = Integer.getInteger("faults.fieldRulesEvery", 5);
+  /**
+   * The field rule seeds also add and remove rules by edits at random points ({@link RuleEditPlan});
+   * {@code -Dfaults.noRuleEdits} leaves them at their fixed rules.
+   */
+  static final boolean RULE_EDITS = !Boolean.getBoolean("faults.noRuleEdits");
   /** Prints the driver's looks and, on failure, the workflow's histories. */
   static final boolean DEBUG = Boolean.getBoolean("faults.debug");
   /** Prints every scenario's time, plan and counts as it ends. */
@@ -31,6 +36,11 @@ final class FaultOptions {
   /** Whether the seed runs with field rules on orders: chosen from the seed alone. */
   static boolean isFieldRuleSeed(long seed) {
     return FIELD_RULES_EVERY > 0 && seed % FIELD_RULES_EVERY == 2 % FIELD_RULES_EVERY;
+  }
+
+  /** Whether the seed's field rules change by edits during the run: chosen from the seed alone. */
+  static boolean isRuleEditSeed(long seed) {
+    return RULE_EDITS && isFieldRuleSeed(seed);
   }
 
   /** Whether the seed runs with snapshots on: chosen from the seed alone. */

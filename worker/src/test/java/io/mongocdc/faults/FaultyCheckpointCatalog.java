@@ -117,6 +117,7 @@ final class FaultyCheckpointCatalog implements CheckpointCatalog {
       Scenario.signal(() -> workflow.requestEdit(edit));
       scenario.count("fault: edit signal", 1);
     }
+    scenario.sendRuleEdits(RuleEditPlan.When.COMMIT, n);
     if (n == scenario.faults.addAt && !scenario.addSent) {
       scenario.addCollection(workflow);
     }

@@ -5,6 +5,9 @@ import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.decode.DestinationTableResolver;
+import io.mongocdc.privacy.MirrorRedaction;
+import io.mongocdc.source.ResumeToken;
+import io.mongocdc.workflows.model.FieldRuleRewrite;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.temporal.activity.Activity;
 import java.sql.Connection;
@@ -14,7 +17,8 @@ import java.util.List;
 
 /**
  * The real PostgreSQL destination with the plan's sink faults (a write or a commit fails); it puts
- * the oracle's backwards trigger on every table it creates, and counts what stale attempts write.
+ * the oracle's backwards trigger on every table it creates, counts what stale attempts write, and
+ * sends the rule edits planned during a batch.
  */
 final class FaultyDestination implements MirrorDestination {
   private final Scenario scenario;
@@ -67,7 +71,10 @@ final class FaultyDestination implements MirrorDestination {
 
       @Override
       public void write(List<ChangeRecord> records) throws Exception {
-        if (scenario.sinkWrites.incrementAndGet() == scenario.faults.sinkWriteFailAt) {
+        int n = scenario.sinkWrites.incrementAndGet();
+        // A rule edit while the batch is in flight: it waits for the batch's end.
+        scenario.sendRuleEdits(RuleEditPlan.When.SINK_WRITE, n);
+        if (n == scenario.faults.sinkWriteFailAt) {
           scenario.count("fault: sink write fails", 1);
           throw new SQLException("injected: I/O error while writing to the destination", "08006");
         }
@@ -104,6 +111,13 @@ final class FaultyDestination implements MirrorDestination {
         sink.close();
       }
     };
+  }
+
+  /** The real rewrite of the rows written before a rule was added (the interface's default rewrites nothing). */
+  @Override
+  public FieldRuleRewrite rewriteFieldRules(MirrorConfig m, FieldRuleRewrite rewrite, ResumeToken after,
+      ResumeToken upTo, MirrorRedaction added, Runnable progress) {
+    return real.rewriteFieldRules(m, rewrite, after, upTo, added, progress);
   }
 
   @Override

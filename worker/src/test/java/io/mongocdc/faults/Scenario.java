@@ -86,6 +86,14 @@ final class Scenario {
   final FieldRedactor ordersRules;
   /** A seed's field rules: an exclude inside a sub-document, and a hash of a field every update sets. */
   static final FieldRules FIELD_RULES = new FieldRules(List.of("nested.tag"), List.of("status"));
+  /** The seed's field rule edits (null without: its rules stay {@link #FIELD_RULES}). */
+  final RuleEditPlan ruleEdits;
+  /** No rule edit is sent any more: the driver waits for those sent to settle before it ends the run. */
+  volatile boolean ruleEditsClosed;
+  /** The field rules the mirror ended with (its status at the end), which the oracle holds the rows to. */
+  volatile FieldRuleSettings finalRules;
+  /** Gate faults fired so far (the points {@link RuleEditPlan.When#GATE} counts). */
+  final AtomicInteger gatesFired = new AtomicInteger();
   /** Whether the scenario adds {@link #ADDED_COLLECTION} to the running mirror. */
   final boolean addsCollection;
   /** The source of a snapshot scenario (null otherwise). */
@@ -182,6 +190,11 @@ final class Scenario {
     } else {
       this.ordersRules = null;
     }
+    // From a random of its own: the seed's workload and faults stay those it played without.
+    this.ruleEdits = FaultOptions.isRuleEditSeed(seed) ? new RuleEditPlan(seed, plan) : null;
+    if (ruleEdits != null) {
+      count("rule edit scenarios", 1);
+    }
     this.mirror = new MirrorConfig(name, FaultLane.SOURCE_PEER, FaultLane.DESTINATION_PEER, RandomWorkload.DATABASE,
         List.of(RandomWorkload.ORDERS), name, settings);
     this.table = tableOf(RandomWorkload.ORDERS);
@@ -223,6 +236,20 @@ final class Scenario {
   String tableOf(String collection) {
     return TableNaming.qualified(mirror.destinationSchema(),
         TableNaming.tableName(new Namespace(RandomWorkload.DATABASE, collection)));
+  }
+
+  /** Sends the rule edits due at the {@code n}-th point of this kind, unless the driver is winding down. */
+  void sendRuleEdits(RuleEditPlan.When when, int n) {
+    if (ruleEdits == null || ruleEditsClosed || ending) {
+      return;
+    }
+    for (Map<String, Object> edit : ruleEdits.due(when, n)) {
+      CdcFlowWorkflow workflow = harness.client.newWorkflowStub(CdcFlowWorkflow.class,
+          MirrorIds.workflowId(mirror.name()));
+      signal(() -> workflow.requestEdit(edit));
+      count("fault: field rule edit at " + when.name().toLowerCase().replace('_', ' '), 1);
+      driverSteps.incrementAndGet();
+    }
   }
 
   void count(String kind, long n) {

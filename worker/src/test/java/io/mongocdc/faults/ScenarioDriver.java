@@ -93,6 +93,9 @@ final class ScenarioDriver {
       pump(workflow, scenario.addsCollection && !scenario.added && delivered(last)
           ? "a batch with the added collection" : "the committed checkpoint to reach the last event");
     }
+    if (scenario.ruleEdits != null) {
+      awaitRuleEditsSettled(workflow);
+    }
     scenario.ending = true;
     Scenario.signal(() -> workflow.terminate(null));
     WorkflowStub stub = scenario.stub();
@@ -100,6 +103,7 @@ final class ScenarioDriver {
       pump(workflow, "the workflow to terminate");
     }
     MirrorStatus status = stub.getResult(MirrorStatus.class);
+    scenario.finalRules = status.config().settings().fieldRules();
     scenario.count("heartbeats of timed-out attempts answered NOT_FOUND",
         scenario.harness.partition.refused() - refusedBefore);
     if (scenario.snapshots && scenario.source.failuresSpent()) {
@@ -112,6 +116,27 @@ final class ScenarioDriver {
       fail("the mirror ended " + status.state());
     }
     scenario.oracle.check();
+  }
+
+  /**
+   * No rule edit is sent from now on; waits until those sent have taken effect and the rewrites
+   * they queued are done: two batches have committed since (an edit waits for a batch's end), no
+   * edit is pending and no rewrite runs.
+   */
+  private void awaitRuleEditsSettled(CdcFlowWorkflow workflow) throws SQLException {
+    scenario.ruleEditsClosed = true;
+    int commitsBefore = scenario.catalogCommits.get();
+    long lookAt = 0;
+    while (true) {
+      if (System.nanoTime() >= lookAt && scenario.catalogCommits.get() >= commitsBefore + 2) {
+        MirrorStatus status = status(workflow);
+        if (status.pendingEdits().isEmpty() && status.fieldRuleRewrite() == null && !scenario.pausePending) {
+          return;
+        }
+        lookAt = System.nanoTime() + Duration.ofMillis(20).toNanos();
+      }
+      pump(workflow, "the field rule edits to take effect and their rewrites to finish");
+    }
   }
 
   /** Whether the stored checkpoint has reached the last event. */
@@ -197,6 +222,8 @@ final class ScenarioDriver {
         g.fired = true;
         scenario.driverSteps.incrementAndGet();
         fire(g, workflow);
+        // A rule edit right after the fault: during a crash's takeover, a stall, a cancelling pause.
+        scenario.sendRuleEdits(RuleEditPlan.When.GATE, scenario.gatesFired.incrementAndGet());
         scenario.lastChange = System.nanoTime();
         return;
       }

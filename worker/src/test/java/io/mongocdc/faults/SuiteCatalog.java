@@ -4,6 +4,7 @@ import io.mongocdc.catalog.Catalog;
 import io.mongocdc.catalog.PostgresCheckpointCatalog;
 import io.mongocdc.catalog.PostgresSnapshotCatalog;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
+import javax.sql.DataSource;
 
 /**
  * The fault suite's one catalog, on the shared embedded PostgreSQL: every scenario records its
@@ -17,6 +18,7 @@ final class SuiteCatalog {
   /** Enough for every lane's commit, state record and snapshot call at once. */
   private static final int CONNECTIONS = 16;
 
+  private static DataSource catalogData;
   private static PostgresCheckpointCatalog checkpoints;
   private static PostgresSnapshotCatalog snapshots;
 
@@ -27,6 +29,12 @@ final class SuiteCatalog {
     return checkpoints;
   }
 
+  /** The catalog's database, for the oracle's reads. */
+  static synchronized DataSource catalogData() {
+    open();
+    return catalogData;
+  }
+
   static synchronized PostgresSnapshotCatalog snapshots() {
     open();
     return snapshots;
@@ -35,7 +43,8 @@ final class SuiteCatalog {
   private static void open() {
     if (checkpoints == null) {
       // The pool lives as long as the test JVM, like the embedded server under it.
-      Catalog catalog = Catalog.open(EmbeddedPostgresSupport.newCatalogDatabase("faults_catalog", CONNECTIONS));
+      catalogData = EmbeddedPostgresSupport.newCatalogDatabase("faults_catalog", CONNECTIONS);
+      Catalog catalog = Catalog.open(catalogData);
       checkpoints = new PostgresCheckpointCatalog(catalog);
       snapshots = new PostgresSnapshotCatalog(catalog);
     }

@@ -93,6 +93,10 @@ public final class ScriptedWorld {
   private final List<Effect> effects = new ArrayList<>();
   private final List<RawBsonDocument> changeEvents = new ArrayList<>();
   private int documentNumber;
+  /** Documents carry personal data ({@link #withPersonalData}). */
+  private boolean personal;
+  /** Per collection, every document the source held at any time (prefilled, inserted, updated, replaced). */
+  private final Map<String, List<BsonDocument>> everHeld = new HashMap<>();
   private volatile RevealedChangeStream stream = new RevealedChangeStream(List.of());
   private volatile int applied;
   private volatile CountDownLatch idReads = new CountDownLatch(0);
@@ -105,6 +109,22 @@ public final class ScriptedWorld {
     this.mix = mix;
   }
 
+  /**
+   * From now on, documents carry personal data a field rule may protect, each value unique to its
+   * path and document: {@code email}, {@code customer.name}, {@code customer.phone}; updates set a
+   * new {@code email} too. It draws nothing from the seed, so the script's operations stay those
+   * the seed makes without.
+   */
+  public ScriptedWorld withPersonalData() {
+    personal = true;
+    return this;
+  }
+
+  /** Every document the collection held at any time, as scripted so far. */
+  public List<BsonDocument> everyDocument(String collection) {
+    return List.copyOf(everHeld.getOrDefault(collection, List.of()));
+  }
+
   // ---- the script ----
 
   /** Creates the collection (if new) with {@code documents} more documents, before any change. */
@@ -115,6 +135,7 @@ public final class ScriptedWorld {
       BsonDocument doc = newDocument(newId());
       docs.put(doc.get("_id"), doc);
       snapshot.put(collection, doc);
+      everHeld.computeIfAbsent(collection, c -> new ArrayList<>()).add(doc.clone());
     }
   }
 
@@ -142,6 +163,9 @@ public final class ScriptedWorld {
         id = ids.get(random.nextInt(ids.size()));
         after = docs.get(id).clone();
         BsonDocument changed = new BsonDocument("version", new BsonInt32(random.nextInt(1_000_000)));
+        if (personal) {
+          changed.append("email", new BsonString("mail" + documentNumber++ + "@example.com"));
+        }
         after.putAll(changed);
         event = events.update(ns, id, after, changed);
       } else if (op < mix.inserts() + mix.updates() + mix.replaces()) {
@@ -159,6 +183,9 @@ public final class ScriptedWorld {
         docs.put(id, after);
       }
       effects.add(new Effect(collection, id, after == null ? null : after.clone()));
+      if (after != null) {
+        everHeld.computeIfAbsent(collection, c -> new ArrayList<>()).add(after.clone());
+      }
       changeEvents.add(event);
     }
     // A new stream of the longer script; cursors opened before go on reading the one they opened.
@@ -418,7 +445,14 @@ public final class ScriptedWorld {
   }
 
   private BsonDocument newDocument(BsonValue id) {
-    return new BsonDocument("_id", id).append("n", new BsonInt32(documentNumber++))
+    BsonDocument doc = new BsonDocument("_id", id).append("n", new BsonInt32(documentNumber++))
         .append("status", new BsonString(random.nextBoolean() ? "active" : "archived"));
+    if (personal) {
+      int n = documentNumber++;
+      doc.append("email", new BsonString("mail" + n + "@example.com"))
+          .append("customer", new BsonDocument("name", new BsonString("Name-" + n))
+              .append("phone", new BsonString("phone-" + n)));
+    }
+    return doc;
   }
 }
