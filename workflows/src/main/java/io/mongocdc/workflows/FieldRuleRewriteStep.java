@@ -15,11 +15,20 @@ import org.slf4j.Logger;
 final class FieldRuleRewriteStep implements Step {
 
   private static final Logger log = Workflow.getLogger(FieldRuleRewriteStep.class);
+  /**
+   * A run that has taken no batch yet takes a slice first. Before it, a slice waited for a batch of
+   * its own run, and a mirror that continues as new after every batch ({@code
+   * continueAsNewEveryBatches} 1) never had one: its rewrite never moved and its rows kept what the
+   * rules protect (fault seeds 32, 57, 62).
+   */
+  static final String REWRITE_AT_RUN_START_CHANGE = "rewrite-at-run-start";
 
   private final Flow flow;
   private final CarriedState carried;
   /** {@code batchesThisRun} at the last slice: the next waits for a batch, unless a copy waits for it. */
   private long rewroteAtBatch;
+  /** Whether this run took a slice: the first of a run does not wait for a batch. */
+  private boolean slicedThisRun;
 
   FieldRuleRewriteStep(Flow flow) {
     this.flow = flow;
@@ -28,17 +37,26 @@ final class FieldRuleRewriteStep implements Step {
 
   @Override
   public boolean due() {
+    if (carried.fieldRuleRewrites.isEmpty()) {
+      return false;
+    }
     boolean turn = flow.state.batchesThisRun > rewroteAtBatch;
-    return !carried.fieldRuleRewrites.isEmpty()
-        && (turn || flow.state.copies.pending() || !carried.sweepPending.isEmpty()
-            || carried.fieldRuleRewrites.get(0).after() != null)
+    return (turn || flow.state.copies.pending() || !carried.sweepPending.isEmpty()
+            || carried.fieldRuleRewrites.get(0).after() != null || firstOfRun())
         && SharedChanges.fieldRuleRewrite();
+  }
+
+  /** A run's first slice, before any batch of the run (asked only then, so older histories replay as they ran). */
+  private boolean firstOfRun() {
+    return flow.state.batchesThisRun == 0 && !slicedThisRun
+        && Workflow.getVersion(REWRITE_AT_RUN_START_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   @Override
   public void run() {
     FieldRuleRewrite slice = carried.fieldRuleRewrites.get(0);
     FieldRuleRewrite next = flow.activities.rewriteFieldRules(carried.config, slice);
+    slicedThisRun = true;
     if (slice.after() == null) {
       // The rows past the checkpoint were a turn of their own: the rewrite up to it starts at once.
       rewroteAtBatch = flow.state.batchesThisRun;
