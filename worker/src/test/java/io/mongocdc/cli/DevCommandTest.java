@@ -95,7 +95,7 @@ class DevCommandTest {
     assertTrue(out.toString().contains("LOAD GENERATOR"), "it says plainly that the source is the generator");
     assertTrue(out.toString().contains("--workflow-id mirror-dev --name pause"), out.toString());
     assertTrue(!out.toString().contains("stopping:"), "a run that ended by itself was not stopped: " + out);
-    assertTrue(out.toString().contains("MONGO_CDC_PEER_GENERATOR='generator:demo?seed=42&initialDocuments=1000'"
+    assertTrue(out.toString().contains("MONGO_CDC_PEER_GENERATOR='generator:demo?seed=42&initialDocuments=1000&keySpace=10000'"
         + " mongo-cdc mirror suggest-columns dev --collection orders"), "the generator peer for the CLI: " + out);
   }
 
