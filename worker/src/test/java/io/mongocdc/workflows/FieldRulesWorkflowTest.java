@@ -348,9 +348,9 @@ class FieldRulesWorkflowTest {
     });
 
     workflow.edit(Map.of("fieldRules", Map.of("orders", Map.of("hash", List.of("customer.*")))));
-    WorkerEnvironment.awaitStatus(workflow, s -> s.config().settings().fieldRules().of("orders").hash().size() == 2
+    MirrorStatus settled = WorkerEnvironment.awaitStatus(workflow, s -> s.config().settings().fieldRules().of("orders").hash().size() == 2
         && s.fieldRuleRewrite() == null);
-    assertEquals(2, asked.size(), asked.toString());
+    assertEquals(2, asked.size(), asked + " / " + settled + " / " + catalog);
     for (FieldRuleRewrite rewrite : asked) {
       assertEquals(Map.of("orders", new FieldRules(List.of(), List.of("customer.*"))), rewrite.rules().collections());
       assertEquals(Map.of("orders", List.of("customer.email")), rewrite.hashedAlready(),

@@ -193,18 +193,25 @@ final class PendingEditsStep implements Step {
     if (!SharedChanges.fieldRuleRewrite()) {
       return;
     }
+    FieldRuleSettings added = now.addedSince(before);
+    boolean rewrite = !added.isEmpty() && carried.checkpoint != null;
+    // The rows hold hashes where the rules before hashed: an added rule reaching them too leaves them.
+    Map<String, List<String>> hashedAlready = before.hashedPaths();
+    if (rewrite) {
+      // Queued before the catalog is told, which waits for an activity: status never shows the added
+      // rules without their rewrite, and the catalog's record of the rows holds it.
+      carried.fieldRuleRewrites.add(FieldRuleRewrite.of(added, carried.checkpoint, hashedAlready));
+    }
     // The catalog shows the new rules at once: a verify's repair checks them there before it writes.
     flow.recorder.record();
-    FieldRuleSettings added = now.addedSince(before);
-    if (!added.isEmpty() && carried.checkpoint != null) {
-      // The rows hold hashes where the rules before hashed: an added rule reaching them too leaves them.
-      Map<String, List<String>> hashedAlready = before.hashedPaths();
+    if (rewrite) {
       if (Workflow.getVersion(REWRITE_PAST_CHECKPOINT_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1) {
         // Rows a cancelled or failed batch committed past the checkpoint: its replay writes the
-        // same positions, which leaves them as they are, so they are rewritten first.
-        carried.fieldRuleRewrites.add(FieldRuleRewrite.pastCheckpoint(added, carried.checkpoint, hashedAlready));
+        // same positions, which leaves them as they are, so they are rewritten first. (Asked after
+        // the record, where histories recorded it.)
+        carried.fieldRuleRewrites.add(carried.fieldRuleRewrites.size() - 1,
+            FieldRuleRewrite.pastCheckpoint(added, carried.checkpoint, hashedAlready));
       }
-      carried.fieldRuleRewrites.add(FieldRuleRewrite.of(added, carried.checkpoint, hashedAlready));
       log.info("mirror {}: field rules {} added; rewriting the rows written up to {}", flow.name(),
           added.collections(), carried.checkpoint.describe());
     }
