@@ -10,10 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the source's oplog span after a snapshot partition and leaves it in the catalog, as a batch
- * does after it ends: while a copy keeps batches waiting, the stream's start point ages, and this
- * is when the headroom left matters most (issue 48, item 4). Reading or recording it never fails
- * the copy.
+ * Reads the source's oplog span after a batch or a snapshot partition and leaves it in the catalog.
+ * After a partition too: while a copy keeps batches waiting, the stream's start point ages, and this
+ * is when the headroom left matters most. Reading or recording it never fails the batch or the copy.
  */
 final class OplogSpanReader {
 

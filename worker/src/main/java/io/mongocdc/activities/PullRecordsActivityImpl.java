@@ -71,7 +71,8 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
   private final FailedAttemptLog failedAttempts;
   private final QuarantineLog quarantine;
   private final VisibilityLog visibility;
-  private final OplogSpanLog oplogSpans;
+  /** After a batch that ended: the source's oplog span, left in the catalog too. */
+  private final OplogSpanReader oplogSpans;
   private final ConnectionTurns connectionTurns;
   private final MirrorRedactions redactions;
   private final SnapshotCatalog snapshots;
@@ -95,7 +96,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       VisibilityLog visibility, ConnectionWaitLog connectionWaits, OplogSpanLog oplogSpans, MirrorRedactions redactions,
       SnapshotCatalog snapshots) {
     this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
-    this.oplogSpans = Objects.requireNonNull(oplogSpans, "oplogSpans");
+    this.oplogSpans = new OplogSpanReader(source, Objects.requireNonNull(oplogSpans, "oplogSpans"));
     this.connectionTurns = new ConnectionTurns(destination, connectionWaits);
     this.redactions = Objects.requireNonNull(redactions, "redactions");
     this.visibility = Objects.requireNonNull(visibility, "visibility");
@@ -159,7 +160,7 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
       try {
         PullResult result = pull.pull(start, sink.lanes(), heartbeat);
         mirrorMetrics.onBatch(result);
-        OplogSpan oplog = oplogSpanQuietly(mirror);
+        OplogSpan oplog = oplogSpans.readQuietly(mirror);
         if (oplog != null) {
           mirrorMetrics.onOplogHeadroom(java.time.Duration.ofSeconds(
               Math.max(0, oplog.headroomSeconds(Checkpoints.of(result.checkpoint())))));
@@ -287,29 +288,6 @@ public final class PullRecordsActivityImpl implements PullRecordsActivity {
 
   private static String dataOf(ResumeToken token) {
     return token == null ? null : token.data();
-  }
-
-  /**
-   * The source's oplog span, also left in the catalog; null when the source does not tell it. A
-   * failure to read or record it never fails a batch that delivered.
-   */
-  private OplogSpan oplogSpanQuietly(MirrorConfig mirror) {
-    OplogSpan span;
-    try {
-      span = source.oplogSpan(mirror);
-    } catch (RuntimeException e) {
-      log.debug("mirror {}: cannot read the source's oplog span", mirror.name(), e);
-      return null;
-    }
-    if (span != null) {
-      try {
-        oplogSpans.record(mirror.name(), span, Instant.now());
-      } catch (RuntimeException e) {
-        // The batch's outcome still carries the span; the catalog catches up at the next batch.
-        log.debug("mirror {}: cannot record the oplog span in the catalog", mirror.name(), e);
-      }
-    }
-    return span;
   }
 
   private static BatchOutcome outcome(long batchId, PullResult result, LaneSinks sink, BatchFigures before,
