@@ -18,6 +18,7 @@ import io.mongocdc.workflows.model.BatchFigures;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.TypedColumn;
@@ -99,7 +100,10 @@ class TypedColumnsWorkflowTest {
         settings);
     CdcFlowWorkflow workflow = start(snapshot, changes, mirror);
 
-    MirrorStatus first = awaitStatus(workflow, s -> changes.deliveredThrough(s, 5));
+    // The batches stream beside the copy; the index is built in a turn after it, before a later batch.
+    MirrorStatus copied = awaitStatus(workflow, s -> s.snapshots().stream().allMatch(SnapshotProgress::done));
+    MirrorStatus first = awaitStatus(workflow,
+        s -> changes.deliveredThrough(s, 5) && s.committedBatchId() >= copied.committedBatchId() + 2);
     String table = TableNaming.qualified(name, TABLE);
     assertEquals(0, count("select count(*) from " + table + " where status is distinct from doc->>'status'"));
     assertEquals(0, count("select count(*) from " + table

@@ -12,9 +12,12 @@ import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.StopRequest;
+import io.temporal.api.enums.v1.PendingActivityState;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.RespondActivityTaskCanceledRequest;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -65,6 +68,10 @@ final class ScenarioDriver {
   private long quietNanos = QUIET_NANOS;
   /** When the driver last looked (the scenario's {@code lastChange} it then set). */
   private long lookedAt;
+  /** When the driver may next ask whether the copies are over ({@link #copiesOver}). */
+  private long copiesLookAt;
+  /** Dead attempts the driver ended as cancelled ({@link #endDeadCancelledAttempt}). */
+  private final java.util.Set<String> endedCancelled = new java.util.HashSet<>();
 
   ScenarioDriver(Scenario scenario) {
     this.scenario = scenario;
@@ -84,7 +91,8 @@ final class ScenarioDriver {
         MirrorIds.workflowId(scenario.mirror.name()));
     ResumeToken last = scenario.workload.lastToken();
     scenario.watch = new ProgressWatch(STALL_LIMIT, SCENARIO_CEILING, System::nanoTime);
-    while (!delivered(last) || scenario.pausePending || (scenario.addsCollection && !scenario.added)) {
+    while (!delivered(last) || scenario.pausePending || (scenario.addsCollection && !scenario.added)
+        || !copiesOver(workflow)) {
       if (scenario.addsCollection && !scenario.addSent && delivered(last) && !scenario.pausePending) {
         // Every event is delivered before the planned commit came: the collection is added now,
         // and its snapshot then holds all of its changes.
@@ -137,6 +145,20 @@ final class ScenarioDriver {
       }
       pump(workflow, "the field rule edits to take effect and their rewrites to finish");
     }
+  }
+
+  /**
+   * Whether every copy, with the sweep after it, is over: the batches stream while a copy runs, so
+   * the checkpoint can reach the last event with partitions still to copy.
+   */
+  private boolean copiesOver(CdcFlowWorkflow workflow) {
+    // A status query at most every 20 ms: a query per pump would take the cores the mirrors need.
+    if (System.nanoTime() < copiesLookAt) {
+      return false;
+    }
+    copiesLookAt = System.nanoTime() + Duration.ofMillis(20).toNanos();
+    MirrorStatus status = status(workflow);
+    return status.snapshots().stream().allMatch(SnapshotProgress::done) && status.state() != MirrorPhase.SNAPSHOTTING;
   }
 
   /** Whether the stored checkpoint has reached the last event. */
@@ -390,6 +412,11 @@ final class ScenarioDriver {
     if (d.getPendingActivitiesCount() > 0) {
       String run = d.getWorkflowExecutionInfo().getExecution().getRunId();
       for (PendingActivityInfo p : d.getPendingActivitiesList()) {
+        if (p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
+            && (releaseCancelledStall(run + "/" + p.getActivityId(), p.getAttempt())
+                || endDeadCancelledAttempt(run + "/" + p.getActivityId(), p.getAttempt()))) {
+          return true;
+        }
         // The test server reports an activity waiting for its retry as STARTED with the next
         // attempt's number: it waits for a retry if that attempt has not started here.
         if (p.getAttempt() > 1
@@ -432,6 +459,59 @@ final class ScenarioDriver {
       scenario.pausePending = false;
       scenario.driverSteps.incrementAndGet();
       return true;
+    }
+    return false;
+  }
+
+  /**
+   * A copy attempt that died with a crashed worker after the workflow asked for its cancellation
+   * (the operator's {@code cancelInFlight} reaches the copies made beside the batches). A Temporal
+   * server ends it by its heartbeat timeout, and the cancellation completes; the test server never
+   * times out an activity once its cancellation is requested, so the driver reports the dead
+   * attempt cancelled with its task token, as the server would have ended it.
+   *
+   * @return whether such an attempt was ended
+   */
+  private boolean endDeadCancelledAttempt(String activity, int attempt) {
+    for (Map.Entry<Running, ByteString> e : scenario.tokens.entrySet()) {
+      Running r = e.getKey();
+      if (r.activity().equals(activity) && r.attempt() == attempt && !scenario.running.containsValue(r)
+          && endedCancelled.add(activity + "#" + attempt)) {
+        try {
+          scenario.harness.env.getWorkflowServiceStubs().blockingStub().respondActivityTaskCanceled(
+              RespondActivityTaskCanceledRequest.newBuilder().setNamespace(scenario.harness.env.getNamespace())
+                  .setTaskToken(e.getValue()).setIdentity("fault-driver").build());
+          scenario.count("dead attempts ended once their cancellation was asked for", 1);
+        } catch (StatusRuntimeException gone) {
+          // The attempt's own answer reached the server first: nothing to end.
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A stalled attempt (its heartbeats held) whose cancellation the workflow asked for: the test
+   * server never times out an activity once its cancellation is requested (a Temporal server
+   * does, by its heartbeat timeout), so the stall ends here and the attempt's next heartbeat learns
+   * of the cancellation, which closes its cursor and ends its blocked read. The workflow cancels
+   * copies under way beside the batches when the operator cancels, an edit applies or a resync
+   * starts, so a stalled copy can be cancelled.
+   *
+   * @return whether such an attempt was released
+   */
+  private boolean releaseCancelledStall(String activity, int attempt) {
+    for (Map.Entry<Thread, Running> e : scenario.running.entrySet()) {
+      Running r = e.getValue();
+      ByteString token = scenario.tokens.get(r);
+      if (scenario.stuck.contains(e.getKey()) && r.activity().equals(activity) && r.attempt() == attempt
+          && token != null) {
+        scenario.stuck.remove(e.getKey());
+        scenario.harness.partition.release(token);
+        scenario.count("stalled attempts released once their cancellation was asked for", 1);
+        return true;
+      }
     }
     return false;
   }

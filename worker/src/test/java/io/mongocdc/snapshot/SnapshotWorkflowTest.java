@@ -80,12 +80,15 @@ class SnapshotWorkflowTest {
     tableReady.release();
     awaitGate(midSnapshot);
     world.applyToSource(0, duringSnapshot);
+    // Issue 48: the batches stream from the start point while the copy is stuck mid-partition.
+    MirrorStatus streaming = awaitStatus(workflow, s -> world.streamed(s, changes - 1));
+    assertFalse(streaming.snapshots().get(0).done(), "the checkpoint moved on during the copy: " + streaming);
     midSnapshot.release();
 
     MirrorStatus done = awaitStatus(workflow, s -> world.delivered(s, changes - 1));
     workflow.terminate(new StopRequest(false));
     if (seed == 1) {
-      captureWhenClosed(mirror, "snapshot-then-batches");
+      captureWhenClosed(mirror, "snapshot-beside-batches");
     }
 
     SnapshotProgress progress = done.snapshots().get(0);
@@ -185,6 +188,39 @@ class SnapshotWorkflowTest {
     world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
   }
 
+  /**
+   * Issue 48: a partition copied beside the batches writes by the settings it started with, so an
+   * edit waits until no partition is under way (none starts meanwhile) while the batches go on;
+   * then it applies and the copy carries on under the new settings.
+   */
+  @Test
+  void anEditDuringACopyWaitsForThePartitionUnderWayWhileTheBatchesGoOn() throws Exception {
+    ScriptedWorld world = new ScriptedWorld(19, ChangeMix.WITH_REPLACES);
+    world.prefill("orders", 60);
+    world.change("orders", 30);
+    world.reveal(10);
+    MirrorConfig mirror = mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
+    Gate stuck = new Gate();
+    world.snapshot().gateAt("orders", null, 1, passThrough());
+    world.snapshot().gateAt("orders", null, 5, stuck);
+
+    CdcFlowWorkflow workflow = start(world, mirror);
+    awaitGate(stuck);
+    workflow.edit(Map.of("batchSize", 7));
+    world.reveal(30);
+    MirrorStatus waiting = awaitStatus(workflow, s -> world.streamed(s, 29));
+    assertEquals(1, waiting.pendingEdits().size(), "the edit waits for the partition under way: " + waiting);
+    assertEquals(2, world.snapshot().openCounts("orders").size(),
+        "no partition started after the stuck one: " + world.snapshot().openCounts("orders"));
+    world.applyToSource(0, 30);
+    stuck.release();
+    MirrorStatus done = awaitStatus(workflow, s -> world.delivered(s, 29) && s.pendingEdits().isEmpty());
+    workflow.terminate(new StopRequest(false));
+
+    assertEquals(7, done.config().settings().batchSize());
+    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
+  }
+
   @Test
   void anAddedCollectionIsSnapshottedFromTheCheckpointAndItsChangesFollowWithoutAGap() throws Exception {
     ScriptedWorld world = new ScriptedWorld(5, ChangeMix.WITH_REPLACES);
@@ -272,48 +308,41 @@ class SnapshotWorkflowTest {
   }
 
   /**
-   * Issue 33, item 2: a copy an edit asks for takes turns with the batches, one round of
-   * {@code parallelPartitions} partitions, then a batch of every collection: the other collection's
-   * changes commit while the copy is still under way, not after it.
+   * Issue 48, item 1: a copy an edit asks for is made beside the batches. While one of its
+   * partitions is stuck in the source, the batches go on committing every collection's changes,
+   * the copied collection's included; the copy then finishes, is swept, and both tables match.
    */
   @Test
-  void aCollectionCopiedAgainTakesTurnsWithTheBatchesSoTheOtherCollectionsChangesCommitMeanwhile()
+  void aCollectionCopiedAgainGoesOnBesideTheBatchesWhichCommitEveryCollectionsChangesMeanwhile()
       throws Exception {
     ScriptedWorld world = new ScriptedWorld(17, ChangeMix.WITH_REPLACES);
     world.prefill("orders", 60);
     world.prefill("items", 20);
-    world.change("items", 40);
+    world.changeMixed(List.of("orders", "items"), 40);
     world.reveal(10);
-    // Partitions of 20 documents, one at a time: orders is copied again in three rounds.
+    // Partitions of 20 documents, one at a time: orders is copied again in three partitions.
     MirrorConfig mirror = mirror(List.of("orders", "items"), new SnapshotSettings(true, 20, 1, null));
     CdcFlowWorkflow workflow = start(world, mirror);
-    awaitStatus(workflow, s -> world.delivered(s, 9) && s.snapshots().stream().allMatch(SnapshotProgress::done));
+    awaitStatus(workflow, s -> world.delivered(s, 9));
     world.applyToSource(0, 10);
 
-    Gate firstRound = new Gate();
-    Gate lastRound = new Gate();
-    world.snapshot().gateAt("orders", null, 1, firstRound);
+    Gate secondPartition = new Gate();
     world.snapshot().gateAt("orders", null, 1, passThrough());
-    world.snapshot().gateAt("orders", null, 1, lastRound);
+    world.snapshot().gateAt("orders", null, 1, secondPartition);
     workflow.edit(Map.of("resyncCollections", List.of("orders")));
-    awaitGate(firstRound);
-    // Items changes made while orders is copied again: a batch between two rounds commits them.
+    awaitGate(secondPartition);
+    // Changes of both collections made while orders is copied again, its second partition stuck.
     world.reveal(40);
     world.applyToSource(10, 40);
-    firstRound.release();
-    awaitGate(lastRound);
-    MirrorStatus meanwhile = workflow.status();
-    assertTrue(world.delivered(meanwhile, 39), "the items changes committed before the copy's last round: "
-        + meanwhile.committedCheckpoint());
+    MirrorStatus meanwhile = awaitStatus(workflow, s -> world.streamed(s, 39));
     SnapshotProgress copying = meanwhile.snapshots().stream().filter(p -> p.collection().equals("orders")).findFirst()
         .orElseThrow();
     assertFalse(copying.done(), "the copy of orders is still under way: " + copying);
-    lastRound.release();
-    // The copy's last round, its sweep, then a batch.
-    awaitStatus(workflow, s -> s.snapshots().stream().allMatch(SnapshotProgress::done)
-        && s.committedBatchId() > meanwhile.committedBatchId());
+    assertEquals(MirrorPhase.SNAPSHOTTING, meanwhile.state(), "status says the mirror is still copying");
+    secondPartition.release();
+    awaitStatus(workflow, s -> world.delivered(s, 39));
     workflow.terminate(new StopRequest(false));
-    captureWhenClosed(mirror, "resync-one-collection-between-batches");
+    captureWhenClosed(mirror, "resync-one-collection-beside-batches");
 
     world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
     world.assertDestinationHoldsScript(fixture.destination(), mirror, "items");

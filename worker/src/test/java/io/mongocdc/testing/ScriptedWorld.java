@@ -19,7 +19,9 @@ import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -326,8 +328,19 @@ public final class ScriptedWorld {
 
   // ---- what the mirror should have ----
 
-  /** Whether the status's committed checkpoint has passed change {@code index}. */
+  /**
+   * Whether the destination holds everything through change {@code index}: the committed
+   * checkpoint passed it, and every copy, with the sweep after it, is over (the mirror no longer
+   * snapshotting). The batches stream while a copy runs, so the checkpoint alone can pass the last
+   * change with partitions still to copy.
+   */
   public boolean delivered(MirrorStatus status, int index) {
+    return streamed(status, index) && status.snapshots().stream().allMatch(SnapshotProgress::done)
+        && status.state() != MirrorPhase.SNAPSHOTTING;
+  }
+
+  /** Whether the status's committed checkpoint has passed change {@code index}, copies or not. */
+  public boolean streamed(MirrorStatus status, int index) {
     return stream.deliveredThrough(status, index);
   }
 

@@ -39,7 +39,8 @@ final class BatchStep implements Step {
 
   @Override
   public void run() {
-    flow.enter(MirrorPhase.RUNNING);
+    // While copies are made beside it, the mirror is still snapshotting, as status says.
+    flow.enter(flow.state.copiesStream && flow.state.copies.pending() ? MirrorPhase.SNAPSHOTTING : MirrorPhase.RUNNING);
     long batchId = carried.lastBatchId + 1;
     MirrorConfig config = carried.config;
     if (flow.state.copiesTakeTurns && config.settings().maxBatchDurationSeconds() > TURN_SECONDS) {

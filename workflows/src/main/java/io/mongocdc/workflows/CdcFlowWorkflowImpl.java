@@ -23,10 +23,11 @@ import org.slf4j.Logger;
  * controls between turns and continue-as-new to keep history bounded. The steps own the work;
  * this class keeps the loop, the handlers, pause and back-off, and continue-as-new.
  *
- * <p>The snapshot starts at the checkpoint taken before it and the batches after it start there
- * too, so the changes made while it copied are replayed over the copied rows; the destination's
- * apply by position absorbs the overlap. A collection added by an edit is copied the same way
- * from the committed checkpoint.
+ * <p>The snapshot starts at the checkpoint taken before it and the batches start there too, while
+ * it copies beside them ({@link CopiesBesideBatches}), so the changes made while it copies are
+ * applied over the copied rows, or the copied rows under them; the destination's apply by position
+ * absorbs the overlap either way. A collection added by an edit is copied the same way from the
+ * committed checkpoint.
  *
  * <p>The workflow never retries an activity itself while its retry policy runs; once the policy
  * gives up on a retryable failure it waits (doubling, capped) and starts the turn again from the
@@ -73,6 +74,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
         new CopyTurnsStep(flow),
         new ResyncStep(flow),
         new FieldRuleRewriteStep(flow),
+        new CopyBesideBatchesStep(flow),
         new CopyStep(flow),
         new SweepStep(flow),
         new TypedColumnsStep(flow),
@@ -102,10 +104,16 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
     while (!state.terminateRequested) {
       // Before pausing too, so a run that paused right after its last batch still hands over.
       if (state.batchesThisRun >= carried.config.settings().continueAsNewEveryBatches()
-          || state.copies.partitionsThisRun >= CopyStep.PARTITIONS_PER_RUN
+          || state.copies.partitionsThisRun >= PartitionCopies.PARTITIONS_PER_RUN
           || Workflow.getInfo().isContinueAsNewSuggested()) {
-        continueAsNew();
+        if (flow.copying.running()) {
+          // The batches go on while the partitions under way finish; none is copied twice.
+          flow.copying.finishRunning();
+        } else {
+          continueAsNew();
+        }
       }
+      flow.copying.cancelIfHeldTooLong(state.batchesThisRun);
       if (carried.paused) {
         waitWhilePaused();
         continue;
@@ -114,6 +122,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
           : state.copies.pending() ? MirrorPhase.SNAPSHOTTING : MirrorPhase.RUNNING;
       attempt();
     }
+    flow.copying.drain();
     flow.enter(MirrorPhase.TERMINATED);
     log.info("mirror {} terminated after batch {}", carried.config.name(), carried.lastBatchId);
     return state.status(Workflow.currentTimeMillis());
@@ -224,6 +233,7 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
   private void cancelInFlightIf(boolean cancel) {
     if (cancel) {
       flow.inFlight.cancelByOperator();
+      flow.copying.cancelByOperator();
     }
   }
 

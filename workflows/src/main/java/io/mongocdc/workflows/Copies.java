@@ -152,7 +152,8 @@ final class Copies {
   /**
    * The position a sweep of {@code collection} deletes the rows older than: where its copy
    * started. For a copy made while batches waited that is the checkpoint still; one that took
-   * turns with the batches started at its own snapshot's position, which the checkpoint has passed.
+   * turns with the batches started at its own snapshot's position, which the checkpoint has passed;
+   * a resync's copy made beside the batches, at the resync's start.
    */
   Checkpoint sweepPosition(String collection) {
     if (carried.copiesBetweenBatches.contains(collection)) {
@@ -162,6 +163,7 @@ final class Copies {
         }
       }
     }
-    return carried.checkpoint;
+    // A resync's copy made beside the batches: the checkpoint has moved on from the resync's start.
+    return carried.resyncStart != null ? carried.resyncStart : carried.checkpoint;
   }
 }

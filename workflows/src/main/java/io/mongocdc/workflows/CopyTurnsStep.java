@@ -3,11 +3,12 @@ package io.mongocdc.workflows;
 import io.temporal.workflow.Workflow;
 
 /**
- * Decides, at the start of each turn once edits took effect, whether the copies under way take
- * turns with the batches ({@link FlowState#copiesTakeTurns}): they do when every one of them was
- * asked for by an edit of the running mirror (an added collection, one copied again, history
- * turned on), so the batches go on streaming every collection. A set-up's or a resync's copy runs
- * before any batch.
+ * Decides, at the start of each turn once edits took effect, how the copies under way share the
+ * mirror with its batches. Since {@link #COPY_WHILE_STREAMING_CHANGE}, every copy (a set-up's, a
+ * resync's, or one an edit asked for) is made beside the batches ({@link FlowState#copiesStream}).
+ * Histories from before it replay as they ran: a copy an edit of the running mirror asked for took
+ * turns with the batches ({@link FlowState#copiesTakeTurns}); a set-up's or a resync's ran before
+ * any batch.
  */
 final class CopyTurnsStep implements Step {
 
@@ -17,6 +18,12 @@ final class CopyTurnsStep implements Step {
    * is pending.
    */
   static final String COPIES_BETWEEN_BATCHES_CHANGE = "copies-between-batches";
+
+  /**
+   * The change id of copying beside the batches, which go on streaming every collection during any
+   * copy. Recorded at the start of each turn while a copy is pending.
+   */
+  static final String COPY_WHILE_STREAMING_CHANGE = "copy-while-streaming";
 
   private final FlowState state;
 
@@ -37,8 +44,10 @@ final class CopyTurnsStep implements Step {
   @Override
   public void run() {
     state.copies.forgetFinishedCopiesBetweenBatches();
-    // Asked only while such copies are pending: histories from before it have the batches wait for them.
-    state.copiesTakeTurns = state.copies.goBetweenBatches()
+    // Asked only while copies are pending: histories from before it copied first (or took turns).
+    state.copiesStream = state.copies.pending()
+        && Workflow.getVersion(COPY_WHILE_STREAMING_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
+    state.copiesTakeTurns = !state.copiesStream && state.copies.goBetweenBatches()
         && Workflow.getVersion(COPIES_BETWEEN_BATCHES_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 }

@@ -41,8 +41,9 @@ final class FieldRuleRewriteStep implements Step {
       return false;
     }
     boolean turn = flow.state.batchesThisRun > rewroteAtBatch;
-    return (turn || flow.state.copies.pending() || !carried.sweepPending.isEmpty()
-            || carried.fieldRuleRewrites.get(0).after() != null || firstOfRun())
+    // A copy waits for the rewrite; one that streams lets the batches take turns with its slices.
+    boolean copyWaits = (flow.state.copies.pending() || !carried.sweepPending.isEmpty()) && !flow.state.copiesStream;
+    return (turn || copyWaits || carried.fieldRuleRewrites.get(0).after() != null || firstOfRun())
         && SharedChanges.fieldRuleRewrite();
   }
 

@@ -15,6 +15,8 @@ final class Flow {
   final CdcActivities activities = new CdcActivities();
   final StateRecorder recorder;
   final InFlight inFlight = new InFlight();
+  /** The copier that runs beside the batches when copies stream ({@link FlowState#copiesStream}). */
+  final CopiesBesideBatches copying;
   /** This run was started by {@code mirror resync}: set up from a new starting point. */
   final boolean resync;
 
@@ -23,6 +25,7 @@ final class Flow {
     this.carried = state.carried;
     this.recorder = new StateRecorder(state, activities);
     this.resync = resync;
+    this.copying = new CopiesBesideBatches(this);
   }
 
   /** The mirror's name, for log lines. */

@@ -48,6 +48,12 @@ final class FlowState {
    * with the batches (decided by {@link CopyTurnsStep} at the start of each turn).
    */
   boolean copiesTakeTurns;
+  /**
+   * The copies under way are made beside the batches, which go on streaming every collection
+   * meanwhile (decided by {@link CopyTurnsStep} at the start of each turn, for histories that
+   * recorded {@link CopyTurnsStep#COPY_WHILE_STREAMING_CHANGE}).
+   */
+  boolean copiesStream;
 
   FlowState(CarriedState carried) {
     this.carried = carried;

@@ -53,10 +53,14 @@ final class PendingEditsStep implements Step {
     this.edits = flow.state.edits;
   }
 
-  /** With no edit pending a round changes nothing and calls nothing. */
+  /**
+   * With no edit pending a round changes nothing and calls nothing. A partition copied beside the
+   * batches writes by the settings it started with: edits wait until none is under way (the copier
+   * starts no more meanwhile, and the batches go on).
+   */
   @Override
   public boolean due() {
-    return edits.count() > 0;
+    return edits.count() > 0 && !flow.copying.running();
   }
 
   @Override

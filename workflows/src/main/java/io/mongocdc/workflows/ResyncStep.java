@@ -28,7 +28,8 @@ final class ResyncStep implements Step {
 
   @Override
   public boolean due() {
-    return carried.resyncNeeded;
+    // After the partitions copied beside the batches from the old start (none starts meanwhile).
+    return carried.resyncNeeded && !flow.copying.running();
   }
 
   @Override
@@ -39,6 +40,7 @@ final class ResyncStep implements Step {
         ? flow.activities.listSourceCollections(carried.config)
         : carried.config.collections();
     carried.checkpoint = start;
+    carried.resyncStart = start;
     flow.state.copies.resyncFromCheckpoint(collections, ResyncSweeps.of(flow, collections));
     carried.autoResyncedAtMillis = Workflow.currentTimeMillis();
     carried.resyncNeeded = false;

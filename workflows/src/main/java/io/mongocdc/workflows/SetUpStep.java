@@ -87,6 +87,7 @@ final class SetUpStep implements Step {
           : carried.config.collections();
       flow.state.copies.start(collections);
       if (flow.resync) {
+        carried.resyncStart = carried.checkpoint;
         carried.sweepPending.addAll(ResyncSweeps.of(flow, collections));
         // A source whose "now" has not moved since the last copy (a generator that has written
         // nothing since) gives the same start, whose finished plan would answer the copy unread.

@@ -186,6 +186,7 @@ class CarriedStateTest {
     carried.sweepPending.add("orders");
     carried.resyncNeeded = true;
     carried.autoResyncedAtMillis = 1_700_000_050_000L;
+    carried.resyncStart = CHECKPOINT;
     carried.typedColumnsBackfillFrom = "\"abc\"";
     carried.typedColumnIndexesPending = true;
     carried.lastFreshness = FRESHNESS;

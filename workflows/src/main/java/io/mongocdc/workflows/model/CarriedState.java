@@ -105,6 +105,12 @@ public final class CarriedState {
    * ({@code mongo-cdc mirror resync}) (absent in older histories: no).
    */
   public boolean resyncNeeded;
+  /**
+   * Where the last resync started: its sweeps delete the rows older than it, after a copy the
+   * batches went on beside, so the checkpoint has moved on (null before a resync, and in older
+   * histories).
+   */
+  public Checkpoint resyncStart;
   /** When the mirror last resynchronised ({@code autoResync} or the operator's); null if never. */
   public Long autoResyncedAtMillis;
   /**
