@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the source's oplog span after a batch or a snapshot partition and leaves it in the catalog.
- * After a partition too: while a copy keeps batches waiting, the stream's start point ages, and this
- * is when the headroom left matters most. Reading or recording it never fails the batch or the copy.
+ * After a partition too: a copy shares the destination with the batches, which may fall behind
+ * while it runs, and mirrors from before copies were made beside the batches keep them waiting. Reading or recording it never fails the batch or the copy.
  */
 final class OplogSpanReader {
 

@@ -19,20 +19,20 @@ import picocli.CommandLine.Option;
     description = {"After the change history was lost (the mirror FAILED with ChangeStreamHistoryLost), or whenever "
         + "the destination should be rebuilt from the source: every collection is copied again into its existing "
         + "tables from a new starting point (no drop: readers keep their rows), then the rows the copy did not see "
-        + "(documents deleted while the history was lost) are deleted, then changes stream from the new starting "
-        + "point.",
+        + "(documents deleted while the history was lost) are deleted; changes stream from the new starting "
+        + "point meanwhile.",
         "The running workflow does it (no restart): the batch in flight finishes, accepted edits take effect first, "
             + "a field rule rewrite under way finishes before the copy, a paused or failed mirror goes on, and the "
             + "batch numbers go on. A mirror whose workflow has ended is started again to resync, unless it ended "
             + "with edits pending or a rewrite under way (those would be lost: create the mirror again instead).",
         "With --collection, only those collections are copied again, by an edit to the running workflow: "
-            + "from the committed checkpoint, a round of partitions between batches, then their rows the copy did "
-            + "not see are deleted; the other collections' changes follow from the checkpoint without a gap."})
+            + "from the committed checkpoint, beside the batches, then their rows the copy did not see are deleted; "
+            + "every collection's changes follow from the checkpoint without a gap."})
 final class MirrorResyncCommand extends MirrorSubcommand {
 
   @Option(names = "--collection", paramLabel = "NAME",
       description = "Copy only this collection again (repeat it), while the mirror keeps its checkpoint and every"
-          + " collection keeps streaming: the copy takes turns with the batches.")
+          + " collection keeps streaming: the copy is made beside the batches.")
   List<String> collections;
 
   MirrorResyncCommand(CliContext context) {

@@ -24,9 +24,9 @@ final class StatusText {
   private StatusText() {}
 
   /**
-   * While a copy runs, how long it is expected to take still against the oplog headroom: while
-   * batches wait for a copy the stream's start point ages, and past the headroom the source no
-   * longer holds it.
+   * While a copy runs, how long it is expected to take still against the oplog headroom: a copy
+   * and the batches share the destination, a slow one falls behind, and past the headroom the
+   * source no longer holds the stream's start point.
    */
   private static void copyTimeLeft(StringBuilder out, MirrorStatus s) {
     if (s.snapshots().stream().allMatch(SnapshotProgress::done)) {

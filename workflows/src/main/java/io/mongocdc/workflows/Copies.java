@@ -11,7 +11,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * The copies part of the workflow's state: every collection's snapshot, the sweeps that follow a
- * resync's copy, the plans to make afresh, and which copies take turns with the batches. Plain
+ * resync's copy, the plans to make afresh, and (in histories from before copies were made beside
+ * the batches) which copies take turns with the batches. Plain
  * deterministic code over {@link CarriedState}, no Temporal calls.
  */
 final class Copies {

@@ -4,7 +4,10 @@ package io.mongocdc.workflows.model;
 public enum MirrorPhase {
   /** Validating, creating destination tables, registering, taking the starting point. */
   SETTING_UP,
-  /** Copying the documents that existed before the starting point; change batches wait. */
+  /**
+   * Copying the documents that existed before the starting point (and sweeping after a resync's
+   * copy), while the change batches go on beside it.
+   */
   SNAPSHOTTING,
   /** Pulling and committing batches. */
   RUNNING,
