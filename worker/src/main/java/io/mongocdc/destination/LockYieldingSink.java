@@ -83,17 +83,24 @@ public final class LockYieldingSink implements RecordSink {
     }
   }
 
-  /** Opens the sink each transaction runs on: one with {@link #LOCK_TIMEOUT} set. */
+  /**
+   * Opens the sink each transaction runs on: one with {@link #LOCK_TIMEOUT} set, copying new keys
+   * straight in if {@code straightIn} ({@link PostgresSinkBuilder#newKeysStraightIn}).
+   */
   @FunctionalInterface
   interface Opener {
-    PostgresRecordSink open() throws SQLException;
+    PostgresRecordSink open(boolean straightIn) throws SQLException;
   }
+
+  private static final String UNIQUE_VIOLATION = "23505";
 
   private final Opener opener;
   private final Bounds bounds;
   private final String what;
   private final List<ChangeRecord> uncommitted = new ArrayList<>();
   private final CountDownLatch aborted = new CountDownLatch(1);
+  /** Whether transactions copy new keys straight in; off for good once a key had a row. */
+  private boolean straightIn;
 
   /** The open transaction's sink; read by {@link #abort} from another thread. */
   private volatile PostgresRecordSink current;
@@ -107,18 +114,22 @@ public final class LockYieldingSink implements RecordSink {
    * @param builder a sink builder for the destination; each transaction's sink is opened from it
    *     with {@link #LOCK_TIMEOUT}
    * @param what the writer, as its failure names it ("the copy", "the sweep")
+   * @param straightIn whether to copy new keys straight in ({@link
+   *     PostgresSinkBuilder#newKeysStraightIn}) until a key is found to have a row: for a copy,
+   *     whose keys are mostly new
    */
-  public static LockYieldingSink of(PostgresSinkBuilder builder, String what) {
-    return of(builder, what, Bounds.DEFAULT);
+  public static LockYieldingSink of(PostgresSinkBuilder builder, String what, boolean straightIn) {
+    return of(builder, what, straightIn, Bounds.DEFAULT);
   }
 
-  /** {@link #of(PostgresSinkBuilder, String)} giving up after {@code bounds}. */
-  static LockYieldingSink of(PostgresSinkBuilder builder, String what, Bounds bounds) {
+  /** {@link #of(PostgresSinkBuilder, String, boolean)} giving up after {@code bounds}. */
+  static LockYieldingSink of(PostgresSinkBuilder builder, String what, boolean straightIn, Bounds bounds) {
     PostgresSinkBuilder yielding = builder.lockTimeout(LOCK_TIMEOUT);
-    return new LockYieldingSink(yielding::open, bounds, what);
+    return new LockYieldingSink(yielding::open, bounds, what, straightIn);
   }
 
-  LockYieldingSink(Opener opener, Bounds bounds, String what) {
+  LockYieldingSink(Opener opener, Bounds bounds, String what, boolean straightIn) {
+    this.straightIn = straightIn;
     this.opener = Objects.requireNonNull(opener, "opener");
     this.bounds = Objects.requireNonNull(bounds, "bounds");
     this.what = Objects.requireNonNull(what, "what");
@@ -162,6 +173,11 @@ public final class LockYieldingSink implements RecordSink {
       if (abortCause != null || !yields(last)) {
         throw last;
       }
+      if (straightIn && hasSqlState(last, UNIQUE_VIOLATION)) {
+        // A key copied straight in had a row (a resync, or a batch wrote it first): from now on
+        // merge, which keeps the newer of the two.
+        straightIn = false;
+      }
       closeCurrent();
       long elapsed = System.nanoTime() - started;
       if (tries >= bounds.tries() || elapsed >= bounds.within().toNanos()) {
@@ -199,10 +215,19 @@ public final class LockYieldingSink implements RecordSink {
     return false;
   }
 
+  private static boolean hasSqlState(Throwable failure, String sqlState) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sqlState.equals(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private PostgresRecordSink sink() throws SQLException, SinkAbortedException {
     PostgresRecordSink sink = current;
     if (sink == null) {
-      sink = opener.open();
+      sink = opener.open(straightIn);
       current = sink;
       if (abortCause != null) {
         // An abort that came while the sink was opened did not see it.

@@ -123,7 +123,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   /** Opens nothing yet: each of its transactions opens a sink that gives way to batches' locks. */
   @Override
   public RecordSink openCopySink(MirrorConfig mirror) {
-    return LockYieldingSink.of(sinkBuilder(mirror), "the copy");
+    return LockYieldingSink.of(sinkBuilder(mirror), "the copy", true);
   }
 
   private PostgresSinkBuilder sinkBuilder(MirrorConfig mirror) {
@@ -157,7 +157,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     if (keys.isEmpty()) {
       return 0;
     }
-    try (RecordSink sink = LockYieldingSink.of(sinkBuilder(mirror), "the sweep")) {
+    try (RecordSink sink = LockYieldingSink.of(sinkBuilder(mirror), "the sweep", false)) {
       try {
         for (int from = 0; from < keys.size(); from += SWEEP_CHUNK) {
           List<ChangeRecord> deletes = new ArrayList<>();

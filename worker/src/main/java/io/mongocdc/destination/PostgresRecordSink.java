@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>in a table that was empty when the transaction began, a key's first record (not a
  *       delete) is copied straight into the table with binary {@code COPY}: nothing can be
- *       newer. Consecutive chunks for the same table share one open COPY ({@link CopyStream});
+ *       newer (a snapshot copy's sink does so in any table, see {@link
+ *       PostgresSinkBuilder#newKeysStraightIn}). Consecutive chunks for the same table share one open COPY ({@link CopyStream});
  *   <li>every other record waits in memory, where a newer record of the same key replaces it
  *       (repeated keys collapse to their latest event before anything is sent). Once {@link
  *       PostgresSinkOptions#flushRecords()} keys of a table wait, or {@link
@@ -124,11 +125,12 @@ public final class PostgresRecordSink implements RecordSink {
 
   PostgresRecordSink(DataSource dataSource, Connection connection, PostgresSinkOptions options, TableClaim claims,
       Predicate<Namespace> keepsHistory, ColumnProjections projections, Collection<DestinationTable> tables,
-      Duration lockTimeout) throws SQLException {
+      Duration lockTimeout, boolean newKeysStraightIn) throws SQLException {
     this.lockTimeout = lockTimeout == null ? null : lockTimeout.toMillis() + "ms";
     this.connection = connection;
     this.pgConnection = connection.unwrap(PGConnection.class);
-    this.session = new SinkSession(dataSource, connection, new CopyStream(pgConnection.getCopyAPI()), options, claims);
+    this.session = new SinkSession(dataSource, connection, new CopyStream(pgConnection.getCopyAPI()), options, claims,
+        newKeysStraightIn);
     startSession();
     this.tables = new SinkTables(session, keepsHistory, projections, tables);
   }

@@ -25,6 +25,7 @@ public final class PostgresSinkBuilder {
   private Predicate<Namespace> keepsHistory = ns -> false;
   private ColumnProjections projections = ColumnProjections.NONE;
   private Duration lockTimeout;
+  private boolean newKeysStraightIn;
 
   PostgresSinkBuilder(DataSource dataSource, PostgresSinkOptions options, Collection<DestinationTable> tables) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -70,12 +71,30 @@ public final class PostgresSinkBuilder {
     return this;
   }
 
+  /**
+   * Copies each key's first record (not a delete) of a transaction straight into its table with
+   * binary COPY, as into an empty table, instead of merging it: the cheapest way in for keys that
+   * have no row yet, as most of a snapshot copy's have. A key that has a row makes the transaction
+   * fail on the primary key (SQLSTATE 23505), never overwrites it; the writer then writes the
+   * records again without this ({@link LockYieldingSink}). Default: off (keys go straight in only
+   * when the table was empty when the transaction began).
+   */
+  public PostgresSinkBuilder newKeysStraightIn(boolean value) {
+    newKeysStraightIn = value;
+    return this;
+  }
+
   /** Opens the sink on a new connection from the data source. */
   public PostgresRecordSink open() throws SQLException {
+    return open(newKeysStraightIn);
+  }
+
+  /** {@link #open()} with {@link #newKeysStraightIn} as given. */
+  PostgresRecordSink open(boolean straightIn) throws SQLException {
     Connection connection = dataSource.getConnection();
     try {
       return new PostgresRecordSink(dataSource, connection, options, claims, keepsHistory, projections, tables,
-          lockTimeout);
+          lockTimeout, straightIn);
     } catch (SQLException | RuntimeException e) {
       connection.close();
       throw e;

@@ -73,7 +73,7 @@ class LockYieldingSinkTest {
   }
 
   private LockYieldingSink copySink(LockYieldingSink.Bounds bounds) throws SQLException {
-    return LockYieldingSink.of(builder(), "the copy", bounds);
+    return LockYieldingSink.of(builder(), "the copy", true, bounds);
   }
 
   private String table() {
