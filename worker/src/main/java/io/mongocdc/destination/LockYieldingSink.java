@@ -106,7 +106,8 @@ public final class LockYieldingSink implements RecordSink {
   private volatile PostgresRecordSink current;
   private volatile Throwable abortCause;
   private boolean closed;
-  private long retries;
+  /** Read by tests from another thread. */
+  private volatile long retries;
   private long historyRowsCommitted;
   private Map<String, Map<String, Long>> driftCommitted = Map.of();
 

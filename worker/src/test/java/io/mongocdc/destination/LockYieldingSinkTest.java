@@ -187,6 +187,61 @@ class LockYieldingSinkTest {
   }
 
   @Test
+  void anAbortFromAnotherThreadEndsACopyWaitingForALock() throws Exception {
+    abortsACopyThatGivesWay(LockYieldingSink.Bounds.DEFAULT, false);
+  }
+
+  @Test
+  void anAbortFromAnotherThreadEndsACopyPausingBeforeItsNextTry() throws Exception {
+    Duration hour = Duration.ofHours(1);
+    abortsACopyThatGivesWay(new LockYieldingSink.Bounds(10, hour, hour, hour), true);
+  }
+
+  /** Aborts (as the activity's heartbeat does once it is cancelled) a copy that the lane's lock holds up. */
+  private void abortsACopyThatGivesWay(LockYieldingSink.Bounds bounds, boolean inPause) throws Exception {
+    try (PostgresRecordSink sink = builder().open()) {
+      sink.write(List.of(insert(users, key("a"), doc("a", 1), 1)));
+      sink.commit();
+    }
+    try (Connection lane = dataSource.getConnection(); LockYieldingSink copy = copySink(bounds)) {
+      lane.setAutoCommit(false);
+      laneUpdate(lane, "a", 10);
+      CompletableFuture<Exception> attempt = CompletableFuture.supplyAsync(() -> {
+        try {
+          copy.write(List.of(insert(users, key("a"), doc("a", (int) COPY), COPY)));
+          copy.commit();
+          return null;
+        } catch (Exception e) {
+          return e;
+        }
+      });
+      if (inPause) {
+        // Its first try timed out on the lock; it now pauses (at least half an hour) before the next.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (copy.retries() == 0 && !attempt.isDone() && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+        assertEquals(1, copy.retries(), "the copy gave way once and pauses");
+      } else {
+        awaitBlockedBy(pidOf(lane), attempt);
+      }
+
+      copy.abort(new IllegalStateException("cancelled"));
+
+      Exception thrown;
+      try {
+        thrown = attempt.get(30, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        lane.rollback();
+        throw new AssertionError("the copy went on after the abort", e);
+      }
+      assertInstanceOf(SinkAbortedException.class, thrown);
+      lane.commit();
+    }
+    assertEquals(Map.of(key("a"), pos(10).data()), positions());
+  }
+
+  @Test
   void aPartitionInterruptedAfterSomeChunksIsCopiedAgainToTheSameRows() throws Exception {
     SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
         PoisonEvents.NONE, ColumnProjections.NONE);
