@@ -6,10 +6,12 @@ import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.destination.DestinationTable;
+import io.mongocdc.destination.LockYieldingSink;
 import io.mongocdc.destination.PostgresDestination;
 import io.mongocdc.destination.PostgresRecordSink;
 import io.mongocdc.destination.PostgresSinkOptions;
 import io.mongocdc.pipeline.PoisonEvents;
+import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.IdRange;
 import io.mongocdc.snapshot.PartitionPlanner;
@@ -59,8 +61,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code snapshot}: the snapshot as a {@code CopySnapshotPartition} activity does it, for
  *       every partition the planner makes of the collection (25 000 documents each): read the
  *       raw BSON documents of the partition from the (in-memory) source, render each document and
- *       its {@code _id} key, and apply them through {@link PostgresRecordSink} into the mirror
- *       table with its primary key, one transaction per partition.
+ *       its {@code _id} key, and apply them through the copy's sink ({@link LockYieldingSink} over
+ *       {@link PostgresRecordSink}) into the mirror table with its primary key, one transaction per
+ *       chunk of {@value #CHUNK}.
  * </ul>
  *
  * Scores are rows per second. Both target tables are emptied before each invocation.
@@ -85,7 +88,7 @@ public class SnapshotBenchmark {
   InMemorySnapshotSource source;
   List<IdRange> partitions;
   DestinationTable mirrorTable;
-  PostgresRecordSink sink;
+  RecordSink sink;
   List<ChangeRecord> rendered;
   DestinationBenchmark copier;
   final SnapshotCopier snapshotCopier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), CHUNK, PoisonEvents.NONE, ColumnProjections.NONE);
@@ -106,8 +109,11 @@ public class SnapshotBenchmark {
       st.execute("create table snap.plain (\"_id\" text, \"doc\" jsonb, \"_position\" text, \"_commit_time\" timestamptz)");
     }
     mirrorTable = PostgresDestination.setUp(adminConnection, SCHEMA, List.of(NS)).get(0);
-    sink = PostgresRecordSink.builder(dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable))
-        .open();
+    // The copy's sink, as MirrorDestination.openCopySink opens it: a transaction per chunk, each
+    // with the copy's lock timeout.
+    sink = LockYieldingSink.of(
+        PostgresRecordSink.builder(dataSource, PostgresSinkOptions.defaults().withSchema(SCHEMA), List.of(mirrorTable)),
+        "the copy", true);
 
     source = new InMemorySnapshotSource(1);
     source.createCollection(NS.collection());

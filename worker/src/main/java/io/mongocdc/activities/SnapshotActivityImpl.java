@@ -44,9 +44,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The snapshot's activities on the ports: plans come from the source's count and {@code _id}
- * sample and are kept in the catalog; a partition is copied through the same destination sink as
- * change batches, at the snapshot's start position, and recorded done in the catalog after its
- * rows committed (a crash in between copies it again, which changes nothing).
+ * sample and are kept in the catalog; a partition is copied through the destination's copy sink
+ * ({@link MirrorDestination#openCopySink}: the batches' sink, giving way to their locks), at the
+ * snapshot's start position, a transaction per chunk, and recorded done in the catalog after its
+ * last chunk committed (a crash before copies it again, which changes no row already there).
  */
 public final class SnapshotActivityImpl implements SnapshotActivity {
 
@@ -174,9 +175,13 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
           SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = RedactingCursor.of(snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE),
               redaction.of(collection));
-          RecordSink sink = destination.openSink(mirror, 0);
+          RecordSink sink = destination.openCopySink(mirror);
           PartitionHeartbeat heartbeat = PartitionHeartbeat.ofActivity(mirror.name(), "snapshot", started,
-              cursor::close)) {
+              () -> {
+                cursor.close();
+                // Also ends a pause in which the copy gives way to a batch's locks.
+                sink.abort(new IllegalStateException("the activity's heartbeat failed: cancelled or timed out"));
+              })) {
         try {
           copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(start),
               SnapshotPosition.commitTimeOf(start), sink,

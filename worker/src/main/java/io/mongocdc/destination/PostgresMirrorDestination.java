@@ -46,8 +46,11 @@ import javax.sql.DataSource;
  */
 public final class PostgresMirrorDestination implements MirrorDestination {
 
-  /** Delete records handed to the sink at once by a sweep. */
-  static final int SWEEP_CHUNK = 10_000;
+  /**
+   * Delete records a sweep commits at once. The sweep runs beside change batches and gives way to
+   * their locks ({@link LockYieldingSink}), so each transaction is kept as short as a copy's chunk.
+   */
+  static final int SWEEP_CHUNK = 1_000;
 
   /** History rows one prune removes per table, at most: one short statement per batch and table. */
   static final int PRUNE_ROWS_PER_TABLE = 10_000;
@@ -110,16 +113,25 @@ public final class PostgresMirrorDestination implements MirrorDestination {
   @Override
   public RecordSink openSink(MirrorConfig mirror, long batchId) {
     try {
-      return PostgresRecordSink.builder(dataSource(mirror.destinationPeer()),
-              options.withSchema(mirror.destinationSchema()), plan(mirror))
-          .claims(table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))))
-          .keepsHistory(MirrorHistory.keepsHistory(mirror))
-          .projections(MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed()))
-          .open();
+      return sinkBuilder(mirror).open();
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the destination of mirror " + mirror.name() + ": "
           + Redaction.redact(e.getMessage()), e);
     }
+  }
+
+  /** Opens nothing yet: each of its transactions opens a sink that gives way to batches' locks. */
+  @Override
+  public RecordSink openCopySink(MirrorConfig mirror) {
+    return LockYieldingSink.of(sinkBuilder(mirror), "the copy", true);
+  }
+
+  private PostgresSinkBuilder sinkBuilder(MirrorConfig mirror) {
+    return PostgresRecordSink.builder(dataSource(mirror.destinationPeer()),
+            options.withSchema(mirror.destinationSchema()), plan(mirror))
+        .claims(table -> ownership.claim(mirror.name(), List.of(recorded(mirror.destinationPeer(), table))))
+        .keepsHistory(MirrorHistory.keepsHistory(mirror))
+        .projections(MirrorColumns.of(mirror, TranscodingJsonRenderer.relaxed()));
   }
 
   @Override
@@ -127,7 +139,11 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     return new PostgresDestinationRows(dataSource(mirror.destinationPeer()));
   }
 
-  /** Keys read in one statement, deletes written through a sink in chunks, committed once. */
+  /**
+   * Keys read in one statement, deletes written in chunks, each committed on its own and written
+   * again when it gave way to a batch's lock. A sweep that fails part way has deleted some rows;
+   * run again it reads the keys still older and deletes those.
+   */
   @Override
   public long deleteRowsOlderThan(MirrorConfig mirror, Namespace source, String table, ResumeToken position,
       Instant commitTime) {
@@ -141,7 +157,7 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     if (keys.isEmpty()) {
       return 0;
     }
-    try (RecordSink sink = openSink(mirror, 0)) {
+    try (RecordSink sink = LockYieldingSink.of(sinkBuilder(mirror), "the sweep", false)) {
       try {
         for (int from = 0; from < keys.size(); from += SWEEP_CHUNK) {
           List<ChangeRecord> deletes = new ArrayList<>();
@@ -150,8 +166,8 @@ public final class PostgresMirrorDestination implements MirrorDestination {
                 .position(position).commitTime(commitTime).build());
           }
           sink.write(deletes);
+          sink.commit();
         }
-        sink.commit();
       } catch (Exception e) {
         sink.abort(e);
         throw new IllegalStateException("cannot delete the unseen rows of " + table + ": "

@@ -10,6 +10,7 @@ import io.mongocdc.workflows.model.ColumnDrift;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>in a table that was empty when the transaction began, a key's first record (not a
  *       delete) is copied straight into the table with binary {@code COPY}: nothing can be
- *       newer. Consecutive chunks for the same table share one open COPY ({@link CopyStream});
+ *       newer (a snapshot copy's sink does so in any table, see {@link
+ *       PostgresSinkBuilder#newKeysStraightIn}). Consecutive chunks for the same table share one open COPY ({@link CopyStream});
  *   <li>every other record waits in memory, where a newer record of the same key replaces it
  *       (repeated keys collapse to their latest event before anything is sent). Once {@link
  *       PostgresSinkOptions#flushRecords()} keys of a table wait, or {@link
@@ -79,6 +81,10 @@ import org.slf4j.LoggerFactory;
  * rolls the transaction back and the blocked call fails promptly. Any failure rolls the
  * transaction back and leaves the sink unusable (open a new one for the retry): nothing of it is
  * applied, and nothing is reported delivered.
+ *
+ * <p>A sink opened with a {@link PostgresSinkBuilder#lockTimeout} sets it in each transaction, so a
+ * statement that waits longer for a lock fails (SQLSTATE 55P03): how a snapshot copy gives way to
+ * batch lanes writing the same tables ({@link LockYieldingSink}).
  */
 public final class PostgresRecordSink implements RecordSink {
 
@@ -96,6 +102,8 @@ public final class PostgresRecordSink implements RecordSink {
   private final SinkSession session;
   private final SinkTables tables;
   private final Map<String, TableBatch> touched = new LinkedHashMap<>();
+  /** {@code lock_timeout} of each transaction in milliseconds, as text; null keeps the server's. */
+  private final String lockTimeout;
 
   private volatile State state = State.OPEN;
   private volatile Throwable failure;
@@ -116,11 +124,13 @@ public final class PostgresRecordSink implements RecordSink {
   }
 
   PostgresRecordSink(DataSource dataSource, Connection connection, PostgresSinkOptions options, TableClaim claims,
-      Predicate<Namespace> keepsHistory, ColumnProjections projections, Collection<DestinationTable> tables)
-      throws SQLException {
+      Predicate<Namespace> keepsHistory, ColumnProjections projections, Collection<DestinationTable> tables,
+      Duration lockTimeout, boolean newKeysStraightIn) throws SQLException {
+    this.lockTimeout = lockTimeout == null ? null : lockTimeout.toMillis() + "ms";
     this.connection = connection;
     this.pgConnection = connection.unwrap(PGConnection.class);
-    this.session = new SinkSession(dataSource, connection, new CopyStream(pgConnection.getCopyAPI()), options, claims);
+    this.session = new SinkSession(dataSource, connection, new CopyStream(pgConnection.getCopyAPI()), options, claims,
+        newKeysStraightIn);
     startSession();
     this.tables = new SinkTables(session, keepsHistory, projections, tables);
   }
@@ -181,6 +191,12 @@ public final class PostgresRecordSink implements RecordSink {
     if (workMem != null) {
       try (PreparedStatement ps = connection.prepareStatement(SinkStatements.SET_WORK_MEM)) {
         ps.setString(1, workMem);
+        ps.executeQuery().close();
+      }
+    }
+    if (lockTimeout != null) {
+      try (PreparedStatement ps = connection.prepareStatement(SinkStatements.SET_LOCK_TIMEOUT)) {
+        ps.setString(1, lockTimeout);
         ps.executeQuery().close();
       }
     }

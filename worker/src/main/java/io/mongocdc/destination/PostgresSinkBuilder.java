@@ -4,6 +4,7 @@ import io.mongocdc.decode.ColumnProjections;
 import io.mongocdc.decode.Namespace;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -23,6 +24,8 @@ public final class PostgresSinkBuilder {
   private TableClaim claims = TableClaim.NONE;
   private Predicate<Namespace> keepsHistory = ns -> false;
   private ColumnProjections projections = ColumnProjections.NONE;
+  private Duration lockTimeout;
+  private boolean newKeysStraightIn;
 
   PostgresSinkBuilder(DataSource dataSource, PostgresSinkOptions options, Collection<DestinationTable> tables) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -54,11 +57,44 @@ public final class PostgresSinkBuilder {
     return this;
   }
 
+  /**
+   * Sets {@code lock_timeout} in each of the sink's transactions: a statement that waits longer
+   * for a lock fails with SQLSTATE 55P03 and the transaction rolls back. For writers that yield to
+   * change batches ({@link LockYieldingSink}); batch lanes keep the server's (none by default).
+   * Default: the server's.
+   */
+  public PostgresSinkBuilder lockTimeout(Duration value) {
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException("lockTimeout must be positive, got " + value);
+    }
+    lockTimeout = value;
+    return this;
+  }
+
+  /**
+   * Copies each key's first record (not a delete) of a transaction straight into its table with
+   * binary COPY, as into an empty table, instead of merging it: the cheapest way in for keys that
+   * have no row yet, as most of a snapshot copy's have. A key that has a row makes the transaction
+   * fail on the primary key (SQLSTATE 23505), never overwrites it; the writer then writes the
+   * records again without this ({@link LockYieldingSink}). Default: off (keys go straight in only
+   * when the table was empty when the transaction began).
+   */
+  public PostgresSinkBuilder newKeysStraightIn(boolean value) {
+    newKeysStraightIn = value;
+    return this;
+  }
+
   /** Opens the sink on a new connection from the data source. */
   public PostgresRecordSink open() throws SQLException {
+    return open(newKeysStraightIn);
+  }
+
+  /** {@link #open()} with {@link #newKeysStraightIn} as given. */
+  PostgresRecordSink open(boolean straightIn) throws SQLException {
     Connection connection = dataSource.getConnection();
     try {
-      return new PostgresRecordSink(dataSource, connection, options, claims, keepsHistory, projections, tables);
+      return new PostgresRecordSink(dataSource, connection, options, claims, keepsHistory, projections, tables,
+          lockTimeout, straightIn);
     } catch (SQLException | RuntimeException e) {
       connection.close();
       throw e;

@@ -41,6 +41,9 @@ final class SinkStatements {
   /** Sets the transaction's {@code work_mem} to the parameter. */
   static final String SET_WORK_MEM = "select set_config('work_mem', ?, true)";
 
+  /** Sets the transaction's {@code lock_timeout} to the parameter. */
+  static final String SET_LOCK_TIMEOUT = "select set_config('lock_timeout', ?, true)";
+
   private final DestinationTable table;
   private final DestinationTable history;
   private final String staging;
@@ -115,9 +118,9 @@ final class SinkStatements {
    * the statement, (hard deletes) remove rows that a newer delete names, update rows that a newer
    * record names, and insert keys that have no row; its one result row counts the rows removed or
    * updated, then the rows inserted. Update and insert touch disjoint keys, so a plain INSERT
-   * (cheaper than ON CONFLICT's speculative insertion) is enough. The sink is meant to be its
-   * tables' only writer; a row another writer inserts meanwhile makes the batch fail on the primary
-   * key (and be retried), never apply wrongly. Rows are locked in the order of the join, by key.
+   * (cheaper than ON CONFLICT's speculative insertion) is enough. A row another writer (a snapshot
+   * copy beside the batches) inserts meanwhile makes the transaction fail on the primary key (and be
+   * retried), never apply wrongly. Rows are locked in the order of the join, by key.
    */
   String merge() {
     return merge;

@@ -107,7 +107,7 @@ final class TableBatch {
       ps.setString(2, history == null || historyReady ? "" : history.table().name());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        emptyAtStart = rs.getBoolean(1);
+        emptyAtStart = rs.getBoolean(1) || session.newKeysStraightIn();
         if (history != null && !historyReady && !rs.getBoolean(2)) {
           // History turned on for a table that has none yet (an edit, or a collection met on the way).
           session.claims().claim(history.table());
@@ -138,7 +138,9 @@ final class TableBatch {
   /**
    * Takes one chunk's records of this table. In a table that was empty when the batch began,
    * a key's first record (unless a delete) is copied straight into the table: no row can be
-   * newer, and this is the cheapest way in. Every other record waits in {@link #pending},
+   * newer, and this is the cheapest way in. A sink that copies new keys straight in ({@link
+   * PostgresSinkBuilder#newKeysStraightIn}) does so in any table: a key with a row fails the COPY
+   * on the primary key. Every other record waits in {@link #pending},
    * which keeps only each key's latest record, for the next {@link #flush}; no round trip is
    * spent deciding which keys exist, the merge does.
    */

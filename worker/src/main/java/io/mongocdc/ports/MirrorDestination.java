@@ -52,6 +52,16 @@ public interface MirrorDestination {
   RecordSink openSink(MirrorConfig mirror, long batchId);
 
   /**
+   * A sink for a snapshot partition's copy, which runs beside change batches and commits each
+   * chunk: its transactions give way to a batch's locks instead of holding the batch up or
+   * deadlocking with it, and a transaction that gave way is written again. By default a plain
+   * {@link #openSink}.
+   */
+  default RecordSink openCopySink(MirrorConfig mirror) {
+    return openSink(mirror, 0);
+  }
+
+  /**
    * How many sinks one batch applies through in parallel (apply lanes). Every key always goes
    * to the same one, so they may commit in any order; the checkpoint moves when all have.
    */

@@ -20,15 +20,24 @@ import org.bson.RawBsonDocument;
 
 /**
  * Copies one snapshot partition: every document the cursor yields becomes an insert record at
- * the snapshot's position, written to the sink in chunks and committed once at the end, so a
- * partition is applied whole or not at all and a retry simply copies it again (rows already
- * there at the same position are left alone).
+ * the snapshot's position, written to the sink in chunks, in the cursor's ({@code _id}) order, and
+ * each chunk committed on its own. The copy runs beside change batches, which write the same
+ * tables: a short transaction per chunk holds its row locks only briefly, so a batch that meets
+ * one waits little (and the copy's sink gives way to a batch's locks, see {@code
+ * MirrorDestination#openCopySink}).
+ *
+ * <p>Any order is safe because every row keeps the position of the change that wrote it and the
+ * merge only writes over an older one: copied rows carry the copy's start position, older than
+ * every streamed change's, so a copied row never replaces a streamed change. A copy that fails part
+ * way leaves the chunks it committed; the partition is recorded done only after its last chunk
+ * committed, so a retry copies the whole partition again, and rows already there at the same
+ * position (or newer) are left alone.
  *
  * <p>Memory is one chunk of rendered documents. Runs on the caller's thread.
  */
 public final class SnapshotCopier {
 
-  /** Told after each chunk; throwing (a cancelled activity's heartbeat does) stops the copy. */
+  /** Told after each committed chunk; throwing (a cancelled activity's heartbeat does) stops the copy. */
   @FunctionalInterface
   public interface Progress {
     void copied(long documents, long bytes) throws Exception;
@@ -67,8 +76,9 @@ public final class SnapshotCopier {
   }
 
   /**
-   * Copies the cursor's documents into {@code table}. On any failure the sink is aborted, so
-   * nothing of the partition is applied, and the failure is rethrown.
+   * Copies the cursor's documents into {@code table}, committing each chunk. On any failure the
+   * sink is aborted, so the chunk being written is not applied (those committed before stay), and
+   * the failure is rethrown.
    */
   public Copied copy(DocumentCursor cursor, Namespace source, String table, ResumeToken position,
       Instant commitTime, RecordSink sink, Progress progress) throws Exception {
@@ -85,7 +95,7 @@ public final class SnapshotCopier {
             projector == null ? null : projector.project(document));
         PoisonEvent refused = poison.screen(record);
         if (refused != null) {
-          // Kept (or failing the copy) before the partition commits, as in a batch.
+          // Kept (or failing the copy) before its chunk commits, as in a batch.
           poison.take(refused);
           quarantined++;
           continue;
@@ -95,6 +105,7 @@ public final class SnapshotCopier {
         bytes += size;
         if (chunk.size() == chunkSize) {
           sink.write(chunk);
+          sink.commit();
           chunk = new ArrayList<>(chunkSize);
           progress.copied(documents, bytes);
         }

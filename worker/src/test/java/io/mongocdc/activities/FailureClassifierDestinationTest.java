@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mongocdc.destination.DestinationLockedException;
 import io.mongocdc.workflows.ActivityNames;
 import io.mongocdc.workflows.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -37,5 +39,18 @@ class FailureClassifierDestinationTest {
     assertEquals(!FailureTypes.TRANSIENT.equals(type), failure.isNonRetryable());
     assertTrue(failure.getOriginalMessage().contains("SQLSTATE " + sqlState), failure.getOriginalMessage());
     assertFalse(failure.getOriginalMessage().contains("SQLException"), failure.getOriginalMessage());
+  }
+
+  @Test
+  void aCopyThatKeptFindingItsRowsLockedIsRetriedAndSaysSo() {
+    ApplicationFailure failure = FailureClassifier.classify(ActivityNames.COPY_SNAPSHOT_PARTITION,
+        new DestinationLockedException("the copy kept finding its rows locked by other writers (change batches)"
+            + " and gave way 3 times in 320 ms; what it had not committed is written again when the activity is retried",
+            new SQLException("ERROR: canceling statement due to lock timeout", "55P03")));
+
+    assertEquals(FailureTypes.TRANSIENT, failure.getType());
+    assertFalse(failure.isNonRetryable());
+    assertTrue(failure.getOriginalMessage().contains("the copy kept finding its rows locked"),
+        failure.getOriginalMessage());
   }
 }

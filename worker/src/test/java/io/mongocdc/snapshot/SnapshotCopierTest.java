@@ -35,7 +35,7 @@ class SnapshotCopierTest {
   private final SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3, PoisonEvents.NONE, ColumnProjections.NONE);
 
   @Test
-  void copiesEveryDocumentAsAnInsertAtTheStartPositionInChunksThenCommitsOnce() throws Exception {
+  void copiesEveryDocumentAsAnInsertAtTheStartPositionCommittingEachChunk() throws Exception {
     RecordingSink sink = new RecordingSink();
     List<Long> progress = new ArrayList<>();
 
@@ -44,7 +44,8 @@ class SnapshotCopierTest {
 
     assertEquals(7, copied.documents());
     assertEquals(List.of(3, 3, 1), sink.chunkSizes);
-    assertEquals(1, sink.commits);
+    assertEquals(List.of("write 3", "commit", "write 3", "commit", "write 1", "commit"), sink.calls,
+        "each chunk in a transaction of its own");
     assertEquals(List.of(3L, 6L), progress, "progress after each full chunk");
     ChangeRecord first = sink.records.get(0);
     assertEquals(Operation.INSERT, first.operation());
@@ -75,11 +76,11 @@ class SnapshotCopierTest {
     assertEquals(POSITION, setAside.get(0).position());
     assertEquals("{\"_id\":4,\"name\":\"n4\"}", setAside.get(0).document());
     assertEquals(6, sink.records.size());
-    assertEquals(1, sink.commits);
+    assertEquals(List.of("write 3", "commit", "write 3", "commit", "commit"), sink.calls);
   }
 
   @Test
-  void aDocumentTheDestinationCannotHoldFailsTheCopyUnderFailNamingItAndNothingIsCommitted() {
+  void aDocumentTheDestinationCannotHoldFailsTheCopyUnderFailNamingItAndItsChunkIsNotCommitted() {
     SnapshotCopier failing = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
         io.mongocdc.pipeline.PoisonEvents.failing(REFUSES_4), ColumnProjections.NONE);
     RecordingSink sink = new RecordingSink();
@@ -89,7 +90,7 @@ class SnapshotCopierTest {
 
     assertTrue(thrown.getMessage().contains("shop.orders") && thrown.getMessage().contains("with _id 4"),
         thrown.getMessage());
-    assertEquals(0, sink.commits);
+    assertEquals(List.of("write 3", "commit"), sink.calls, "only the chunk before it");
     assertSame(thrown, sink.aborted);
   }
 
@@ -102,7 +103,7 @@ class SnapshotCopierTest {
   }
 
   @Test
-  void aFailingProgressReportAbortsTheSinkAndNothingIsCommitted() {
+  void aFailingProgressReportAbortsTheSinkAndNothingAfterItIsWritten() {
     RecordingSink sink = new RecordingSink();
     IllegalStateException cancelled = new IllegalStateException("cancelled");
 
@@ -113,7 +114,7 @@ class SnapshotCopierTest {
 
     assertSame(cancelled, thrown);
     assertSame(cancelled, sink.aborted);
-    assertEquals(0, sink.commits);
+    assertEquals(List.of("write 3", "commit"), sink.calls, "told after the first chunk committed");
   }
 
   @Test
@@ -162,6 +163,7 @@ class SnapshotCopierTest {
   private static final class RecordingSink implements RecordSink {
     final List<ChangeRecord> records = new ArrayList<>();
     final List<Integer> chunkSizes = new ArrayList<>();
+    final List<String> calls = new ArrayList<>();
     int commits;
     Throwable aborted;
 
@@ -169,11 +171,13 @@ class SnapshotCopierTest {
     public void write(List<ChangeRecord> chunk) {
       records.addAll(chunk);
       chunkSizes.add(chunk.size());
+      calls.add("write " + chunk.size());
     }
 
     @Override
     public void commit() {
       commits++;
+      calls.add("commit");
     }
 
     @Override
