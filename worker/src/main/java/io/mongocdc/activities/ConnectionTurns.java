@@ -24,6 +24,12 @@ final class ConnectionTurns {
 
   private static final Logger log = LoggerFactory.getLogger(ConnectionTurns.class);
 
+  /**
+   * The longest pause between two looks of work that waits behind the batches ({@link
+   * #takeBehindBatches}): short beside a partition's copy, long beside a free connection's cost.
+   */
+  static final Duration BEHIND_BATCHES_LOOK_AT_MOST = Duration.ofMillis(200);
+
   /** How often a waiting activity heartbeats: well within any of its heartbeat timeouts. */
   static final Duration WAIT_HEARTBEAT = Duration.ofSeconds(2);
 
@@ -46,6 +52,25 @@ final class ConnectionTurns {
    */
   ConnectionLease take(PartitionHeartbeat.Sender heartbeat, MirrorConfig mirror, int sinks,
       Function<Instant, Object> waitingDetails, MirrorMetrics metrics, String what) throws InterruptedException {
+    return take(heartbeat, mirror, sinks, waitingDetails, metrics, what, false);
+  }
+
+  /**
+   * As {@link #take}, for work that gives way to the batches (a snapshot partition, copied beside
+   * its mirror's batches): it looks for free connections now and then instead of queueing for
+   * them, so no batch ends its turn early for it (a batch turns over only for the ones queued,
+   * {@link ConnectionLease#othersWait}), and a batch that queues is served before it. Without this
+   * a mirror's own partitions, waiting for the connections its batch holds, made that batch hand
+   * them over every few hundred milliseconds.
+   */
+  ConnectionLease takeBehindBatches(PartitionHeartbeat.Sender heartbeat, MirrorConfig mirror, int sinks,
+      Function<Instant, Object> waitingDetails, MirrorMetrics metrics, String what) throws InterruptedException {
+    return take(heartbeat, mirror, sinks, waitingDetails, metrics, what, true);
+  }
+
+  private ConnectionLease take(PartitionHeartbeat.Sender heartbeat, MirrorConfig mirror, int sinks,
+      Function<Instant, Object> waitingDetails, MirrorMetrics metrics, String what, boolean behindBatches)
+      throws InterruptedException {
     int needed = MirrorDestination.connectionsFor(sinks);
     Optional<ConnectionLease> free = destination.tryReserveConnections(mirror, needed);
     if (free.isPresent()) {
@@ -63,7 +88,7 @@ final class ConnectionTurns {
         "mongo-cdc-" + mirror.name() + "-connection-wait", waiter::interrupt);
     try (beats) {
       beats.progress(details);
-      lease = destination.awaitConnections(mirror, needed);
+      lease = behindBatches ? lookFor(mirror, needed) : destination.awaitConnections(mirror, needed);
     } catch (InterruptedException e) {
       // A heartbeat the server refused (the activity was cancelled) ends the wait: say that.
       beats.throwIfFailed();
@@ -83,6 +108,20 @@ final class ConnectionTurns {
     log.info("mirror {} {}: got its {} destination connections after {} ms (other batches or partitions held them)",
         mirror.name(), what, needed, Duration.between(since, Instant.now()).toMillis());
     return lease;
+  }
+
+  /** Looks for {@code needed} free connections until they are, pausing longer each time, up to a bound. */
+  private ConnectionLease lookFor(MirrorConfig mirror, int needed) throws InterruptedException {
+    long pauseMillis = 5;
+    while (true) {
+      Optional<ConnectionLease> free = destination.tryReserveConnections(mirror, needed);
+      if (free.isPresent()) {
+        return free.get();
+      }
+      // Interrupted by a heartbeat the server refused, as the queued wait is.
+      Thread.sleep(pauseMillis);
+      pauseMillis = Math.min(BEHIND_BATCHES_LOOK_AT_MOST.toMillis(), pauseMillis * 2);
+    }
   }
 
   /** The catalog shows the wait; one that cannot say so waits all the same. */

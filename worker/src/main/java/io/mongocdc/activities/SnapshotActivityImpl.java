@@ -170,7 +170,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       SnapshotCopier.Copied copied;
       Map<String, Map<String, Long>> drift;
       SnapshotHeartbeat started = new SnapshotHeartbeat(collection, partition, 0);
-      try (ConnectionLease connections = connectionTurns.take(context::heartbeat, mirror, 1, since -> started,
+      try (ConnectionLease connections = connectionTurns.takeBehindBatches(context::heartbeat, mirror, 1, since -> started,
               metrics.mirror(mirror.name()), "snapshot partition " + partition + " of " + collection);
           SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = RedactingCursor.of(snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE),

@@ -117,10 +117,11 @@ final class SinkStatements {
    * One statement over the staged records (one per key): against the rows as they were before
    * the statement, (hard deletes) remove rows that a newer delete names, update rows that a newer
    * record names, and insert keys that have no row; its one result row counts the rows removed or
-   * updated, then the rows inserted. Update and insert touch disjoint keys, so a plain INSERT
-   * (cheaper than ON CONFLICT's speculative insertion) is enough. A row another writer (a snapshot
-   * copy beside the batches) inserts meanwhile makes the transaction fail on the primary key (and be
-   * retried), never apply wrongly. Rows are locked in the order of the join, by key.
+   * updated, then the rows inserted. Update and insert touch disjoint keys as the statement sees
+   * them; a row another writer (a snapshot copy beside the batches) inserts and commits meanwhile
+   * meets the insert's conflict clause, which applies the record over it by position as the update
+   * would (a plain INSERT failed the batch on the primary key, again and again while a copy ran).
+   * Rows are locked in the order of the join, by key.
    */
   String merge() {
     return merge;
@@ -188,19 +189,36 @@ final class SinkStatements {
     }
     sql.append(" from ").append(w).append(" w where t.").append(ID.quoted()).append(" = w.id and t.")
         .append(POSITION.quoted()).append(" < w.position").append(onlyUpserts)
-        .append(" returning 1), ins as (insert into ").append(t)
+        .append(" returning 1), ins as (insert into ").append(t).append(" as t")
         .append(" (").append(columnList(ID, DOC, RAW_DOC, POSITION, COMMIT_TIME, DELETED, SYNCED_AT))
         .append(typed.stream().map(name -> ", " + name).collect(Collectors.joining())).append(")")
         .append(" select w.id, w.doc::jsonb, w.raw_doc, w.position, w.commit_time, w.op = 'd', now()")
         .append(stagedTyped(columns, "w.")).append(" from ").append(w)
         .append(" w where not exists (select 1 from ").append(t).append(" e where e.").append(ID.quoted())
         .append(" = w.id)").append(onlyUpserts)
+        .append(" on conflict (").append(ID.quoted()).append(") do update set ")
+        .append(keptOnConflict(DOC.quoted())).append(", ").append(keptOnConflict(RAW_DOC.quoted())).append(", ")
+        .append(POSITION.quoted()).append(" = excluded.").append(POSITION.quoted()).append(", ")
+        .append(COMMIT_TIME.quoted()).append(" = excluded.").append(COMMIT_TIME.quoted()).append(", ")
+        .append(DELETED.quoted()).append(" = excluded.").append(DELETED.quoted()).append(", ")
+        .append(SYNCED_AT.quoted()).append(" = now()")
+        .append(typed.stream().map(name -> ", " + keptOnConflict(name)).collect(Collectors.joining()))
+        .append(" where t.").append(POSITION.quoted()).append(" < excluded.").append(POSITION.quoted())
         .append(" returning 1) select ").append(hard ? "(select count(*) from del)" : "0")
         .append(" + (select count(*) from upd), (select count(*) from ins)");
     return sql.toString();
   }
 
   /** {@code "c" = case when w.op = 'd' then t."c" else <staged> end}: a delete keeps the row's last value. */
+  /**
+   * The insert's conflict update of {@code column}: a row another writer inserted after this
+   * statement began (a snapshot copy beside the batches) takes the record as the update would.
+   */
+  private static String keptOnConflict(String column) {
+    return column + " = case when excluded." + DELETED.quoted() + " then t." + column + " else excluded." + column
+        + " end";
+  }
+
   private static String keptOnDelete(String column, String staged) {
     return column + " = case when w.op = 'd' then t." + column + " else " + staged + " end";
   }

@@ -27,6 +27,7 @@ import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.VerifyProgress;
 import io.mongocdc.workflows.model.VerifyRequest;
@@ -163,7 +164,7 @@ public final class DevRun {
       printIntroduction(stack, generated);
 
       BooleanSupplier done = generated && options.events() > 0
-          ? () -> generator.exhausted() && delivered(stack, generator.lastEventToken())
+          ? () -> generator.exhausted() && delivered(stack, generator.lastEventToken()) && copiesOver(workflow)
           : () -> false;
       BooleanSupplier failed = () -> {
         MirrorStatus status = workflow.status();
@@ -339,6 +340,20 @@ public final class DevRun {
       String committed = stack.progress().committedTokens(List.of(MIRROR)).get(MIRROR);
       return committed != null && ResumeToken.of(committed).compareTo(token) >= 0;
     } catch (DataAccessException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether every copy, with the sweep after it, is over: the batches stream beside a copy, so
+   * the events can all be delivered with partitions still to copy.
+   */
+  private static boolean copiesOver(CdcFlowWorkflow workflow) {
+    try {
+      MirrorStatus status = workflow.status();
+      return status.state() != MirrorPhase.SNAPSHOTTING
+          && status.snapshots().stream().allMatch(SnapshotProgress::done);
+    } catch (RuntimeException e) {
       return false;
     }
   }

@@ -45,8 +45,12 @@ class ConnectionTurnsTest {
       free = new Semaphore(permits, true);
     }
 
+    /** Calls of {@link #tryReserveConnections}. */
+    final java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+
     @Override
     public Optional<ConnectionLease> tryReserveConnections(MirrorConfig mirror, int connections) {
+      looks.incrementAndGet();
       return free.tryAcquire(connections) ? Optional.of(() -> free.release(connections)) : Optional.empty();
     }
 
@@ -133,6 +137,38 @@ class ConnectionTurnsTest {
     assertEquals(1, meters.get("mongo_cdc_destination_connection_waits").timer().count());
     lease.close();
     assertEquals(3, destination.free.availablePermits());
+    assertNoWaitThreadLeft();
+  }
+
+  /**
+   * Issue 48: a snapshot partition copied beside its mirror's batches looks for free connections
+   * instead of queueing for them, so the batch holding them is not told that others wait (which
+   * made it hand them over every few hundred milliseconds); it gets them once they are free.
+   */
+  @Test
+  void aPartitionWaitingBehindTheBatchesDoesNotQueueAndGetsItsConnectionsWhenFreed() throws Exception {
+    BudgetOnly destination = new BudgetOnly(3);
+    ConnectionLease batch = destination.tryReserveConnections(MIRROR, 3).orElseThrow();
+    CompletableFuture<ConnectionLease> partition = CompletableFuture.supplyAsync(() -> {
+      try {
+        return new ConnectionTurns(destination, waits).takeBehindBatches(details -> {}, MIRROR, 1,
+            since -> "waiting", metrics, "snapshot partition 0 of orders");
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (destination.looks.get() < 4 && !partition.isDone() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertTrue(destination.looks.get() >= 4, "it looks again and again: " + destination.looks.get());
+    assertFalse(destination.free.hasQueuedThreads(), "it does not queue, so the batch is not told others wait");
+    assertFalse(partition.isDone());
+
+    batch.close();
+    ConnectionLease lease = partition.get(10, TimeUnit.SECONDS);
+    assertEquals(1, destination.free.availablePermits(), "one sink and one beside it");
+    lease.close();
     assertNoWaitThreadLeft();
   }
 

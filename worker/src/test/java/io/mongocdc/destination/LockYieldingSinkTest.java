@@ -146,6 +146,43 @@ class LockYieldingSinkTest {
     assertEquals("5", valueOf("c"), "the copy's document of c");
   }
 
+  /**
+   * The other way round: a copy inserts a key (straight in) and commits while a batch lane's merge,
+   * which saw no row for that key, inserts it too. The lane's insert meets the copy's row and
+   * applies its newer record over it, as its update would have; a plain INSERT failed the batch
+   * on the primary key (dev: the same batch five times in a row during a first snapshot).
+   */
+  @Test
+  void aLaneInsertingAKeyACopyInsertedMeanwhileAppliesOverItInsteadOfFailing() throws Exception {
+    try (PostgresRecordSink sink = builder().open()) {
+      sink.write(List.of(insert(users, key("z"), doc("z", 1), 1)));
+      sink.commit();
+    }
+    try (Connection copy = dataSource.getConnection(); PostgresRecordSink lane = builder().open()) {
+      copy.setAutoCommit(false);
+      try (PreparedStatement ps = copy.prepareStatement("insert into " + table()
+          + " (\"_id\", doc, \"_position\", \"_commit_time\") values (?, ?::jsonb, ?, now())")) {
+        ps.setString(1, key("k"));
+        ps.setString(2, doc("k", (int) COPY));
+        ps.setString(3, pos(COPY).data());
+        ps.executeUpdate();
+      }
+      CompletableFuture<Void> merged = CompletableFuture.runAsync(() -> {
+        try {
+          lane.write(List.of(insert(users, key("k"), doc("k", 12), 12)));
+          lane.commit();
+        } catch (Exception e) {
+          throw new RuntimeException(e);
+        }
+      });
+      awaitBlockedBy(pidOf(copy), merged);
+      copy.commit();
+      merged.get(60, TimeUnit.SECONDS);
+    }
+    assertEquals(pos(12).data(), positions().get(key("k")), "the lane's newer record is applied over the copy's row");
+    assertEquals("12", valueOf("k"));
+  }
+
   @Test
   void aCopyThatNeverGetsItsLockGivesUpWithATransientFailureAfterItsBound() throws Exception {
     try (PostgresRecordSink sink = builder().open()) {

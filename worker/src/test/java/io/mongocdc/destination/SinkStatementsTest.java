@@ -30,10 +30,16 @@ class SinkStatementsTest {
         + " \"_position\" = w.position, \"_commit_time\" = w.commit_time,"
         + " \"_deleted\" = w.op = 'd', \"_synced_at\" = now()"
         + " from " + W + " w where t.\"_id\" = w.id and t.\"_position\" < w.position returning 1),"
-        + " ins as (insert into " + T
+        + " ins as (insert into " + T + " as t"
         + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\", \"_deleted\", \"_synced_at\")"
         + " select w.id, w.doc::jsonb, w.raw_doc, w.position, w.commit_time, w.op = 'd', now() from " + W
-        + " w where not exists (select 1 from " + T + " e where e.\"_id\" = w.id) returning 1)"
+        + " w where not exists (select 1 from " + T + " e where e.\"_id\" = w.id)"
+        + " on conflict (\"_id\") do update set"
+        + " \"doc\" = case when excluded.\"_deleted\" then t.\"doc\" else excluded.\"doc\" end,"
+        + " \"_raw_doc\" = case when excluded.\"_deleted\" then t.\"_raw_doc\" else excluded.\"_raw_doc\" end,"
+        + " \"_position\" = excluded.\"_position\", \"_commit_time\" = excluded.\"_commit_time\","
+        + " \"_deleted\" = excluded.\"_deleted\", \"_synced_at\" = now()"
+        + " where t.\"_position\" < excluded.\"_position\" returning 1)"
         + " select 0 + (select count(*) from upd), (select count(*) from ins)",
         plain(DeleteMode.SOFT).merge());
   }
@@ -48,10 +54,16 @@ class SinkStatementsTest {
         + " \"_position\" = w.position, \"_commit_time\" = w.commit_time,"
         + " \"_deleted\" = w.op = 'd', \"_synced_at\" = now()"
         + " from " + W + " w where t.\"_id\" = w.id and t.\"_position\" < w.position and w.op <> 'd' returning 1),"
-        + " ins as (insert into " + T
+        + " ins as (insert into " + T + " as t"
         + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\", \"_deleted\", \"_synced_at\")"
         + " select w.id, w.doc::jsonb, w.raw_doc, w.position, w.commit_time, w.op = 'd', now() from " + W
-        + " w where not exists (select 1 from " + T + " e where e.\"_id\" = w.id) and w.op <> 'd' returning 1)"
+        + " w where not exists (select 1 from " + T + " e where e.\"_id\" = w.id) and w.op <> 'd'"
+        + " on conflict (\"_id\") do update set"
+        + " \"doc\" = case when excluded.\"_deleted\" then t.\"doc\" else excluded.\"doc\" end,"
+        + " \"_raw_doc\" = case when excluded.\"_deleted\" then t.\"_raw_doc\" else excluded.\"_raw_doc\" end,"
+        + " \"_position\" = excluded.\"_position\", \"_commit_time\" = excluded.\"_commit_time\","
+        + " \"_deleted\" = excluded.\"_deleted\", \"_synced_at\" = now()"
+        + " where t.\"_position\" < excluded.\"_position\" returning 1)"
         + " select (select count(*) from del) + (select count(*) from upd), (select count(*) from ins)",
         plain(DeleteMode.HARD).merge());
   }
