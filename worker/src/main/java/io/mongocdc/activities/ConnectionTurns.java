@@ -26,9 +26,10 @@ final class ConnectionTurns {
 
   /**
    * The longest pause between two looks of work that waits behind the batches ({@link
-   * #takeBehindBatches}): short beside a partition's copy, long beside a free connection's cost.
+   * #takeBehindBatches}): a look is a semaphore's try, nearly free, and a small partition copies in
+   * tens of milliseconds, which longer pauses would add to.
    */
-  static final Duration BEHIND_BATCHES_LOOK_AT_MOST = Duration.ofMillis(200);
+  static final Duration BEHIND_BATCHES_LOOK_AT_MOST = Duration.ofMillis(10);
 
   /** How often a waiting activity heartbeats: well within any of its heartbeat timeouts. */
   static final Duration WAIT_HEARTBEAT = Duration.ofSeconds(2);
@@ -112,7 +113,7 @@ final class ConnectionTurns {
 
   /** Looks for {@code needed} free connections until they are, pausing longer each time, up to a bound. */
   private ConnectionLease lookFor(MirrorConfig mirror, int needed) throws InterruptedException {
-    long pauseMillis = 5;
+    long pauseMillis = 1;
     while (true) {
       Optional<ConnectionLease> free = destination.tryReserveConnections(mirror, needed);
       if (free.isPresent()) {
