@@ -81,6 +81,8 @@ class MongoCdcCliTest {
     assertEquals(0, created.exitCode(), created.err());
     assertTrue(created.out().startsWith("created mirror orders (workflow mirror-orders, run "), created.out());
     assertEquals(1, pulls.nextCall().batchId());
+    // The (empty) collection's copy runs beside batch 1; the mirror is RUNNING once it is done.
+    WorkerEnvironment.awaitStatus(workflow(), s -> s.state() == MirrorPhase.RUNNING);
 
     Run status = run("mirror", "status", "orders");
     assertEquals(0, status.exitCode(), status.err());

@@ -59,6 +59,15 @@ final class FaultyDestination implements MirrorDestination {
     return real.applyLanes(m);
   }
 
+  /**
+   * The real copy sink, which gives way to the batches' locks (LockYieldingSink): the copies run
+   * beside the batches here as they do in a worker. Its writes are not the batch faults' to count.
+   */
+  @Override
+  public RecordSink openCopySink(MirrorConfig m) {
+    return real.openCopySink(m);
+  }
+
   @Override
   public RecordSink openSink(MirrorConfig m, long batchId) {
     // Opened on the activity's thread: which attempt of which batch this sink writes for.

@@ -70,6 +70,8 @@ final class ScenarioDriver {
   private long lookedAt;
   /** When the driver may next ask whether the copies are over ({@link #copiesOver}). */
   private long copiesLookAt;
+  /** When the driver next looks for cancelled attempts in limbo ({@link #endCancelledLimbo}). */
+  private long cancelLookAt;
   /** Dead attempts the driver ended as cancelled ({@link #endDeadCancelledAttempt}). */
   private final java.util.Set<String> endedCancelled = new java.util.HashSet<>();
 
@@ -246,6 +248,15 @@ final class ScenarioDriver {
         fire(g, workflow);
         // A rule edit right after the fault: during a crash's takeover, a stall, a cancelling pause.
         scenario.sendRuleEdits(RuleEditPlan.When.GATE, scenario.gatesFired.incrementAndGet());
+        scenario.lastChange = System.nanoTime();
+        return;
+      }
+    }
+    if (System.nanoTime() >= cancelLookAt) {
+      // Batches that return at once keep the scenario from going quiet; a copy cancelled while its
+      // attempt is dead or stalled must still be ended (see endDeadCancelledAttempt).
+      cancelLookAt = System.nanoTime() + Duration.ofMillis(100).toNanos();
+      if (endCancelledLimbo()) {
         scenario.lastChange = System.nanoTime();
         return;
       }
@@ -459,6 +470,20 @@ final class ScenarioDriver {
       scenario.pausePending = false;
       scenario.driverSteps.incrementAndGet();
       return true;
+    }
+    return false;
+  }
+
+  /** Ends the cancelled attempts in limbo on the test server (stalled or dead); true if it did. */
+  private boolean endCancelledLimbo() {
+    DescribeWorkflowExecutionResponse d = scenario.stub().describe().getRawDescription();
+    String run = d.getWorkflowExecutionInfo().getExecution().getRunId();
+    for (PendingActivityInfo p : d.getPendingActivitiesList()) {
+      if (p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
+          && (releaseCancelledStall(run + "/" + p.getActivityId(), p.getAttempt())
+              || endDeadCancelledAttempt(run + "/" + p.getActivityId(), p.getAttempt()))) {
+        return true;
+      }
     }
     return false;
   }

@@ -106,12 +106,10 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
       if (state.batchesThisRun >= carried.config.settings().continueAsNewEveryBatches()
           || state.copies.partitionsThisRun >= PartitionCopies.PARTITIONS_PER_RUN
           || Workflow.getInfo().isContinueAsNewSuggested()) {
-        if (flow.copying.running()) {
-          // The batches go on while the partitions under way finish; none is copied twice.
-          flow.copying.finishRunning();
-        } else {
-          continueAsNew();
-        }
+        // The partitions under way finish first (none is copied twice); the next run starts the
+        // copier again. The batches wait meanwhile: at most one partition's copy, once a run.
+        flow.copying.drain();
+        continueAsNew();
       }
       flow.copying.cancelIfHeldTooLong(state.batchesThisRun);
       if (carried.paused) {

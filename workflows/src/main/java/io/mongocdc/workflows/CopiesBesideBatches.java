@@ -1,5 +1,6 @@
 package io.mongocdc.workflows;
 
+import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
@@ -16,10 +17,10 @@ import java.util.Deque;
  * applied. A copied row carries its snapshot's start, older than any change the batches apply,
  * so whichever of the two writes a row last, the newer change wins.
  *
- * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Continue-as-new,
- * pending edits and a resync (whatever changes what a partition writes) make it start no more
- * partitions and wait for the ones under way, while the batches go on; the workflow's end waits for
- * them too ({@link #drain}). The operator's {@code cancelInFlight} cancels them, and so does a
+ * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Pending edits and
+ * a resync (whatever changes what a partition writes) make it start no more partitions and wait
+ * for the ones under way, while the batches go on; continue-as-new and the workflow's end wait for
+ * them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight} cancels them, and so does a
  * copier that waited too long for them ({@link #cancelIfHeldTooLong}); they are copied again, and
  * rows they committed keep their position, which the copy writes again as it was. A
  * failure ends the copier and is thrown by the next turn, which backs off as for a failed batch.
@@ -27,8 +28,8 @@ import java.util.Deque;
 final class CopiesBesideBatches {
 
   /**
-   * The copier waits this many batches for the partitions under way when it holds (continue-as-new,
-   * an edit or a resync waits), then cancels them: each batch adds about a dozen events to the
+   * The copier waits this many batches for the partitions under way when it holds (an edit or a
+   * resync waits), then cancels them: each batch adds about a dozen events to the
    * history.
    */
   static final int BATCHES_BEFORE_CANCEL = 200;
@@ -38,7 +39,7 @@ final class CopiesBesideBatches {
   private CancellationScope scope;
   /** The copier's thread; null before the first start. */
   private Promise<Void> copier;
-  /** No partition starts: the run is about to continue as new, or the workflow ends. */
+  /** No partition starts: the run is about to continue as new, or the workflow ends ({@link #drain}). */
   private boolean holding;
   /** The partitions under way were cancelled (operator, or a run that must continue as new): no failure. */
   private boolean cancelled;
@@ -80,11 +81,15 @@ final class CopiesBesideBatches {
     if (failed != null && !cancelled) {
       failure = failed;
     }
+    if (flow.state.phase == MirrorPhase.SNAPSHOTTING && !flow.state.copies.pending()
+        && flow.carried.sweepPending.isEmpty()) {
+      // The last copy ended during a batch: status says so now; the catalog hears at the next step.
+      flow.state.phase = MirrorPhase.RUNNING;
+    }
   }
 
   /**
-   * Whether no partition may start: the run is about to continue as new, or an edit or a resync
-   * waits. A partition under way writes by the settings it started with, so edits and a resync
+   * Whether no partition may start: the copier drains, or an edit or a resync waits. A partition under way writes by the settings it started with, so edits and a resync
    * take effect once none is under way; the batches go on meanwhile.
    */
   private boolean holds() {
@@ -102,17 +107,10 @@ final class CopiesBesideBatches {
   }
 
   /**
-   * Starts no more partitions; the ones under way finish while the batches go on. For a run about
-   * to continue as new: it does once {@link #running} is false, and the next run starts the copier
-   * again.
-   */
-  void finishRunning() {
-    holding = true;
-  }
-
-  /**
    * Starts no more partitions and waits until the ones under way finished, then lets the copier
-   * start again: before the workflow ends.
+   * start again: before the run continues as new (the batches wait for at most one partition's
+   * copy, once a run; letting them go on made runs that continue as new after every batch spin
+   * through thousands of batches while a partition was stuck) and before the workflow ends.
    */
   void drain() {
     holding = true;
@@ -128,8 +126,9 @@ final class CopiesBesideBatches {
   /**
    * Asked each turn: partitions that the copier has waited for, starting no more, during {@link
    * #BATCHES_BEFORE_CANCEL} batches (a read stuck in the source) are cancelled and copied again
-   * later, so the run can continue as new and edits take effect, and the batches meanwhile do not
-   * grow the history without bound.
+   * later, and the loop waits until they ended (their heartbeat timeout at most), so the run can
+   * continue as new and edits take effect, and the batches meanwhile do not grow the history
+   * without bound.
    */
   void cancelIfHeldTooLong(long batchesThisRun) {
     if (!running() || !holds()) {
@@ -138,6 +137,8 @@ final class CopiesBesideBatches {
       heldSinceBatch = batchesThisRun;
     } else if (batchesThisRun - heldSinceBatch >= BATCHES_BEFORE_CANCEL) {
       cancel("waited " + BATCHES_BEFORE_CANCEL + " batches for it");
+      // No more batches until the cancellation has ended them: each would grow the history.
+      Workflow.await(() -> !running());
     }
   }
 
