@@ -93,8 +93,8 @@ final class MirrorResyncCommand extends MirrorSubcommand {
 
   private void resyncCollections(WorkflowClient client, PrintWriter out) {
     EditResult result = mirror.workflow(client).edit(Map.of(MirrorSettings.RESYNC_COLLECTIONS.name(), collections));
-    out.printf("mirror %s: copying %s again from the committed checkpoint from batch %d on, a round of partitions"
-        + " between batches, so every collection keeps streaming; then deleting their rows the copy did not see;"
+    out.printf("mirror %s: copying %s again from the committed checkpoint from batch %d on, beside the batches"
+        + ", so every collection keeps streaming; then deleting their rows the copy did not see;"
         + " 'mongo-cdc mirror status %s' shows the progress%n", mirror.name, String.join(", ", collections),
         result.appliesFromBatch(), mirror.name);
   }

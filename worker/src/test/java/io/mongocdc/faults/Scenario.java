@@ -258,7 +258,7 @@ final class Scenario {
 
   /**
    * A batch runs with these collections. The added one is among them from its edit on, while its
-   * copy takes turns with the batches: it counts as added once every partition of that copy is
+   * copy runs beside the batches: it counts as added once every partition of that copy is
    * recorded done too.
    */
   synchronized void watching(List<String> collections) {
