@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mongocdc.ports.MirrorSourceFactory;
+import io.mongocdc.testing.ScriptedSource;
 import io.mongocdc.ports.OplogSpanLog;
-import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorSettings;
@@ -14,6 +14,7 @@ import io.mongocdc.workflows.model.OplogSpan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.bson.BsonTimestamp;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,29 +27,11 @@ class OplogSpanReaderTest {
       "public", MirrorSettings.defaults());
   private static final OplogSpan SPAN = new OplogSpan(1_700_000_000, 1_700_003_600);
 
-  /** A source that only tells its oplog span. */
+  /** A source that only tells its oplog span (its stream is never opened here). */
   private static MirrorSourceFactory source(Supplier<OplogSpan> span) {
-    return new MirrorSourceFactory() {
-      @Override
-      public void validate(MirrorConfig mirror) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public StreamPosition currentPosition(MirrorConfig mirror) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public OplogSpan oplogSpan(MirrorConfig mirror) {
-        return span.get();
-      }
-    };
+    return ScriptedSource.builder().stream(position -> {
+      throw new UnsupportedOperationException("not read here");
+    }).now(StreamPosition.atOperationTime(new BsonTimestamp(1_700_000_000, 0))).oplogSpan(span).build();
   }
 
   @Test

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mongocdc.ports.MirrorSourceFactory;
-import io.mongocdc.source.ChangeStreamOpener;
-import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.Gate;
 import io.mongocdc.testing.ScriptedWorld;
 import io.mongocdc.testing.ScriptedWorld.ChangeMix;
@@ -58,7 +55,8 @@ class CopyHeadroomWorkflowTest {
     world.snapshot().gateAt("orders", null, 1, passThrough());
     world.snapshot().gateAt("orders", null, 1, second);
 
-    fixture.start().startWorker(fixture.peers(), TestPorts.postgres(fixture).source(withOplog(world.source())).build());
+    world.oplogSpan(SPAN);
+    fixture.start().startWorker(fixture.peers(), TestPorts.postgres(fixture).source(world.source()).build());
     CdcFlowWorkflow workflow = fixture.temporal().start(mirror);
     assertTrue(second.awaitReached(Duration.ofSeconds(30)), "the snapshot never got to the second partition");
     MirrorStatus copying = awaitStatus(workflow, s -> !s.snapshots().isEmpty()
@@ -76,45 +74,6 @@ class CopyHeadroomWorkflowTest {
     assertEquals(0L, done.copySecondsLeft(), "the copy is done");
   }
 
-  /** The world's source, telling {@link #SPAN} as its oplog span. */
-  private static MirrorSourceFactory withOplog(MirrorSourceFactory source) {
-    return new MirrorSourceFactory() {
-      @Override
-      public void validate(MirrorConfig mirror) {
-        source.validate(mirror);
-      }
-
-      @Override
-      public ChangeStreamOpener openerFor(MirrorConfig mirror) {
-        return source.openerFor(mirror);
-      }
-
-      @Override
-      public OplogSpan oplogSpan(MirrorConfig mirror) {
-        return SPAN;
-      }
-
-      @Override
-      public SnapshotSource snapshotSource(MirrorConfig mirror) {
-        return source.snapshotSource(mirror);
-      }
-
-      @Override
-      public StreamPosition currentPosition(MirrorConfig mirror) {
-        return source.currentPosition(mirror);
-      }
-
-      @Override
-      public void requireHistoryHolds(MirrorConfig mirror, StreamPosition start) {
-        source.requireHistoryHolds(mirror, start);
-      }
-
-      @Override
-      public StreamPosition readPosition(MirrorConfig mirror) {
-        return source.readPosition(mirror);
-      }
-    };
-  }
 
   private static Gate passThrough() {
     Gate gate = new Gate();

@@ -8,6 +8,7 @@ import io.mongocdc.source.ChangeStreamOpener;
 import io.mongocdc.source.StreamPosition;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.workflows.model.MirrorConfig;
+import io.mongocdc.workflows.model.OplogSpan;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -28,6 +29,7 @@ public final class ScriptedSource implements MirrorSourceFactory {
   private final Function<MirrorConfig, SnapshotSource> snapshots;
   private final Function<MirrorConfig, StreamPosition> now;
   private final Function<MirrorConfig, StreamPosition> readPosition;
+  private final Supplier<OplogSpan> oplogSpan;
 
   private ScriptedSource(Builder builder) {
     this.peers = builder.peers;
@@ -36,6 +38,7 @@ public final class ScriptedSource implements MirrorSourceFactory {
     this.snapshots = builder.snapshots;
     this.now = Objects.requireNonNull(builder.now, "a scripted source needs its time now");
     this.readPosition = builder.readPosition;
+    this.oplogSpan = builder.oplogSpan;
   }
 
   /**
@@ -79,6 +82,11 @@ public final class ScriptedSource implements MirrorSourceFactory {
   }
 
   @Override
+  public OplogSpan oplogSpan(MirrorConfig mirror) {
+    return oplogSpan.get();
+  }
+
+  @Override
   public StreamPosition readPosition(MirrorConfig mirror) {
     return readPosition == null ? currentPosition(mirror) : readPosition.apply(mirror);
   }
@@ -91,6 +99,7 @@ public final class ScriptedSource implements MirrorSourceFactory {
     private Function<MirrorConfig, SnapshotSource> snapshots = mirror -> new ScriptedSnapshotSource();
     private Function<MirrorConfig, StreamPosition> now;
     private Function<MirrorConfig, StreamPosition> readPosition;
+    private Supplier<OplogSpan> oplogSpan = () -> null;
 
     private Builder() {}
 
@@ -153,6 +162,12 @@ public final class ScriptedSource implements MirrorSourceFactory {
     public Builder readPosition(Supplier<StreamPosition> readPosition) {
       Objects.requireNonNull(readPosition);
       this.readPosition = mirror -> readPosition.get();
+      return this;
+    }
+
+    /** The source's oplog span, asked each time (unset: not reported, as a source without one). */
+    public Builder oplogSpan(Supplier<OplogSpan> oplogSpan) {
+      this.oplogSpan = Objects.requireNonNull(oplogSpan);
       return this;
     }
 

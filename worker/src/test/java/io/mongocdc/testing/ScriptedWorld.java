@@ -21,6 +21,7 @@ import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
+import io.mongocdc.workflows.model.OplogSpan;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -257,6 +258,14 @@ public final class ScriptedWorld {
     return latch;
   }
 
+  /** The oplog span the source tells (unset: none reported). */
+  private volatile OplogSpan oplogSpan;
+
+  /** The source tells {@code span} as its oplog span from now on. */
+  public void oplogSpan(OplogSpan span) {
+    this.oplogSpan = span;
+  }
+
   /**
    * The source a worker reads the world through: every collection of the mirror must exist; the
    * stream is the script's, filtered to the mirror's collections, and fails with code 286 where
@@ -281,6 +290,7 @@ public final class ScriptedWorld {
           return stream.watching(Set.copyOf(mirror.collections())).open(position);
         })
         .snapshots(mirror -> new IdReadSignallingSource())
+        .oplogSpan(() -> oplogSpan)
         .now(() -> {
           StreamPosition taken = start;
           whenStartingPointTaken.run();
