@@ -20,17 +20,17 @@ import java.util.Deque;
  * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Pending edits and
  * a resync (whatever changes what a partition writes) make it start no more partitions and wait
  * for the ones under way, while the batches go on; continue-as-new and the workflow's end wait for
- * them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight} cancels them, and so does a
- * copier that waited too long for them ({@link #cancelIfHeldTooLong}); they are copied again, and
- * rows they committed keep their position, which the copy writes again as it was. A
- * failure ends the copier and is thrown by the next turn, which backs off as for a failed batch.
+ * them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight} cancels
+ * them, and so does a copier that waited too long for them ({@link #cancelIfHeldTooLong}); they
+ * are copied again, and rows they committed keep their position, which the copy writes again as
+ * it was. A failure ends the copier and is thrown by the next turn, which backs off as for a
+ * failed batch.
  */
 final class CopiesBesideBatches {
 
   /**
    * The copier waits this many batches for the partitions under way when it holds (an edit or a
-   * resync waits), then cancels them: each batch adds about a dozen events to the
-   * history.
+   * resync waits), then cancels them: each batch adds about a dozen events to the history.
    */
   static final int BATCHES_BEFORE_CANCEL = 200;
 
@@ -41,7 +41,7 @@ final class CopiesBesideBatches {
   private Promise<Void> copier;
   /** No partition starts: the run is about to continue as new, or the workflow ends ({@link #drain}). */
   private boolean holding;
-  /** The partitions under way were cancelled (operator, or a run that must continue as new): no failure. */
+  /** The partitions under way were cancelled (the operator, or a copier held too long): no failure. */
   private boolean cancelled;
   /** {@code batchesThisRun} when the copier began to hold with partitions under way; -1 when it does not. */
   private long heldSinceBatch = -1;
@@ -89,8 +89,9 @@ final class CopiesBesideBatches {
   }
 
   /**
-   * Whether no partition may start: the copier drains, or an edit or a resync waits. A partition under way writes by the settings it started with, so edits and a resync
-   * take effect once none is under way; the batches go on meanwhile.
+   * Whether no partition may start: the copier drains, or an edit or a resync waits. A partition
+   * under way writes by the settings it started with, so edits and a resync take effect once none
+   * is under way; the batches go on meanwhile.
    */
   private boolean holds() {
     return holding || flow.state.edits.count() > 0 || flow.carried.resyncNeeded;
