@@ -68,6 +68,10 @@ class OperatorPayloadsTest {
               .setWorkflowId(command.option("--workflow-id")).setTaskQueue(command.option("--task-queue")).build());
           stub.start(body);
           assertEquals(1, pulls.nextCall().batchId(), "the mirror was set up and pulls its first batch");
+          // Its (empty) collection's copy runs beside batch 1: done before the pauses, so the
+          // cancelling one meets only the batch (the test server loses a cancellation that races
+          // a short activity's completion).
+          WorkerEnvironment.awaitStatus(typed(), s -> s.state() == MirrorPhase.RUNNING);
         }
         case "query" -> {
           JsonNode status = stub.query(command.option("--type"), JsonNode.class);
