@@ -27,7 +27,6 @@ import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorSettings;
 import io.mongocdc.workflows.model.MirrorStatus;
-import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.StopRequest;
 import io.mongocdc.workflows.model.VerifyProgress;
 import io.mongocdc.workflows.model.VerifyRequest;
@@ -350,9 +349,7 @@ public final class DevRun {
    */
   private static boolean copiesOver(CdcFlowWorkflow workflow) {
     try {
-      MirrorStatus status = workflow.status();
-      return status.state() != MirrorPhase.SNAPSHOTTING
-          && status.snapshots().stream().allMatch(SnapshotProgress::done);
+      return workflow.status().copiesOver();
     } catch (RuntimeException e) {
       return false;
     }

@@ -18,6 +18,14 @@ class SinkStatementsTest {
   private static final String T = "\"s\".\"shop.orders\"";
   private static final String W = "pg_temp.\"mongo_cdc_stage_3\"";
 
+  /** The insert's conflict clause, the same for soft and hard deletes. */
+  private static final String ON_CONFLICT = " on conflict (\"_id\") do update set"
+      + " \"doc\" = case when excluded.\"_deleted\" then t.\"doc\" else excluded.\"doc\" end,"
+      + " \"_raw_doc\" = case when excluded.\"_deleted\" then t.\"_raw_doc\" else excluded.\"_raw_doc\" end,"
+      + " \"_position\" = excluded.\"_position\", \"_commit_time\" = excluded.\"_commit_time\","
+      + " \"_deleted\" = excluded.\"_deleted\", \"_synced_at\" = now()"
+      + " where t.\"_position\" < excluded.\"_position\" returning 1)";
+
   private static SinkStatements plain(DeleteMode mode) {
     return new SinkStatements(ORDERS, 3, List.of(), mode, false);
   }
@@ -34,12 +42,7 @@ class SinkStatementsTest {
         + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\", \"_deleted\", \"_synced_at\")"
         + " select w.id, w.doc::jsonb, w.raw_doc, w.position, w.commit_time, w.op = 'd', now() from " + W
         + " w where not exists (select 1 from " + T + " e where e.\"_id\" = w.id)"
-        + " on conflict (\"_id\") do update set"
-        + " \"doc\" = case when excluded.\"_deleted\" then t.\"doc\" else excluded.\"doc\" end,"
-        + " \"_raw_doc\" = case when excluded.\"_deleted\" then t.\"_raw_doc\" else excluded.\"_raw_doc\" end,"
-        + " \"_position\" = excluded.\"_position\", \"_commit_time\" = excluded.\"_commit_time\","
-        + " \"_deleted\" = excluded.\"_deleted\", \"_synced_at\" = now()"
-        + " where t.\"_position\" < excluded.\"_position\" returning 1)"
+        + ON_CONFLICT
         + " select 0 + (select count(*) from upd), (select count(*) from ins)",
         plain(DeleteMode.SOFT).merge());
   }
@@ -58,12 +61,7 @@ class SinkStatementsTest {
         + " (\"_id\", \"doc\", \"_raw_doc\", \"_position\", \"_commit_time\", \"_deleted\", \"_synced_at\")"
         + " select w.id, w.doc::jsonb, w.raw_doc, w.position, w.commit_time, w.op = 'd', now() from " + W
         + " w where not exists (select 1 from " + T + " e where e.\"_id\" = w.id) and w.op <> 'd'"
-        + " on conflict (\"_id\") do update set"
-        + " \"doc\" = case when excluded.\"_deleted\" then t.\"doc\" else excluded.\"doc\" end,"
-        + " \"_raw_doc\" = case when excluded.\"_deleted\" then t.\"_raw_doc\" else excluded.\"_raw_doc\" end,"
-        + " \"_position\" = excluded.\"_position\", \"_commit_time\" = excluded.\"_commit_time\","
-        + " \"_deleted\" = excluded.\"_deleted\", \"_synced_at\" = now()"
-        + " where t.\"_position\" < excluded.\"_position\" returning 1)"
+        + ON_CONFLICT
         + " select (select count(*) from del) + (select count(*) from upd), (select count(*) from ins)",
         plain(DeleteMode.HARD).merge());
   }

@@ -12,7 +12,6 @@ import io.mongocdc.workflows.model.CdcFlowInput;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
-import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.api.enums.v1.PendingActivityState;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -159,8 +158,7 @@ final class ScenarioDriver {
       return false;
     }
     copiesLookAt = System.nanoTime() + Duration.ofMillis(20).toNanos();
-    MirrorStatus status = status(workflow);
-    return status.snapshots().stream().allMatch(SnapshotProgress::done) && status.state() != MirrorPhase.SNAPSHOTTING;
+    return status(workflow).copiesOver();
   }
 
   /** Whether the stored checkpoint has reached the last event. */

@@ -19,10 +19,8 @@ import io.mongocdc.source.scripted.ChangeEvents;
 import io.mongocdc.source.scripted.ScriptedSnapshotSource;
 import io.mongocdc.workflows.model.Checkpoint;
 import io.mongocdc.workflows.model.MirrorConfig;
-import io.mongocdc.workflows.model.MirrorPhase;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.OplogSpan;
-import io.mongocdc.workflows.model.SnapshotProgress;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -345,8 +343,7 @@ public final class ScriptedWorld {
    * change with partitions still to copy.
    */
   public boolean delivered(MirrorStatus status, int index) {
-    return streamed(status, index) && status.snapshots().stream().allMatch(SnapshotProgress::done)
-        && status.state() != MirrorPhase.SNAPSHOTTING;
+    return streamed(status, index) && status.copiesOver();
   }
 
   /** Whether the status's committed checkpoint has passed change {@code index}, copies or not. */
