@@ -8,7 +8,10 @@ import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
+import java.time.Duration;
 import java.util.Deque;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
 
 /**
  * The copier that runs beside the batches ({@link FlowState#copiesStream}): in a workflow thread
@@ -17,14 +20,14 @@ import java.util.Deque;
  * applied. A copied row carries its snapshot's start, older than any change the batches apply,
  * so whichever of the two writes a row last, the newer change wins.
  *
- * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Pending edits and
- * a resync (whatever changes what a partition writes) make it start no more partitions and wait
- * for the ones under way, while the batches go on; continue-as-new and the workflow's end wait for
- * them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight} cancels
- * them, and so does a copier that waited too long for them ({@link #cancelIfHeldTooLong}); they
- * are copied again, and rows they committed keep their position, which the copy writes again as
- * it was. A failure ends the copier and is thrown by the next turn, which backs off as for a
- * failed batch.
+ * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Pending edits,
+ * a resync (whatever changes what a partition writes) and a due continue-as-new make it start no
+ * more partitions and wait for the ones under way, while the batches go on; the workflow's end
+ * waits for them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight}
+ * cancels them, and so does a copier that waited too long for them ({@link
+ * #cancelIfHeldTooLong}), one at a time once the batch's cancellation has ended; they are copied
+ * again, and rows they committed keep their position, which the copy writes again as it was. A
+ * failure ends the copier and is thrown by the next turn, which backs off as for a failed batch.
  */
 final class CopiesBesideBatches {
 
@@ -33,6 +36,19 @@ final class CopiesBesideBatches {
    * resync waits), then cancels them: each batch adds about a dozen events to the history.
    */
   static final int BATCHES_BEFORE_CANCEL = 200;
+  /**
+   * The change id of cancelling the partitions one at a time, each once the one before ended,
+   * and only once no batch is in flight ({@link PartitionCopies#copy(Deque, int, BooleanSupplier,
+   * BooleanSupplier)} says why); of the copier writing the phase to the catalog when the last
+   * copy ends (before, the catalog heard at the next batch); and of the batches going on while
+   * the run waits to continue as new ({@link #holdForContinueAsNew}). Asked when the copier first
+   * starts in a run.
+   */
+  static final String CANCELS_IN_TURN_CHANGE = "copier-cancels-in-turn";
+  /** Between the batch's cancellation and the first partition's: the two go in different workflow tasks. */
+  private static final Duration CANCEL_AFTER = Duration.ofMillis(100);
+
+  private static final Logger log = Workflow.getLogger(CopiesBesideBatches.class);
 
   private final Flow flow;
   private final PartitionCopies partitions;
@@ -47,6 +63,12 @@ final class CopiesBesideBatches {
   private long heldSinceBatch = -1;
   /** The failure that ended the copier, until a turn throws it. */
   private RuntimeException failure;
+  /** Whether this run cancels in turn and records the copies' end ({@link #CANCELS_IN_TURN_CHANGE}); null before the first start. */
+  private Boolean inTurn;
+  /** The partitions under way are cancelled now, one at a time: set a workflow task after {@link #cancelled}. */
+  private boolean cancelNow;
+  /** How many times the copier started this run: a cancellation is for the copier it was asked of. */
+  private int starts;
 
   CopiesBesideBatches(Flow flow) {
     this.flow = flow;
@@ -65,7 +87,12 @@ final class CopiesBesideBatches {
 
   /** Starts copying the pending snapshots, in a thread of its own; returns at once. */
   void start() {
+    if (inTurn == null) {
+      inTurn = Workflow.getVersion(CANCELS_IN_TURN_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
+    }
     cancelled = false;
+    cancelNow = false;
+    starts++;
     scope = Workflow.newCancellationScope(() -> copier = Async.procedure(this::copy));
     scope.run();
   }
@@ -74,7 +101,9 @@ final class CopiesBesideBatches {
     RuntimeException failed;
     try {
       Deque<SnapshotPartitionRequest> queue = partitions.plan();
-      failed = partitions.copy(queue, Integer.MAX_VALUE, this::holds);
+      failed = inTurn
+          ? partitions.copy(queue, Integer.MAX_VALUE, () -> holds() || cancelled, () -> cancelNow)
+          : partitions.copy(queue, Integer.MAX_VALUE, this::holds);
     } catch (ActivityFailure | CanceledFailure e) {
       failed = e;
     }
@@ -83,8 +112,11 @@ final class CopiesBesideBatches {
     }
     if (flow.state.phase == MirrorPhase.SNAPSHOTTING && !flow.state.copies.pending()
         && flow.carried.sweepPending.isEmpty()) {
-      // The last copy ended during a batch: status says so now; the catalog hears at the next step.
+      // The last copy ended during a batch: status and the catalog say so now, not at the next batch.
       flow.state.phase = MirrorPhase.RUNNING;
+      if (inTurn) {
+        flow.recorder.record();
+      }
     }
   }
 
@@ -109,14 +141,28 @@ final class CopiesBesideBatches {
 
   /**
    * Starts no more partitions and waits until the ones under way finished, then lets the copier
-   * start again: before the run continues as new (the batches wait for at most one partition's
-   * copy, once a run; letting them go on made runs that continue as new after every batch spin
-   * through thousands of batches while a partition was stuck) and before the workflow ends.
+   * start again: before the workflow ends, and before the run continues as new once {@link
+   * #holdForContinueAsNew} let the batches go on until they finished (runs from before that
+   * change wait here with the batches stopped).
    */
   void drain() {
     holding = true;
     Workflow.await(() -> !running());
     holding = false;
+  }
+
+  /**
+   * Before the run continues as new: with partitions under way, starts no more and says so, and
+   * the loop goes on with its turns until they ended (so the stream does not stop for a
+   * partition's copy at each continue-as-new), or {@link #cancelIfHeldTooLong} cancelled them.
+   * Runs from before {@link #CANCELS_IN_TURN_CHANGE} return false: they {@link #drain} at once.
+   */
+  boolean holdForContinueAsNew() {
+    if (inTurn == null || !inTurn || !running()) {
+      return false;
+    }
+    holding = true;
+    return true;
   }
 
   /** The operator cancelled the work in flight: the partitions under way are copied again. */
@@ -146,7 +192,18 @@ final class CopiesBesideBatches {
   private void cancel(String reason) {
     if (running() && !cancelled) {
       cancelled = true;
-      scope.cancel(reason);
+      if (!inTurn) {
+        scope.cancel(reason);
+        return;
+      }
+      log.info("mirror {}: cancelling the partitions under way ({}); they are copied again", flow.name(), reason);
+      // After the batch's cancellation, a workflow task later: each task then cancels one partition.
+      int copierCancelled = starts;
+      Async.procedure(() -> {
+        Workflow.await(() -> !flow.inFlight.busy());
+        Workflow.sleep(CANCEL_AFTER);
+        cancelNow = copierCancelled == starts;
+      });
     }
   }
 }
