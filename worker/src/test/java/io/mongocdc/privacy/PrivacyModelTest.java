@@ -16,6 +16,7 @@ import io.mongocdc.testing.TestPorts;
 import io.mongocdc.testing.WorkerEnvironment;
 import io.mongocdc.testing.WorkflowTestExtension;
 import io.mongocdc.workflows.CdcFlowWorkflow;
+import io.mongocdc.workflows.VerifyMirrorWorkflow;
 import io.mongocdc.workflows.model.EditRequest;
 import io.mongocdc.workflows.model.FieldRuleSettings;
 import io.mongocdc.workflows.model.FieldRules;
@@ -26,8 +27,12 @@ import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.SnapshotProgress;
 import io.mongocdc.workflows.model.SnapshotSettings;
 import io.mongocdc.workflows.model.StopRequest;
+import io.mongocdc.workflows.model.VerifyRequest;
+import io.mongocdc.workflows.model.VerifyResult;
 import io.mongocdc.workflows.model.MirrorIds;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
@@ -60,8 +65,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * running mirror with history and typed columns over the real workflow, activities, PostgreSQL
  * destination and catalog: rules added and removed (hash and exclude) by edits, batches, batches
  * cancelled by a pause after their rows were committed past the checkpoint, batches failed by the
- * destination's connections being killed and retried, one-collection and full resyncs, plain
- * pauses and resumes. Batches end only when the test moves the pipeline's clock, so a batch is
+ * destination's connections being killed and retried, one-collection and full resyncs, history
+ * turned off and on, the mirror dropped and created again with one more rule, plain pauses and
+ * resumes. Batches end only when the test moves the pipeline's clock, so a batch is
  * held in flight exactly where a step needs it.
  *
  * <p>At the end, with the hash key known, no state row, tombstone, history row, typed column,
@@ -70,9 +76,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * final rules, as {@code mirror verify} compares them, apart from the paths whose rules were
  * removed (rows keep what such a rule wrote, as docs/privacy.md says).
  *
- * <p>{@code -Dprivacy.model.seeds=N,M} replays seeds; {@code -Dprivacy.model.all} adds the steps of
- * findings still being fixed (history turned off and on, overlapping hash rules); drop and create
- * is a TODO hook ({@link Step#DROP_AND_CREATE}).
+ * <p>{@code -Dprivacy.model.seeds=N,M} replays seeds.
  */
 class PrivacyModelTest {
 
@@ -83,8 +87,6 @@ class PrivacyModelTest {
   private static final String ORDERS = "orders";
   /** The paths rules go on and off: a typed column reads {@code email}, so it can be hashed, not excluded. */
   private static final List<String> PATHS = List.of("customer", "customer.name", "customer.phone", "email");
-  /** The steps of findings still being fixed by others (issue 47, findings 4 and 10). */
-  private static final boolean ALL_STEPS = Boolean.getBoolean("privacy.model.all");
   private static final int CHANGES = 120;
   private static final Duration IDLE = Duration.ofSeconds(2);
   private static final Duration SETTLE_LIMIT = Duration.ofSeconds(60);
@@ -141,7 +143,7 @@ class PrivacyModelTest {
 
     void play() throws Exception {
       PeerRegistry peers = peers();
-      fixture.start().startWorker(peers, TestPorts.postgres(fixture.catalog(), peers).source(world.source()).build(),
+      fixture.start().startWorker(peers, TestPorts.postgres(fixture.catalog(), peers).source(world.source()).verifyRuns().build(),
           PullTuning.defaults().withProgressInterval(Duration.ofMillis(20)).withCommitInterval(4, 0)
               .withShutdownTimeout(Duration.ofSeconds(10)), clock);
       workflow = fixture.temporal().start(mirror);
@@ -157,20 +159,53 @@ class PrivacyModelTest {
         throw new AssertionError("seed " + seed + " failed during its steps " + steps + ": " + e.getMessage(), e);
       }
       MirrorStatus last = workflow.status();
+      VerifyResult verified = verify(last.config());
       System.out.println("privacy model seed " + seed + ": " + steps + ", final rules " + last.config().settings()
-          .fieldRules().of(ORDERS));
-      workflow.terminate(new StopRequest(false));
-      // The batch in flight ends when the pipeline's clock passes its idle timeout.
-      WorkflowStub stub = fixture.temporal().client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
+          .fieldRules().of(ORDERS) + ", verify: " + verified.collections());
+      terminate();
+      check(last.config().settings().fieldRules(), verified);
+    }
+
+    /**
+     * Runs {@code mirror verify} (no repair) over the settled mirror, moving the pipeline's clock
+     * so the mirror passes verify's reads.
+     */
+    private VerifyResult verify(MirrorConfig config) {
+      VerifyMirrorWorkflow verify = fixture.temporal().client.newWorkflowStub(VerifyMirrorWorkflow.class,
+          WorkflowOptions.newBuilder().setWorkflowId(MirrorIds.verifyWorkflowId(config.name()))
+              .setTaskQueue(WorkerEnvironment.TASK_QUEUE).build());
+      WorkflowStub stub = WorkflowStub.fromTyped(verify);
+      WorkflowClient.start(verify::run, new VerifyRequest(config, false, 1_000_000, 2));
       long until = System.nanoTime() + SETTLE_LIMIT.toNanos();
       while (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        if (System.nanoTime() > until) {
+          fail("seed " + seed + ": verify did not end");
+        }
+        clock.advance(IDLE.plusSeconds(1));
+        LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+      }
+      return stub.getResult(VerifyResult.class);
+    }
+
+    /** Terminates the mirror and waits until its run closed; the status it closed with. */
+    private WorkflowExecutionStatus terminate() {
+      workflow.terminate(new StopRequest(false));
+      // The batch in flight ends when the pipeline's clock passes its idle timeout.
+      return awaitClosed();
+    }
+
+    private WorkflowExecutionStatus awaitClosed() {
+      WorkflowStub stub = fixture.temporal().client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
+      long until = System.nanoTime() + SETTLE_LIMIT.toNanos();
+      WorkflowExecutionStatus status;
+      while ((status = stub.describe().getStatus()) == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
         if (System.nanoTime() > until) {
           fail("seed " + seed + ": the mirror did not end after its steps " + steps);
         }
         clock.advance(IDLE.plusSeconds(1));
         LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
       }
-      check(last.config().settings().fieldRules());
+      return status;
     }
 
     private Step pick() {
@@ -178,14 +213,6 @@ class PrivacyModelTest {
         // Rule edits come as often as all the other steps together.
         Step step = random.nextBoolean() ? (random.nextInt(3) == 0 ? Step.REMOVE_RULE : Step.ADD_RULE)
             : Step.values()[2 + random.nextInt(Step.values().length - 2)];
-        if (step == Step.DROP_AND_CREATE) {
-          // TODO(issue 47, finding 7): drop the mirror and create it again with new rules,
-          // resuming from the catalog; another helper fixes it. Not played yet.
-          continue;
-        }
-        if (step == Step.HISTORY_OFF_AND_ON && !ALL_STEPS) {
-          continue;
-        }
         return step;
       }
     }
@@ -195,10 +222,6 @@ class PrivacyModelTest {
         case ADD_RULE -> {
           String path = PATHS.get(random.nextInt(PATHS.size()));
           String kind = random.nextBoolean() ? "hash" : "exclude";
-          if (kind.equals("hash") && path.equals("customer") && !ALL_STEPS) {
-            // A hash over paths hashed inside it: issue 47, finding 4, fixed by another helper.
-            kind = "exclude";
-          }
           edit(step + " " + kind + " " + path, Map.of("fieldRules", Map.of(ORDERS, Map.of(kind, List.of(path)))));
         }
         case REMOVE_RULE -> {
@@ -265,9 +288,51 @@ class PrivacyModelTest {
           settle();
           workflow.edit(Map.of("history", Map.of(ORDERS, true)));
         }
-        case DROP_AND_CREATE -> throw new IllegalStateException("not played yet");
+        case DROP_AND_CREATE -> dropAndCreate();
         default -> throw new IllegalStateException(step.name());
       }
+    }
+
+    /**
+     * Drops the mirror (its tables and catalog rows stay) and creates it again with one more rule,
+     * resuming from the catalog's checkpoint: the rows written before are rewritten under it. A
+     * rule the settings or the set-up refuse (a path hashed before and no longer) is a step too:
+     * the mirror is created again with the rules it had.
+     */
+    private void dropAndCreate() {
+      settle();
+      MirrorConfig before = workflow.status().config();
+      terminate();
+      String path = PATHS.get(random.nextInt(PATHS.size()));
+      String kind = random.nextBoolean() ? "hash" : "exclude";
+      String what = Step.DROP_AND_CREATE + " adding " + kind + " " + path;
+      MirrorSettings withRule;
+      try {
+        withRule = before.settings().apply(EditRequest.fromJson(Map.of("fieldRules", Map.of(ORDERS, Map.of(kind,
+            List.of(path))))));
+      } catch (IllegalArgumentException e) {
+        steps.add(what + " (refused: " + e.getMessage() + ")");
+        withRule = before.settings();
+      }
+      workflow = fixture.temporal().start(before.withSettings(withRule));
+      WorkflowStub stub = fixture.temporal().client.newUntypedWorkflowStub(MirrorIds.workflowId(mirror.name()));
+      // Set up again, or refused by the set-up (the run fails): whichever comes first.
+      long until = System.nanoTime() + SETTLE_LIMIT.toNanos();
+      while (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+          && workflow.status().state() == MirrorPhase.SETTING_UP) {
+        if (System.nanoTime() > until) {
+          fail("seed " + seed + ": the mirror created again was neither set up nor refused");
+        }
+        clock.advance(IDLE.plusSeconds(1));
+        LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+      }
+      if (stub.describe().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED) {
+        steps.add(what + " (refused by the set-up)");
+        workflow = fixture.temporal().start(before);
+      } else if (!withRule.equals(before.settings())) {
+        steps.add(what);
+      }
+      settle();
     }
 
     /** Sends an edit by update; true if accepted. A refusal (a path hashed before, a rewrite running) is a step too. */
@@ -359,8 +424,12 @@ class PrivacyModelTest {
       }
     }
 
-    /** The privacy audit, then the live rows against the source under the final rules. */
-    private void check(FieldRuleSettings rules) throws SQLException {
+    /**
+     * The privacy audit, then the live rows against the source under the final rules, and verify
+     * against the same comparison: it finds the rows that differ once the paths of removed rules
+     * count too (rows keep what such a rule wrote), no more and no fewer.
+     */
+    private void check(FieldRuleSettings rules, VerifyResult verified) throws SQLException {
       FieldPrivacyAudit audit = new FieldPrivacyAudit(KEY, Map.of(ORDERS, PATHS),
           Map.of(ORDERS, world.everyDocument(ORDERS)));
       try (Connection c = fixture.destination().getConnection()) {
@@ -369,7 +438,12 @@ class PrivacyModelTest {
       try (Connection c = fixture.catalog().getConnection()) {
         audit.catalog(c, mirror.name(), rules);
       }
-      List<String> differ = liveRowsDiffer(rules);
+      List<String> differ = liveRowsDiffer(rules, removedPaths(rules));
+      int differWithRemoved = liveRowsDiffer(rules, List.of()).size();
+      if (verified.mismatches() != differWithRemoved) {
+        fail("seed " + seed + " (rerun alone with -Dprivacy.model.seeds=" + seed + "), steps " + steps
+            + ": verify found " + verified.collections() + ", the model " + differWithRemoved + " rows that differ");
+      }
       if (!audit.clean() || !differ.isEmpty()) {
         fail("seed " + seed + " (rerun alone with -Dprivacy.model.seeds=" + seed + "), steps " + steps
             + ", final rules " + rules.of(ORDERS) + ":\n" + audit.report()
@@ -378,18 +452,23 @@ class PrivacyModelTest {
       }
     }
 
-    /**
-     * The live rows that differ from the source's documents under the final rules, as verify
-     * compares them; the paths a removed rule covered are left out, since rows keep what it wrote.
-     */
-    private List<String> liveRowsDiffer(FieldRuleSettings rules) throws SQLException {
-      FieldRules fin = rules.of(ORDERS);
-      List<String> strip = new ArrayList<>();
+    /** The paths a removed rule covered and no final rule does: rows keep what the rule wrote. */
+    private List<String> removedPaths(FieldRuleSettings rules) {
+      List<String> paths = new ArrayList<>();
       for (String path : removed) {
-        if (!fin.paths().contains(path)) {
-          strip.add(path);
+        if (!rules.of(ORDERS).paths().contains(path) && !paths.contains(path)) {
+          paths.add(path);
         }
       }
+      return paths;
+    }
+
+    /**
+     * The live rows that differ from the source's documents under the final rules, as verify
+     * compares them, with the paths {@code strip} left out of both.
+     */
+    private List<String> liveRowsDiffer(FieldRuleSettings rules, List<String> strip) throws SQLException {
+      FieldRules fin = rules.of(ORDERS);
       // A path under an excluded or hashed one is governed by it; only the others are stripped.
       FieldRedactor redactor = FieldRedactor.of(fin, KEY);
       FieldRedactor stripper = FieldRedactor.of(new FieldRules(strip, List.of()), null);
