@@ -2,7 +2,6 @@ package io.mongocdc.activities;
 
 import io.mongocdc.pipeline.RecordSink;
 import io.mongocdc.decode.MirrorColumns;
-import io.mongocdc.ports.ConnectionLease;
 import io.mongocdc.ports.ConnectionWaitLog;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorSourceFactory;
@@ -37,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.slf4j.Logger;
@@ -170,12 +170,15 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       SnapshotCopier.Copied copied;
       Map<String, Map<String, Long>> drift;
       SnapshotHeartbeat started = new SnapshotHeartbeat(collection, partition, 0);
-      try (ConnectionLease connections = connectionTurns.takeBehindBatches(context::heartbeat, mirror, 1, since -> started,
-              metrics.mirror(mirror.name()), "snapshot partition " + partition + " of " + collection);
+      // What a wait for connections heartbeats: the progress so far when the copy gave way to a batch.
+      AtomicReference<SnapshotHeartbeat> latest = new AtomicReference<>(started);
+      try (ConnectionTurns.CopyConnections connections = connectionTurns.takeForCopy(context::heartbeat, mirror, 1,
+              since -> latest.get(), metrics.mirror(mirror.name()), "snapshot partition " + partition + " of "
+                  + collection);
           SnapshotSource snapshot = source.snapshotSource(mirror);
           DocumentCursor cursor = RedactingCursor.of(snapshot.open(collection, range, filter, CURSOR_BATCH_SIZE),
               redaction.of(collection));
-          RecordSink sink = destination.openCopySink(mirror);
+          RecordSink sink = destination.openCopySink(mirror, connections);
           PartitionHeartbeat heartbeat = PartitionHeartbeat.ofActivity(mirror.name(), "snapshot", started,
               () -> {
                 cursor.close();
@@ -185,7 +188,10 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
         try {
           copied = copier.copy(cursor, namespace, table, SnapshotPosition.tokenOf(start),
               SnapshotPosition.commitTimeOf(start), sink,
-              (documents, bytes) -> heartbeat.progress(new SnapshotHeartbeat(collection, partition, documents)));
+              (documents, bytes) -> {
+                latest.set(new SnapshotHeartbeat(collection, partition, documents));
+                heartbeat.progress(latest.get());
+              });
         } catch (Exception e) {
           // A cancellation learnt by the timer closed the cursor: report the cancellation, not the closed cursor.
           heartbeat.throwIfFailed();

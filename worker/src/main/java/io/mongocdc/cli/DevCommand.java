@@ -186,8 +186,8 @@ final class DevCommand implements Callable<Integer> {
             + generatorCollections, ExitCodes.INVALID);
       }
     }
-    MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? PoisonEventPolicy.QUARANTINE : PoisonEventPolicy.FAIL),
-        mirroredCollections());
+    MirrorSettings chosen = settings.applyTo(devDefaults(poisonEvents > 0 ? PoisonEventPolicy.QUARANTINE : PoisonEventPolicy.FAIL,
+        initialDocuments), mirroredCollections());
     PrintWriter out = spec.commandLine().getOut();
     // A key always, so hash rules added by an edit work as well as those given here.
     HashKey fieldHashKey = workers == 0 ? null : devHashKey(out);
@@ -284,6 +284,11 @@ final class DevCommand implements Callable<Integer> {
     return key;
   }
 
+  /** Dev's smallest snapshot partition, in documents. */
+  static final int LEAST_PARTITION_DOCUMENTS = 250;
+  /** Dev copies a collection of more than 16 x 250 initial documents in this many partitions. */
+  static final int PARTITIONS_PER_COLLECTION = 16;
+
   /** How to start this program's worker: {@code java -jar <this jar>} when run from it. */
   private static String workerCommand() {
     try {
@@ -303,13 +308,20 @@ final class DevCommand implements Callable<Integer> {
         : GeneratorUri.parse("generator:demo?collections=" + (workers == 0 ? generatorCollections : 3)).collectionNames();
   }
 
-  /** Small batches and snapshot partitions, so a short run shows several of each. */
-  private static MirrorSettings devDefaults(PoisonEventPolicy poisonEventPolicy) {
+  /**
+   * Small batches and snapshot partitions, so a short run shows several of each: partitions of
+   * {@value #LEAST_PARTITION_DOCUMENTS} documents, or of a {@value #PARTITIONS_PER_COLLECTION}th of
+   * {@code --initial-documents} when that is more. Each partition costs about the same fixed time
+   * (its activity, catalog rows, a workflow task), so a million documents in partitions of 250
+   * spent most of their copy on that.
+   */
+  static MirrorSettings devDefaults(PoisonEventPolicy poisonEventPolicy, int initialDocuments) {
     return MirrorSettings.defaults()
         .with(MirrorSettings.BATCH_SIZE, 20_000)
         .with(MirrorSettings.IDLE_TIMEOUT_SECONDS, 2)
         .with(MirrorSettings.MAX_BATCH_DURATION_SECONDS, 10)
-        .with(MirrorSettings.SNAPSHOT_DOCUMENTS_PER_PARTITION, 250)
+        .with(MirrorSettings.SNAPSHOT_DOCUMENTS_PER_PARTITION,
+            Math.max(LEAST_PARTITION_DOCUMENTS, (initialDocuments + PARTITIONS_PER_COLLECTION - 1) / PARTITIONS_PER_COLLECTION))
         .with(MirrorSettings.POISON_EVENT_POLICY, poisonEventPolicy);
   }
 }

@@ -2,6 +2,7 @@ package io.mongocdc.destination;
 
 import io.mongocdc.decode.ChangeRecord;
 import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.GiveWay;
 import io.mongocdc.workflows.model.ColumnDrift;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -96,6 +97,7 @@ public final class LockYieldingSink implements RecordSink {
 
   private final Opener opener;
   private final Bounds bounds;
+  private final GiveWay giveWay;
   private final String what;
   private final List<ChangeRecord> uncommitted = new ArrayList<>();
   private final CountDownLatch aborted = new CountDownLatch(1);
@@ -108,6 +110,7 @@ public final class LockYieldingSink implements RecordSink {
   private boolean closed;
   /** Read by tests from another thread. */
   private volatile long retries;
+  private long givenWay;
   private long historyRowsCommitted;
   private Map<String, Map<String, Long>> driftCommitted = Map.of();
 
@@ -120,16 +123,34 @@ public final class LockYieldingSink implements RecordSink {
    *     whose keys are mostly new
    */
   public static LockYieldingSink of(PostgresSinkBuilder builder, String what, boolean straightIn) {
-    return of(builder, what, straightIn, Bounds.DEFAULT);
+    return of(builder, what, straightIn, GiveWay.NEVER);
+  }
+
+  /**
+   * {@link #of(PostgresSinkBuilder, String, boolean)}, asking {@code giveWay} after each commit
+   * whether to hand its connections over to a waiting batch.
+   */
+  public static LockYieldingSink of(PostgresSinkBuilder builder, String what, boolean straightIn, GiveWay giveWay) {
+    return of(builder, what, straightIn, Bounds.DEFAULT, giveWay);
   }
 
   /** {@link #of(PostgresSinkBuilder, String, boolean)} giving up after {@code bounds}. */
   static LockYieldingSink of(PostgresSinkBuilder builder, String what, boolean straightIn, Bounds bounds) {
+    return of(builder, what, straightIn, bounds, GiveWay.NEVER);
+  }
+
+  private static LockYieldingSink of(PostgresSinkBuilder builder, String what, boolean straightIn, Bounds bounds,
+      GiveWay giveWay) {
     PostgresSinkBuilder yielding = builder.lockTimeout(LOCK_TIMEOUT);
-    return new LockYieldingSink(yielding::open, bounds, what, straightIn);
+    return new LockYieldingSink(yielding::open, bounds, what, straightIn, giveWay);
   }
 
   LockYieldingSink(Opener opener, Bounds bounds, String what, boolean straightIn) {
+    this(opener, bounds, what, straightIn, GiveWay.NEVER);
+  }
+
+  LockYieldingSink(Opener opener, Bounds bounds, String what, boolean straightIn, GiveWay giveWay) {
+    this.giveWay = Objects.requireNonNull(giveWay, "giveWay");
     this.straightIn = straightIn;
     this.opener = Objects.requireNonNull(opener, "opener");
     this.bounds = Objects.requireNonNull(bounds, "bounds");
@@ -159,6 +180,17 @@ public final class LockYieldingSink implements RecordSink {
       }
     }
     uncommitted.clear();
+    if (giveWay.wanted()) {
+      // Nothing uncommitted: the connections go to the batch that waits, and come back after.
+      closeCurrent();
+      givenWay++;
+      giveWay.giveWay();
+    }
+  }
+
+  /** Times the sink handed its connections over to a waiting batch between two transactions. */
+  public long givenWay() {
+    return givenWay;
   }
 
   /**

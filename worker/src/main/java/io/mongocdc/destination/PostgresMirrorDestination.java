@@ -5,6 +5,7 @@ import io.mongocdc.ports.ConnectionLease;
 import io.mongocdc.ports.DestinationRows;
 import io.mongocdc.ports.InvalidMirrorConfigurationException;
 import io.mongocdc.decode.MirrorColumns;
+import io.mongocdc.ports.GiveWay;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.decode.MirrorHistory;
 import io.mongocdc.ports.MirrorTable;
@@ -120,10 +121,13 @@ public final class PostgresMirrorDestination implements MirrorDestination {
     }
   }
 
-  /** Opens nothing yet: each of its transactions opens a sink that gives way to batches' locks. */
+  /**
+   * Opens nothing yet: each of its transactions opens a sink that gives way to batches' locks, and
+   * between them to batches waiting for connections.
+   */
   @Override
-  public RecordSink openCopySink(MirrorConfig mirror) {
-    return LockYieldingSink.of(sinkBuilder(mirror), "the copy", true);
+  public RecordSink openCopySink(MirrorConfig mirror, GiveWay giveWay) {
+    return LockYieldingSink.of(sinkBuilder(mirror), "the copy", true, giveWay);
   }
 
   private PostgresSinkBuilder sinkBuilder(MirrorConfig mirror) {

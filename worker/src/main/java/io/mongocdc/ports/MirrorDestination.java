@@ -54,10 +54,11 @@ public interface MirrorDestination {
   /**
    * A sink for a snapshot partition's copy, which runs beside change batches and commits each
    * chunk: its transactions give way to a batch's locks instead of holding the batch up or
-   * deadlocking with it, and a transaction that gave way is written again. By default a plain
-   * {@link #openSink}.
+   * deadlocking with it, and a transaction that gave way is written again. Between two
+   * transactions it asks {@code giveWay} whether a batch waits for its connections, and hands them
+   * over if one does. By default a plain {@link #openSink}.
    */
-  default RecordSink openCopySink(MirrorConfig mirror) {
+  default RecordSink openCopySink(MirrorConfig mirror, GiveWay giveWay) {
     return openSink(mirror, 0);
   }
 

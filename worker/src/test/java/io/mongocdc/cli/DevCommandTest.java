@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mongocdc.workflows.CdcFlowWorkflow;
 import io.mongocdc.workflows.model.MirrorPhase;
+import io.mongocdc.workflows.model.PoisonEventPolicy;
 import io.mongocdc.workflows.model.MirrorStatus;
 import io.mongocdc.workflows.model.StopRequest;
 import io.temporal.client.WorkflowClient;
@@ -66,6 +67,20 @@ class DevCommandTest {
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(out, true));
     return cli;
+  }
+
+  /** A million initial documents were copied in 4 000 partitions of 250 per collection, most of the copy's time. */
+  @Test
+  void devCopiesLargeCollectionsInSixteenPartitionsAndSmallOnesInPartitionsOf250() {
+    assertEquals(250, partitionOf(0));
+    assertEquals(250, partitionOf(1_000));
+    assertEquals(250, partitionOf(4_000));
+    assertEquals(313, partitionOf(5_000));
+    assertEquals(62_500, partitionOf(1_000_000));
+  }
+
+  private static int partitionOf(int initialDocuments) {
+    return DevCommand.devDefaults(PoisonEventPolicy.FAIL, initialDocuments).snapshot().documentsPerPartition();
   }
 
   @Test

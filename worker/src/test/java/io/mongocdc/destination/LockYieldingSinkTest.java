@@ -14,6 +14,7 @@ import io.mongocdc.decode.IdKeyRenderer;
 import io.mongocdc.decode.Namespace;
 import io.mongocdc.decode.TranscodingJsonRenderer;
 import io.mongocdc.pipeline.PoisonEvents;
+import io.mongocdc.ports.GiveWay;
 import io.mongocdc.snapshot.DocumentCursor;
 import io.mongocdc.snapshot.SnapshotCopier;
 import io.mongocdc.testing.EmbeddedPostgresSupport;
@@ -28,10 +29,12 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.bson.BsonDocument;
@@ -152,6 +155,49 @@ class LockYieldingSinkTest {
    * applies its newer record over it, as its update would have; a plain INSERT failed the batch
    * on the primary key (dev: the same batch five times in a row during a first snapshot).
    */
+  /**
+   * Issue 48: between two transactions a copy asked to give way (a batch waits for connections)
+   * first closes its own, so the batch can have them, then goes on.
+   */
+  @Test
+  void betweenTwoTransactionsACopyHandsItsConnectionOverToAWaitingBatch() throws Exception {
+    PostgresSinkBuilder builder = builder();
+    List<Long> heldWhileGivingWay = new ArrayList<>();
+    AtomicBoolean batchWaits = new AtomicBoolean(true);
+    GiveWay giveWay = new GiveWay() {
+      @Override
+      public boolean wanted() {
+        return batchWaits.getAndSet(false);
+      }
+
+      @Override
+      public void giveWay() {
+        heldWhileGivingWay.add(otherConnections());
+      }
+    };
+    try (LockYieldingSink copy = LockYieldingSink.of(builder, "the copy", true, giveWay)) {
+      copy.write(List.of(insert(users, key("a"), doc("a", (int) COPY), COPY)));
+      copy.commit();
+      copy.write(List.of(insert(users, key("b"), doc("b", (int) COPY), COPY)));
+      copy.commit();
+      assertEquals(1, copy.givenWay());
+    }
+    assertEquals(List.of(0L), heldWhileGivingWay, "the copy held no connection while the batch had its turn");
+    assertEquals(Set.of(key("a"), key("b")), positions().keySet());
+  }
+
+  /** Connections to the test's database other than the one asking. */
+  private static long otherConnections() {
+    try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select count(*) from pg_stat_activity where datname = current_database()"
+            + " and pid <> pg_backend_pid()")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Test
   void aLaneInsertingAKeyACopyInsertedMeanwhileAppliesOverItInsteadOfFailing() throws Exception {
     try (PostgresRecordSink sink = builder().open()) {

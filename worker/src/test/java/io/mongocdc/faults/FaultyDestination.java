@@ -1,6 +1,7 @@
 package io.mongocdc.faults;
 
 import io.mongocdc.pipeline.RecordSink;
+import io.mongocdc.ports.GiveWay;
 import io.mongocdc.ports.MirrorDestination;
 import io.mongocdc.ports.MirrorTable;
 import io.mongocdc.decode.ChangeRecord;
@@ -64,8 +65,8 @@ final class FaultyDestination implements MirrorDestination {
    * beside the batches here as they do in a worker. Its writes are not the batch faults' to count.
    */
   @Override
-  public RecordSink openCopySink(MirrorConfig m) {
-    return real.openCopySink(m);
+  public RecordSink openCopySink(MirrorConfig m, GiveWay giveWay) {
+    return real.openCopySink(m, giveWay);
   }
 
   @Override

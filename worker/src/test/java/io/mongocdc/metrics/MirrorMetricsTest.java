@@ -1,6 +1,7 @@
 package io.mongocdc.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -71,6 +72,44 @@ class MirrorMetricsTest {
       assertEquals(200, response.statusCode());
       assertTrue(response.body().contains("mongo_cdc_events_read_total{mirror=\"orders\"} 7.0"), response.body());
     }
+  }
+
+  /**
+   * Issue 48: a copy gives way while the stream falls behind: the newest record of a recent
+   * visibility commit trailing the source by more than the bound. A quiet source (no recent
+   * commit) is not behind.
+   */
+  @Test
+  void theStreamIsBehindWhenARecentCommitsNewestRecordTrailsTheSourceByMoreThanTheBound() {
+    java.util.concurrent.atomic.AtomicLong millis = new java.util.concurrent.atomic.AtomicLong(NOW.millis());
+    Clock clock = new Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return Instant.ofEpochMilli(millis.get());
+      }
+    };
+    MirrorMetrics metrics = new PipelineMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), clock, null)
+        .mirror("orders");
+    Duration bound = Duration.ofMillis(500);
+    assertFalse(metrics.streamBehind(bound), "no commit yet");
+    long now = millis.get();
+    metrics.onVisible(now, new long[] {now - 2_000, now - 800}, 2);
+    assertTrue(metrics.streamBehind(bound), "its newest record trailed by 800 ms");
+    metrics.onVisible(now, new long[] {now - 2_000, now - 100}, 2);
+    assertFalse(metrics.streamBehind(bound), "its newest record trailed by 100 ms");
+    metrics.onVisible(now, new long[] {now - 900}, 1);
+    millis.addAndGet(MirrorMetrics.RECENT.toMillis() + 1);
+    assertFalse(metrics.streamBehind(bound), "no commit for a while: a quiet source is not behind");
   }
 
   @Test
