@@ -51,6 +51,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class SnapshotActivityImpl implements SnapshotActivity {
 
+  /**
+   * A partition's copy commits after this many documents or bytes (the chunk that reaches either
+   * ends the transaction): a batch lane that meets its row locks waits one such transaction (tens
+   * of milliseconds), and the copy does not spend itself on commits (a commit per chunk of 8
+   * documents copied a million documents at a fraction of the speed).
+   */
+  static final int TRANSACTION_DOCUMENTS = 1_000;
+  static final long TRANSACTION_BYTES = 4L << 20;
+
   private static final Logger log = LoggerFactory.getLogger(SnapshotActivityImpl.class);
   /** Documents the source sends per round trip. */
   static final int CURSOR_BATCH_SIZE = 1_000;
@@ -166,7 +175,7 @@ public final class SnapshotActivityImpl implements SnapshotActivity {
       MirrorRedaction redaction = redactions.of(mirror);
       SnapshotCopier copier = new SnapshotCopier(renderer, new IdKeyRenderer(), mirror.settings().chunkSize(),
           PoisonEventPolicy.of(mirror, destination, quarantine, PoisonEventPolicy.SNAPSHOT_BATCH),
-          MirrorColumns.of(mirror, renderer));
+          MirrorColumns.of(mirror, renderer), TRANSACTION_DOCUMENTS, TRANSACTION_BYTES);
       SnapshotCopier.Copied copied;
       Map<String, Map<String, Long>> drift;
       SnapshotHeartbeat started = new SnapshotHeartbeat(collection, partition, 0);

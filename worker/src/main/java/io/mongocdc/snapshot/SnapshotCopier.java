@@ -21,10 +21,11 @@ import org.bson.RawBsonDocument;
 /**
  * Copies one snapshot partition: every document the cursor yields becomes an insert record at
  * the snapshot's position, written to the sink in chunks, in the cursor's ({@code _id}) order, and
- * each chunk committed on its own. The copy runs beside change batches, which write the same
- * tables: a short transaction per chunk holds its row locks only briefly, so a batch that meets
- * one waits little (and the copy's sink gives way to a batch's locks, see {@code
- * MirrorDestination#openCopySink}).
+ * committed a few chunks at a time (each chunk on its own by default). The copy runs beside change
+ * batches, which write the same tables: a short transaction holds its row locks only briefly, so
+ * a batch that meets one waits little (and the copy's sink gives way to a batch's locks, see
+ * {@code MirrorDestination#openCopySink}), while a commit per few documents would spend the copy
+ * on commits.
  *
  * <p>Any order is safe because every row keeps the position of the change that wrote it and the
  * merge only writes over an older one: copied rows carry the copy's start position, older than
@@ -33,11 +34,12 @@ import org.bson.RawBsonDocument;
  * committed, so a retry copies the whole partition again, and rows already there at the same
  * position (or newer) are left alone.
  *
- * <p>Memory is one chunk of rendered documents. Runs on the caller's thread.
+ * <p>Memory is one transaction of rendered documents (the sink keeps them to write again). Runs on
+ * the caller's thread.
  */
 public final class SnapshotCopier {
 
-  /** Told after each committed chunk; throwing (a cancelled activity's heartbeat does) stops the copy. */
+  /** Told after each commit; throwing (a cancelled activity's heartbeat does) stops the copy. */
   @FunctionalInterface
   public interface Progress {
     void copied(long documents, long bytes) throws Exception;
@@ -56,6 +58,8 @@ public final class SnapshotCopier {
   private final PoisonEvents poison;
   private final int chunkSize;
   private final ColumnProjections projections;
+  private final int transactionDocuments;
+  private final long transactionBytes;
 
   /**
    * @param poison asked of every document before it is written (see {@code poisonEventPolicy});
@@ -65,6 +69,18 @@ public final class SnapshotCopier {
    */
   public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize, PoisonEvents poison,
       ColumnProjections projections) {
+    this(renderer, keys, chunkSize, poison, projections, 1, 1);
+  }
+
+  /**
+   * As {@link #SnapshotCopier(DocumentRenderer, KeyRenderer, int, PoisonEvents, ColumnProjections)},
+   * committing once a transaction's chunks hold {@code transactionDocuments} documents or {@code
+   * transactionBytes} bytes (the chunk that reaches either is the transaction's last).
+   */
+  public SnapshotCopier(DocumentRenderer renderer, KeyRenderer keys, int chunkSize, PoisonEvents poison,
+      ColumnProjections projections, int transactionDocuments, long transactionBytes) {
+    this.transactionDocuments = transactionDocuments;
+    this.transactionBytes = transactionBytes;
     this.projections = Objects.requireNonNull(projections, "projections");
     this.poison = Objects.requireNonNull(poison, "poison");
     this.renderer = Objects.requireNonNull(renderer, "renderer");
@@ -76,8 +92,9 @@ public final class SnapshotCopier {
   }
 
   /**
-   * Copies the cursor's documents into {@code table}, committing each chunk. On any failure the
-   * sink is aborted, so the chunk being written is not applied (those committed before stay), and
+   * Copies the cursor's documents into {@code table}, committing as the transaction bounds say. On
+   * any failure the sink is aborted, so the transaction under way is not applied (those committed
+   * before stay), and
    * the failure is rethrown.
    */
   public Copied copy(DocumentCursor cursor, Namespace source, String table, ResumeToken position,
@@ -88,6 +105,8 @@ public final class SnapshotCopier {
     DocumentProjector projector = projections.of(source);
     try {
       List<ChangeRecord> chunk = new ArrayList<>(chunkSize);
+      long inTransaction = 0;
+      long bytesInTransaction = 0;
       for (RawBsonDocument document = cursor.next(); document != null; document = cursor.next()) {
         int size = document.getByteBuffer().remaining();
         ChangeRecord record = new ChangeRecord(Operation.INSERT, source, table, keyOf(document, source),
@@ -103,11 +122,17 @@ public final class SnapshotCopier {
         chunk.add(record);
         documents++;
         bytes += size;
+        inTransaction++;
+        bytesInTransaction += size;
         if (chunk.size() == chunkSize) {
           sink.write(chunk);
-          sink.commit();
           chunk = new ArrayList<>(chunkSize);
-          progress.copied(documents, bytes);
+          if (inTransaction >= transactionDocuments || bytesInTransaction >= transactionBytes) {
+            sink.commit();
+            inTransaction = 0;
+            bytesInTransaction = 0;
+            progress.copied(documents, bytes);
+          }
         }
       }
       if (!chunk.isEmpty()) {

@@ -56,6 +56,27 @@ class SnapshotCopierTest {
     assertEquals(documents(7).stream().mapToLong(d -> d.getByteBuffer().remaining()).sum(), copied.bytes());
   }
 
+  @Test
+  void aTransactionHoldsChunksUntilItReachesItsDocumentsOrItsBytes() throws Exception {
+    SnapshotCopier byDocuments = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
+        PoisonEvents.NONE, ColumnProjections.NONE, 5, Long.MAX_VALUE);
+    RecordingSink sink = new RecordingSink();
+    List<Long> progress = new ArrayList<>();
+    byDocuments.copy(cursor(documents(13)), ORDERS, "shop.orders", POSITION, AT, sink,
+        (documents, bytes) -> progress.add(documents));
+    assertEquals(List.of("write 3", "write 3", "commit", "write 3", "write 3", "commit", "write 1", "commit"),
+        sink.calls, "the chunk that reaches 5 documents ends the transaction");
+    assertEquals(List.of(6L, 12L), progress, "progress after each commit");
+
+    long oneDocument = documents(1).get(0).getByteBuffer().remaining();
+    SnapshotCopier byBytes = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
+        PoisonEvents.NONE, ColumnProjections.NONE, Integer.MAX_VALUE, 4 * oneDocument);
+    RecordingSink bytesSink = new RecordingSink();
+    byBytes.copy(cursor(documents(7)), ORDERS, "shop.orders", POSITION, AT, bytesSink, (d, b) -> {});
+    assertEquals(List.of("write 3", "write 3", "commit", "write 1", "commit"), bytesSink.calls,
+        "the chunk that reaches the bytes ends the transaction");
+  }
+
   /** Refuses document 4, as the destination refuses an _id too long for its primary key. */
   private static final io.mongocdc.pipeline.RecordScreen REFUSES_4 =
       record -> record.key().equals(new IdKeyRenderer().render(new BsonInt32(4))) ? "scripted: too long" : null;
