@@ -51,7 +51,7 @@ public final class MirrorMetrics {
   private final FreshnessSamples freshnessSamples;
   private final AtomicLong visibleThroughMillis = new AtomicLong(Long.MIN_VALUE);
   /**
-   * The latest visibility commit, packed as its time and how far its newest record trailed the
+   * The latest visibility commit, packed as its time and how far its oldest record trailed the
    * source then ({@link #streamBehind}); null before the first.
    */
   private final AtomicReference<long[]> latestCommit =
@@ -138,15 +138,17 @@ public final class MirrorMetrics {
    */
   public void onVisible(long committedAtMillis, long[] sourceCommitMillis, int count) {
     long newest = Long.MIN_VALUE;
+    long slowest = 0;
     for (int i = 0; i < count; i++) {
       long millis = Math.max(0, committedAtMillis - sourceCommitMillis[i]);
+      slowest = Math.max(slowest, millis);
       freshness.record(millis, TimeUnit.MILLISECONDS);
       freshnessQuantiles.record(millis, TimeUnit.MILLISECONDS);
       newest = Math.max(newest, sourceCommitMillis[i]);
     }
     visibleThroughMillis.accumulateAndGet(newest, Math::max);
     if (count > 0) {
-      latestCommit.set(new long[] {committedAtMillis, Math.max(0, committedAtMillis - newest)});
+      latestCommit.set(new long[] {committedAtMillis, slowest});
     }
     if (freshnessSamples != null) {
       freshnessSamples.add(committedAtMillis, sourceCommitMillis, count);
@@ -154,9 +156,10 @@ public final class MirrorMetrics {
   }
 
   /**
-   * Whether this worker's batches of the mirror fall behind the source now: the newest record of
-   * their latest visibility commit, made within {@link #RECENT}, trailed the source by more than
-   * {@code bound}. A quiet source makes no commits, and is not behind; a worker that runs none of
+   * Whether this worker's batches of the mirror fall behind the source now: a record of their
+   * latest visibility commit, made within {@link #RECENT}, trailed the source by more than {@code
+   * bound} (the newest record of a commit says little: commits come further apart as the stream
+   * slows, each with a fresh record last). A quiet source makes no commits, and is not behind; a worker that runs none of
    * the mirror's batches never says so.
    */
   public boolean streamBehind(Duration bound) {
