@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,13 +31,6 @@ final class ConnectionTurns {
    * tens of milliseconds, which longer pauses would add to.
    */
   static final Duration BEHIND_BATCHES_LOOK_AT_MOST = Duration.ofMillis(10);
-
-  /**
-   * How long a copy pauses at most between two chunks while its mirror's stream falls behind the
-   * source (more than half its {@code maxVisibilityDelay}), and how often it looks meanwhile.
-   */
-  static final Duration STREAM_BEHIND_PAUSE = Duration.ofSeconds(1);
-  static final Duration STREAM_BEHIND_LOOK = Duration.ofMillis(20);
 
   /** How often a waiting activity heartbeats: well within any of its heartbeat timeouts. */
   static final Duration WAIT_HEARTBEAT = Duration.ofSeconds(2);
@@ -86,15 +78,10 @@ final class ConnectionTurns {
    */
   CopyConnections takeForCopy(PartitionHeartbeat.Sender heartbeat, MirrorConfig mirror, int sinks,
       Function<Instant, Object> waitingDetails, MirrorMetrics metrics, String what) throws InterruptedException {
-    Duration bound = Duration.ofMillis(Math.max(1, mirror.settings().maxVisibilityDelay() / 2));
-    return new CopyConnections(() -> takeBehindBatches(heartbeat, mirror, sinks, waitingDetails, metrics, what),
-        () -> metrics.streamBehind(bound), STREAM_BEHIND_PAUSE);
+    return new CopyConnections(() -> takeBehindBatches(heartbeat, mirror, sinks, waitingDetails, metrics, what));
   }
 
-  /**
-   * A copy's connections, given way between its transactions to waiting batches, and to the
-   * mirror's stream while it falls behind; closing gives them back.
-   */
+  /** A copy's connections, given way to waiting batches between its transactions; closing gives them back. */
   static final class CopyConnections implements GiveWay, AutoCloseable {
 
     /** Takes the connections, waiting behind the batches. */
@@ -104,27 +91,17 @@ final class ConnectionTurns {
     }
 
     private final Taker taker;
-    private final BooleanSupplier streamBehind;
-    private final Duration pause;
     /** Null while the connections are handed over. */
     private ConnectionLease lease;
 
-    /**
-     * @param streamBehind whether the mirror's stream falls behind the source now
-     * @param pause how long the copy pauses at most, a chunk at a time, while the stream is behind:
-     *     the stream gets the destination and the cores first, and the copy still moves on when the
-     *     stream stays behind (a destination too slow for both)
-     */
-    CopyConnections(Taker taker, BooleanSupplier streamBehind, Duration pause) throws InterruptedException {
+    CopyConnections(Taker taker) throws InterruptedException {
       this.taker = taker;
-      this.streamBehind = streamBehind;
-      this.pause = pause;
       this.lease = taker.take();
     }
 
     @Override
     public boolean wanted() {
-      return lease != null && (lease.othersWait() || streamBehind.getAsBoolean());
+      return lease != null && lease.othersWait();
     }
 
     @Override
@@ -132,10 +109,6 @@ final class ConnectionTurns {
       ConnectionLease given = lease;
       lease = null;
       given.close();
-      long until = System.nanoTime() + pause.toNanos();
-      while (streamBehind.getAsBoolean() && System.nanoTime() < until) {
-        Thread.sleep(STREAM_BEHIND_LOOK.toMillis());
-      }
       lease = taker.take();
     }
 

@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One mirror's pipeline metrics, fed from PullRecords progress reports and batch results:
@@ -28,9 +27,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Progress counts restart at zero each batch; this class turns them into monotonic counters.
  */
 public final class MirrorMetrics {
-
-  /** How recent a visibility commit {@link #streamBehind} judges by. */
-  static final Duration RECENT = Duration.ofSeconds(5);
 
   private final Clock clock;
   private final MeterRegistry registry;
@@ -50,12 +46,6 @@ public final class MirrorMetrics {
   private final Timer freshnessQuantiles;
   private final FreshnessSamples freshnessSamples;
   private final AtomicLong visibleThroughMillis = new AtomicLong(Long.MIN_VALUE);
-  /**
-   * The latest visibility commit, packed as its time and how far its oldest record trailed the
-   * source then ({@link #streamBehind}); null before the first.
-   */
-  private final AtomicReference<long[]> latestCommit =
-      new AtomicReference<>();
   private final Timer connectionWaits;
   private final AtomicLong waitingForConnections = new AtomicLong();
   private long seenRead;
@@ -138,33 +128,16 @@ public final class MirrorMetrics {
    */
   public void onVisible(long committedAtMillis, long[] sourceCommitMillis, int count) {
     long newest = Long.MIN_VALUE;
-    long slowest = 0;
     for (int i = 0; i < count; i++) {
       long millis = Math.max(0, committedAtMillis - sourceCommitMillis[i]);
-      slowest = Math.max(slowest, millis);
       freshness.record(millis, TimeUnit.MILLISECONDS);
       freshnessQuantiles.record(millis, TimeUnit.MILLISECONDS);
       newest = Math.max(newest, sourceCommitMillis[i]);
     }
     visibleThroughMillis.accumulateAndGet(newest, Math::max);
-    if (count > 0) {
-      latestCommit.set(new long[] {committedAtMillis, slowest});
-    }
     if (freshnessSamples != null) {
       freshnessSamples.add(committedAtMillis, sourceCommitMillis, count);
     }
-  }
-
-  /**
-   * Whether this worker's batches of the mirror fall behind the source now: a record of their
-   * latest visibility commit, made within {@link #RECENT}, trailed the source by more than {@code
-   * bound} (the newest record of a commit says little: commits come further apart as the stream
-   * slows, each with a fresh record last). A quiet source makes no commits, and is not behind; a worker that runs none of
-   * the mirror's batches never says so.
-   */
-  public boolean streamBehind(Duration bound) {
-    long[] latest = latestCommit.get();
-    return latest != null && clock.millis() - latest[0] <= RECENT.toMillis() && latest[1] > bound.toMillis();
   }
 
   private double visibleLagSeconds() {

@@ -29,7 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -241,53 +240,6 @@ class ConnectionTurnsTest {
     assertTrue(threads.awaitTermination(10, TimeUnit.SECONDS));
     assertEquals(3, destination.free.availablePermits(), "closed, the copy gave them back");
     assertNoWaitThreadLeft();
-  }
-
-  /**
-   * Issue 48: while the mirror's stream falls behind, a copy hands its connections over between
-   * two chunks and pauses until the stream caught up, or for its bound at most, so the stream gets
-   * the destination and the cores first.
-   */
-  @Test
-  void aCopyPausesWithoutItsConnectionsWhileTheStreamIsBehindAndNoLongerThanItsBound() throws Exception {
-    BudgetOnly destination = new BudgetOnly(3);
-    AtomicBoolean behind = new AtomicBoolean();
-    ConnectionTurns.CopyConnections.Taker taker = () -> destination.tryReserveConnections(MIRROR, 2).orElseThrow();
-    ExecutorService threads = Executors.newSingleThreadExecutor();
-    try (ConnectionTurns.CopyConnections copy = new ConnectionTurns.CopyConnections(taker, behind::get,
-        Duration.ofMinutes(10))) {
-      assertFalse(copy.wanted(), "the stream keeps up");
-      behind.set(true);
-      assertTrue(copy.wanted(), "the stream falls behind");
-      CompletableFuture<Void> gaveWay = CompletableFuture.runAsync(() -> {
-        try {
-          copy.giveWay();
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      }, threads);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (destination.free.availablePermits() < 3 && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
-      assertEquals(3, destination.free.availablePermits(), "the copy pauses holding no connection");
-      assertFalse(gaveWay.isDone());
-      behind.set(false);
-      gaveWay.get(10, TimeUnit.SECONDS);
-      assertEquals(1, destination.free.availablePermits(), "it goes on with its connections once the stream caught up");
-    } finally {
-      threads.shutdown();
-    }
-    assertTrue(threads.awaitTermination(10, TimeUnit.SECONDS));
-    assertEquals(3, destination.free.availablePermits());
-
-    behind.set(true);
-    try (ConnectionTurns.CopyConnections bounded = new ConnectionTurns.CopyConnections(taker, behind::get,
-        Duration.ofMillis(50))) {
-      bounded.giveWay();
-      assertEquals(1, destination.free.availablePermits(), "a stream that stays behind does not stop the copy");
-    }
-    assertEquals(3, destination.free.availablePermits());
   }
 
   @Test

@@ -1,7 +1,6 @@
 package io.mongocdc.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -72,44 +71,6 @@ class MirrorMetricsTest {
       assertEquals(200, response.statusCode());
       assertTrue(response.body().contains("mongo_cdc_events_read_total{mirror=\"orders\"} 7.0"), response.body());
     }
-  }
-
-  /**
-   * Issue 48: a copy gives way while the stream falls behind: a record of a recent visibility
-   * commit trailing the source by more than the bound. A quiet source (no recent
-   * commit) is not behind.
-   */
-  @Test
-  void theStreamIsBehindWhenARecentCommitsNewestRecordTrailsTheSourceByMoreThanTheBound() {
-    java.util.concurrent.atomic.AtomicLong millis = new java.util.concurrent.atomic.AtomicLong(NOW.millis());
-    Clock clock = new Clock() {
-      @Override
-      public java.time.ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.ofEpochMilli(millis.get());
-      }
-    };
-    MirrorMetrics metrics = new PipelineMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), clock, null)
-        .mirror("orders");
-    Duration bound = Duration.ofMillis(500);
-    assertFalse(metrics.streamBehind(bound), "no commit yet");
-    long now = millis.get();
-    metrics.onVisible(now, new long[] {now - 800, now - 10}, 2);
-    assertTrue(metrics.streamBehind(bound), "a record of the latest commit trailed by 800 ms");
-    metrics.onVisible(now, new long[] {now - 300, now - 100, now - 2_000}, 2);
-    assertFalse(metrics.streamBehind(bound), "its records trailed by 300 ms at most (the third is past the count)");
-    metrics.onVisible(now, new long[] {now - 900}, 1);
-    millis.addAndGet(MirrorMetrics.RECENT.toMillis() + 1);
-    assertFalse(metrics.streamBehind(bound), "no commit for a while: a quiet source is not behind");
   }
 
   @Test
