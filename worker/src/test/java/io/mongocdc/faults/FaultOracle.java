@@ -271,21 +271,35 @@ final class FaultOracle {
     scenario.count("prefix checks at commit", 1);
   }
 
+  /** A connection the server ended (shut down, restarted) or lost: SQLSTATE class 57P or 08. */
+  private static boolean lostConnection(SQLException e) {
+    String state = e.getSQLState();
+    return state != null && (state.startsWith("57P") || state.startsWith("08"));
+  }
+
   private boolean checkDeliveredPrefix(String collection, Map<String, RandomWorkload.KeyState> expected,
       ResumeToken checkpoint) {
     Map<String, String> rows = new HashMap<>();
     // Not while the driver restarts the destination server: the oracle's read is no target of
     // the faults (its connections are spared by the killing of backends too, see FaultLane).
     synchronized (scenario.lane.destination) {
-      try (Connection c = scenario.lane.destinationData.getConnection();
-          Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery("select \"_id\", \"_position\" from " + scenario.tableOf(collection))) {
-        while (rs.next()) {
-          rows.put(rs.getString(1), rs.getString(2));
+      for (int attempt = 1; ; attempt++) {
+        try (Connection c = scenario.lane.destinationData.getConnection();
+            Statement st = c.createStatement();
+            ResultSet rs = st.executeQuery("select \"_id\", \"_position\" from " + scenario.tableOf(collection))) {
+          while (rs.next()) {
+            rows.put(rs.getString(1), rs.getString(2));
+          }
+          break;
+        } catch (SQLException e) {
+          // Another lane's fault may restart the server the lanes share: the read is asked again.
+          if (attempt < 3 && lostConnection(e)) {
+            rows.clear();
+            continue;
+          }
+          scenario.violations.add("cannot read the destination: " + e.getMessage());
+          return false;
         }
-      } catch (SQLException e) {
-        scenario.violations.add("cannot read the destination: " + e.getMessage());
-        return false;
       }
     }
     for (Map.Entry<String, RandomWorkload.KeyState> e : expected.entrySet()) {

@@ -190,35 +190,6 @@ class SnapshotWorkflowTest {
   }
 
   /**
-   * A run due to continue as new while a partition is under way goes on with its batches until
-   * that partition ends, so the stream does not stop for a partition's copy at each
-   * continue-as-new (here every 2 batches of 3 changes, with the partition stuck until every
-   * change streamed).
-   */
-  @Test
-  void batchesGoOnWhileTheRunWaitsForAPartitionToContinueAsNew() throws Exception {
-    ScriptedWorld world = new ScriptedWorld(29, ChangeMix.WITH_REPLACES);
-    world.prefill("orders", 40);
-    int changes = 30;
-    world.change("orders", changes);
-    world.reveal(changes);
-    MirrorConfig base = mirror(List.of("orders"), new SnapshotSettings(true, 20, 1, null));
-    MirrorConfig mirror = base.withSettings(base.settings().toBuilder().batchSize(3).continueAsNewEveryBatches(2).build());
-    Gate stuck = new Gate();
-    world.snapshot().gateAt("orders", null, 3, stuck);
-
-    CdcFlowWorkflow workflow = start(world, mirror);
-    awaitGate(stuck);
-    MirrorStatus streaming = awaitStatus(workflow, s -> world.streamed(s, changes - 1));
-    assertFalse(streaming.snapshots().get(0).done(), "every change streamed with the partition stuck: " + streaming);
-    assertTrue(streaming.committedBatchId() > 2, "more batches than a run holds: " + streaming.committedBatchId());
-    stuck.release();
-    awaitStatus(workflow, s -> world.delivered(s, changes - 1));
-    workflow.terminate(new StopRequest(false));
-    world.assertDestinationHoldsScript(fixture.destination(), mirror, "orders");
-  }
-
-  /**
    * A cancelling pause with three partitions under way beside a batch cancels them one workflow
    * task at a time, after the batch: Temporal's test server (the tests', and the embedded mode's)
    * fails for ever a workflow task that cancels an activity which completed meanwhile after it

@@ -107,12 +107,9 @@ public class CdcFlowWorkflowImpl implements CdcFlowWorkflow {
           || state.copies.partitionsThisRun >= PartitionCopies.PARTITIONS_PER_RUN
           || Workflow.getInfo().isContinueAsNewSuggested()) {
         // The partitions under way finish first (none is copied twice); the next run starts the
-        // copier again. The batches go on meanwhile, up to the copier's bound on holding
-        // (runs from before waited with the batches stopped).
-        if (!flow.copying.holdForContinueAsNew()) {
-          flow.copying.drain();
-          continueAsNew();
-        }
+        // copier again. The batches wait meanwhile: at most one partition's copy, once a run.
+        flow.copying.drain();
+        continueAsNew();
       }
       flow.copying.cancelIfHeldTooLong(state.batchesThisRun);
       if (carried.paused) {

@@ -20,10 +20,10 @@ import org.slf4j.Logger;
  * applied. A copied row carries its snapshot's start, older than any change the batches apply,
  * so whichever of the two writes a row last, the newer change wins.
  *
- * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Pending edits,
- * a resync (whatever changes what a partition writes) and a due continue-as-new make it start no
- * more partitions and wait for the ones under way, while the batches go on; the workflow's end
- * waits for them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight}
+ * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Pending edits and
+ * a resync (whatever changes what a partition writes) make it start no more partitions and wait
+ * for the ones under way, while the batches go on; continue-as-new and the workflow's end wait for
+ * them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight}
  * cancels them, and so does a copier that waited too long for them ({@link
  * #cancelIfHeldTooLong}), one at a time once the batch's cancellation has ended; they are copied
  * again, and rows they committed keep their position, which the copy writes again as it was. A
@@ -39,10 +39,9 @@ final class CopiesBesideBatches {
   /**
    * The change id of cancelling the partitions one at a time, each once the one before ended,
    * and only once no batch is in flight ({@link PartitionCopies#copy(Deque, int, BooleanSupplier,
-   * BooleanSupplier)} says why); of the copier writing the phase to the catalog when the last
-   * copy ends (before, the catalog heard at the next batch); and of the batches going on while
-   * the run waits to continue as new ({@link #holdForContinueAsNew}). Asked when the copier first
-   * starts in a run.
+   * BooleanSupplier)} says why), and of the copier writing the phase to the catalog when the last
+   * copy ends (before, the catalog heard at the next batch). Asked when the copier first starts in
+   * a run.
    */
   static final String CANCELS_IN_TURN_CHANGE = "copier-cancels-in-turn";
   /** Between the batch's cancellation and the first partition's: the two go in different workflow tasks. */
@@ -141,28 +140,15 @@ final class CopiesBesideBatches {
 
   /**
    * Starts no more partitions and waits until the ones under way finished, then lets the copier
-   * start again: before the workflow ends, and before the run continues as new once {@link
-   * #holdForContinueAsNew} let the batches go on until they finished (runs from before that
-   * change wait here with the batches stopped).
+   * start again: before the run continues as new (the batches wait for at most one partition's
+   * copy, once a run; letting them go on made runs that continue as new after every batch spin
+   * through hundreds of batches while a partition was stuck, and grew a run's history past what
+   * the test server replays quickly) and before the workflow ends.
    */
   void drain() {
     holding = true;
     Workflow.await(() -> !running());
     holding = false;
-  }
-
-  /**
-   * Before the run continues as new: with partitions under way, starts no more and says so, and
-   * the loop goes on with its turns until they ended (so the stream does not stop for a
-   * partition's copy at each continue-as-new), or {@link #cancelIfHeldTooLong} cancelled them.
-   * Runs from before {@link #CANCELS_IN_TURN_CHANGE} return false: they {@link #drain} at once.
-   */
-  boolean holdForContinueAsNew() {
-    if (inTurn == null || !inTurn || !running()) {
-      return false;
-    }
-    holding = true;
-    return true;
   }
 
   /** The operator cancelled the work in flight: the partitions under way are copied again. */
