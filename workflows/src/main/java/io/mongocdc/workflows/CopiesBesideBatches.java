@@ -46,6 +46,8 @@ final class CopiesBesideBatches {
   static final String CANCELS_IN_TURN_CHANGE = "copier-cancels-in-turn";
   /** Between the batch's cancellation and the first partition's: the two go in different workflow tasks. */
   private static final Duration CANCEL_AFTER = Duration.ofMillis(100);
+  /** How long the partitions' cancellation waits at most for the batch's to end. */
+  private static final Duration BATCH_FIRST_AT_MOST = Duration.ofSeconds(2);
 
   private static final Logger log = Workflow.getLogger(CopiesBesideBatches.class);
 
@@ -186,7 +188,9 @@ final class CopiesBesideBatches {
       // After the batch's cancellation, a workflow task later: each task then cancels one partition.
       int copierCancelled = starts;
       Async.procedure(() -> {
-        Workflow.await(() -> !flow.inFlight.busy());
+        // Not for ever: a batch waiting for what the partitions hold (connections, activity slots)
+        // ends only once they are cancelled.
+        Workflow.await(BATCH_FIRST_AT_MOST, () -> !flow.inFlight.busy());
         Workflow.sleep(CANCEL_AFTER);
         cancelNow = copierCancelled == starts;
       });
