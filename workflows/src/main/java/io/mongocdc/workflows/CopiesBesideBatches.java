@@ -8,10 +8,7 @@ import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 import java.util.Deque;
-import java.util.function.BooleanSupplier;
-import org.slf4j.Logger;
 
 /**
  * The copier that runs beside the batches ({@link FlowState#copiesStream}): in a workflow thread
@@ -23,11 +20,11 @@ import org.slf4j.Logger;
  * <p>The loop controls it between turns: {@link CopyBesideBatchesStep} starts it. Pending edits and
  * a resync (whatever changes what a partition writes) make it start no more partitions and wait
  * for the ones under way, while the batches go on; continue-as-new and the workflow's end wait for
- * them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight}
- * cancels them, and so does a copier that waited too long for them ({@link
- * #cancelIfHeldTooLong}), one at a time once the batch's cancellation has ended; they are copied
- * again, and rows they committed keep their position, which the copy writes again as it was. A
- * failure ends the copier and is thrown by the next turn, which backs off as for a failed batch.
+ * them with the batches stopped ({@link #drain}). The operator's {@code cancelInFlight} cancels
+ * them, and so does a copier that waited too long for them ({@link #cancelIfHeldTooLong}); they
+ * are copied again, and rows they committed keep their position, which the copy writes again as
+ * it was. A failure ends the copier and is thrown by the next turn, which backs off as for a
+ * failed batch.
  */
 final class CopiesBesideBatches {
 
@@ -37,19 +34,11 @@ final class CopiesBesideBatches {
    */
   static final int BATCHES_BEFORE_CANCEL = 200;
   /**
-   * The change id of cancelling the partitions one at a time, each once the one before ended,
-   * and only once no batch is in flight ({@link PartitionCopies#copy(Deque, int, BooleanSupplier,
-   * BooleanSupplier)} says why), and of the copier writing the phase to the catalog when the last
-   * copy ends (before, the catalog heard at the next batch). Asked when the copier first starts in
-   * a run.
+   * The change id of the copier writing the phase to the catalog when the last copy ends (before,
+   * the catalog heard at the next batch, and said {@code snapshotting} while status said {@code
+   * running}). Asked when the copier first starts in a run.
    */
-  static final String CANCELS_IN_TURN_CHANGE = "copier-cancels-in-turn";
-  /** Between the batch's cancellation and the first partition's: the two go in different workflow tasks. */
-  private static final Duration CANCEL_AFTER = Duration.ofMillis(100);
-  /** How long the partitions' cancellation waits at most for the batch's to end. */
-  private static final Duration BATCH_FIRST_AT_MOST = Duration.ofSeconds(2);
-
-  private static final Logger log = Workflow.getLogger(CopiesBesideBatches.class);
+  static final String RECORDS_ITS_END_CHANGE = "copier-records-its-end";
 
   private final Flow flow;
   private final PartitionCopies partitions;
@@ -64,12 +53,8 @@ final class CopiesBesideBatches {
   private long heldSinceBatch = -1;
   /** The failure that ended the copier, until a turn throws it. */
   private RuntimeException failure;
-  /** Whether this run cancels in turn and records the copies' end ({@link #CANCELS_IN_TURN_CHANGE}); null before the first start. */
-  private Boolean inTurn;
-  /** The partitions under way are cancelled now, one at a time: set a workflow task after {@link #cancelled}. */
-  private boolean cancelNow;
-  /** How many times the copier started this run: a cancellation is for the copier it was asked of. */
-  private int starts;
+  /** Whether this run's copier writes the phase when the copies end ({@link #RECORDS_ITS_END_CHANGE}); null before the first start. */
+  private Boolean recordsItsEnd;
 
   CopiesBesideBatches(Flow flow) {
     this.flow = flow;
@@ -88,12 +73,10 @@ final class CopiesBesideBatches {
 
   /** Starts copying the pending snapshots, in a thread of its own; returns at once. */
   void start() {
-    if (inTurn == null) {
-      inTurn = Workflow.getVersion(CANCELS_IN_TURN_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
+    if (recordsItsEnd == null) {
+      recordsItsEnd = Workflow.getVersion(RECORDS_ITS_END_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
     }
     cancelled = false;
-    cancelNow = false;
-    starts++;
     scope = Workflow.newCancellationScope(() -> copier = Async.procedure(this::copy));
     scope.run();
   }
@@ -102,9 +85,7 @@ final class CopiesBesideBatches {
     RuntimeException failed;
     try {
       Deque<SnapshotPartitionRequest> queue = partitions.plan();
-      failed = inTurn
-          ? partitions.copy(queue, Integer.MAX_VALUE, () -> holds() || cancelled, () -> cancelNow)
-          : partitions.copy(queue, Integer.MAX_VALUE, this::holds);
+      failed = partitions.copy(queue, Integer.MAX_VALUE, this::holds);
     } catch (ActivityFailure | CanceledFailure e) {
       failed = e;
     }
@@ -115,7 +96,7 @@ final class CopiesBesideBatches {
         && flow.carried.sweepPending.isEmpty()) {
       // The last copy ended during a batch: status and the catalog say so now, not at the next batch.
       flow.state.phase = MirrorPhase.RUNNING;
-      if (inTurn) {
+      if (recordsItsEnd) {
         flow.recorder.record();
       }
     }
@@ -144,8 +125,7 @@ final class CopiesBesideBatches {
    * Starts no more partitions and waits until the ones under way finished, then lets the copier
    * start again: before the run continues as new (the batches wait for at most one partition's
    * copy, once a run; letting them go on made runs that continue as new after every batch spin
-   * through hundreds of batches while a partition was stuck, and grew a run's history past what
-   * the test server replays quickly) and before the workflow ends.
+   * through thousands of batches while a partition was stuck) and before the workflow ends.
    */
   void drain() {
     holding = true;
@@ -180,20 +160,7 @@ final class CopiesBesideBatches {
   private void cancel(String reason) {
     if (running() && !cancelled) {
       cancelled = true;
-      if (!inTurn) {
-        scope.cancel(reason);
-        return;
-      }
-      log.info("mirror {}: cancelling the partitions under way ({}); they are copied again", flow.name(), reason);
-      // After the batch's cancellation, a workflow task later: each task then cancels one partition.
-      int copierCancelled = starts;
-      Async.procedure(() -> {
-        // Not for ever: a batch waiting for what the partitions hold (connections, activity slots)
-        // ends only once they are cancelled.
-        Workflow.await(BATCH_FIRST_AT_MOST, () -> !flow.inFlight.busy());
-        Workflow.sleep(CANCEL_AFTER);
-        cancelNow = copierCancelled == starts;
-      });
+      scope.cancel(reason);
     }
   }
 }

@@ -23,11 +23,6 @@ final class InFlight {
     }
   }
 
-  /** Whether work runs in the scope now. */
-  boolean busy() {
-    return scope != null;
-  }
-
   /** Cancels the work under way, if any, for the operator. */
   void cancelByOperator() {
     if (scope != null) {

@@ -6,7 +6,6 @@ import io.mongocdc.workflows.model.SnapshotPartitionRequest;
 import io.mongocdc.workflows.model.SnapshotPlan;
 import io.mongocdc.workflows.model.SnapshotPlanRequest;
 import io.mongocdc.workflows.model.SnapshotProgress;
-import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayDeque;
@@ -62,47 +61,24 @@ final class PartitionCopies {
    * @return the first failure, or null if none failed
    */
   RuntimeException copy(Deque<SnapshotPartitionRequest> queue, int atMost, BooleanSupplier stop) {
-    return copy(queue, atMost, stop, null);
-  }
-
-  /**
-   * {@link #copy(Deque, int, BooleanSupplier)}, and once {@code cancel} says so, cancels the
-   * partitions under way one at a time, each once the one before has ended: one cancellation per
-   * workflow task. Temporal's test server, which the tests and the embedded mode run, fails a
-   * workflow task that cancels an activity completed meanwhile after applying the commands before
-   * it, and the workflow then fails every task for ever; a task whose only command is that
-   * cancellation is retried, and the retry sees the activity completed. With a null {@code
-   * cancel}, only a cancelled enclosing scope cancels the partitions (the runs from before).
-   */
-  RuntimeException copy(Deque<SnapshotPartitionRequest> queue, int atMost, BooleanSupplier stop,
-      BooleanSupplier cancel) {
     RuntimeException failure = null;
-    List<Partition> running = new ArrayList<>();
+    List<Promise<PartitionAttempt>> running = new ArrayList<>();
     int parallel = carried.config.settings().snapshot().parallelPartitions();
     int started = 0;
-    BooleanSupplier cancelling = cancel == null ? () -> false : cancel;
-    while (!running.isEmpty()
-        || (!queue.isEmpty() && started < atMost && failure == null && !stopping(stop) && !cancelling.getAsBoolean())) {
+    while (!running.isEmpty() || (!queue.isEmpty() && started < atMost && failure == null && !stopping(stop))) {
       while (running.size() < parallel && !queue.isEmpty() && started < atMost && failure == null
-          && !stopping(stop) && !cancelling.getAsBoolean()) {
+          && !stopping(stop)) {
         started++;
-        running.add(new Partition(flow, queue.poll()));
+        SnapshotPartitionRequest request = queue.poll();
+        running.add(flow.activities.copySnapshotPartition(request)
+            .handle((copied, error) -> new PartitionAttempt(copied, error)));
       }
-      if (cancel == null) {
-        // A cancelled scope would make an await throw at once; the runs from before waited for the copies to end.
-        Promise.anyOf(running.stream().map(p -> p.attempt).toList()).get();
-      } else {
-        Workflow.await(() -> running.stream().anyMatch(Partition::ended)
-            || (cancel.getAsBoolean() && running.stream().noneMatch(Partition::cancelled)));
-        if (cancel.getAsBoolean() && running.stream().noneMatch(Partition::cancelled)) {
-          running.get(0).cancel();
-        }
-      }
-      for (Iterator<Partition> it = running.iterator(); it.hasNext(); ) {
-        Partition partition = it.next();
-        if (partition.ended()) {
+      Promise.anyOf(running).get();
+      for (Iterator<Promise<PartitionAttempt>> it = running.iterator(); it.hasNext(); ) {
+        Promise<PartitionAttempt> promise = it.next();
+        if (promise.isCompleted()) {
           it.remove();
-          PartitionAttempt attempt = partition.attempt.get();
+          PartitionAttempt attempt = promise.get();
           if (attempt.error() != null) {
             failure = failure == null ? attempt.error() : failure;
           } else {
@@ -124,31 +100,4 @@ final class PartitionCopies {
 
   /** How one partition's copy ended: copied, or the failure. */
   private record PartitionAttempt(SnapshotPartitionCopied copied, RuntimeException error) {}
-
-  /** One partition's copy under way, in a cancellation scope of its own. */
-  private static final class Partition {
-    private final CancellationScope scope;
-    private Promise<PartitionAttempt> attempt;
-    private boolean cancelled;
-
-    /** Starts the copy. */
-    Partition(Flow flow, SnapshotPartitionRequest request) {
-      scope = Workflow.newCancellationScope(() -> attempt = flow.activities.copySnapshotPartition(request)
-          .handle((copied, error) -> new PartitionAttempt(copied, error)));
-      scope.run();
-    }
-
-    boolean ended() {
-      return attempt.isCompleted();
-    }
-
-    boolean cancelled() {
-      return cancelled;
-    }
-
-    void cancel() {
-      cancelled = true;
-      scope.cancel("cancelled; the partition is copied again later");
-    }
-  }
 }
