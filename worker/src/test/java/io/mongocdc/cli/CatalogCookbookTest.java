@@ -82,11 +82,12 @@ class CatalogCookbookTest {
       CdcFlowWorkflow mirror = WorkflowClient.newInstance(service).newWorkflowStub(CdcFlowWorkflow.class, "mirror-dev");
       await("three committed batches", () -> statusIf(mirror,
           s -> s.state() == MirrorPhase.RUNNING && s.committedBatchId() >= 3));
-      // The copier writes the end of the first snapshot to the catalog just after status shows it.
+      // The copies end during a batch: status says so at once, the catalog when the next batch
+      // starts (dev's batches last 10 s at most).
       long running = System.nanoTime();
       await("the catalog to read running", () -> "running".equals(state(sql)) ? true : null);
       long runningAfterMillis = (System.nanoTime() - running) / 1_000_000;
-      assertTrue(runningAfterMillis < 5_000, "running in SQL " + runningAfterMillis + " ms after status");
+      assertTrue(runningAfterMillis < 15_000, "running in SQL " + runningAfterMillis + " ms after status");
 
       long signalled = System.nanoTime();
       mirror.pause(null);

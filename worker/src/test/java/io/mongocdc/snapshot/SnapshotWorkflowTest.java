@@ -546,8 +546,21 @@ class SnapshotWorkflowTest {
       st.execute("create table \"" + audit + "\" (seq bigserial primary key, id text, position text collate \"C\")");
       st.execute("create function \"" + audit + "_fn\"() returns trigger language plpgsql as $$ begin "
           + "insert into \"" + audit + "\" (id, position) values (new.\"_id\", new.\"_position\"); return new; end $$");
-      st.execute("create trigger audit after insert or update on " + table
-          + " for each row execute function \"" + audit + "_fn\"()");
+      // The batches stream beside the copy: a lane's open transaction holds the table's lock
+      // that the trigger needs, and a trigger queued behind it stops the lanes meanwhile. Asked
+      // again, each time waiting a second at most, so neither waits for the other for long.
+      st.execute("set lock_timeout = '1s'");
+      for (int attempt = 1; ; attempt++) {
+        try {
+          st.execute("create trigger audit after insert or update on " + table
+              + " for each row execute function \"" + audit + "_fn\"()");
+          return;
+        } catch (SQLException e) {
+          if (!"55P03".equals(e.getSQLState()) || attempt == 60) {
+            throw e;
+          }
+        }
+      }
     }
   }
 

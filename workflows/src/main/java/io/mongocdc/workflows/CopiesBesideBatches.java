@@ -33,12 +33,6 @@ final class CopiesBesideBatches {
    * resync waits), then cancels them: each batch adds about a dozen events to the history.
    */
   static final int BATCHES_BEFORE_CANCEL = 200;
-  /**
-   * The change id of the copier writing the phase to the catalog when the last copy ends (before,
-   * the catalog heard at the next batch, and said {@code snapshotting} while status said {@code
-   * running}). Asked when the copier first starts in a run.
-   */
-  static final String RECORDS_ITS_END_CHANGE = "copier-records-its-end";
 
   private final Flow flow;
   private final PartitionCopies partitions;
@@ -53,8 +47,6 @@ final class CopiesBesideBatches {
   private long heldSinceBatch = -1;
   /** The failure that ended the copier, until a turn throws it. */
   private RuntimeException failure;
-  /** Whether this run's copier writes the phase when the copies end ({@link #RECORDS_ITS_END_CHANGE}); null before the first start. */
-  private Boolean recordsItsEnd;
 
   CopiesBesideBatches(Flow flow) {
     this.flow = flow;
@@ -73,9 +65,6 @@ final class CopiesBesideBatches {
 
   /** Starts copying the pending snapshots, in a thread of its own; returns at once. */
   void start() {
-    if (recordsItsEnd == null) {
-      recordsItsEnd = Workflow.getVersion(RECORDS_ITS_END_CHANGE, Workflow.DEFAULT_VERSION, 1) == 1;
-    }
     cancelled = false;
     scope = Workflow.newCancellationScope(() -> copier = Async.procedure(this::copy));
     scope.run();
@@ -94,11 +83,8 @@ final class CopiesBesideBatches {
     }
     if (flow.state.phase == MirrorPhase.SNAPSHOTTING && !flow.state.copies.pending()
         && flow.carried.sweepPending.isEmpty()) {
-      // The last copy ended during a batch: status and the catalog say so now, not at the next batch.
+      // The last copy ended during a batch: status says so now; the catalog hears at the next step.
       flow.state.phase = MirrorPhase.RUNNING;
-      if (recordsItsEnd) {
-        flow.recorder.record();
-      }
     }
   }
 
