@@ -109,39 +109,6 @@ class ActivityFailureInterceptorTest {
     }
   }
 
-  /**
-   * An interrupt an activity left on its thread (a heartbeat timer interrupting a wait as it ends)
-   * cancelled the SDK's report of the activity's end on that thread, and a cancelling pause then
-   * waited a minute for the heartbeat timeout. The interceptor clears it, on a return or a throw.
-   */
-  @Test
-  void anInterruptAnActivityLeftOnItsThreadIsClearedBeforeTheSdkReportsItsEnd() {
-    var output = new io.temporal.common.interceptors.ActivityInboundCallsInterceptor.ActivityOutput(null);
-    var returns = new ActivityFailureInterceptor().interceptActivity(new LeavesAnInterrupt(() -> output));
-    assertSame(output, returns.execute(null));
-    assertFalse(Thread.currentThread().isInterrupted(), "cleared after a return");
-
-    var throwsFailure = new ActivityFailureInterceptor().interceptActivity(new LeavesAnInterrupt(() -> {
-      throw ApplicationFailure.newFailure("scripted", FailureTypes.TRANSIENT);
-    }));
-    assertThrows(ApplicationFailure.class, () -> throwsFailure.execute(null));
-    assertFalse(Thread.currentThread().isInterrupted(), "cleared after a throw");
-  }
-
-  /** An activity that interrupts its own thread, then ends as {@code end} says. */
-  private record LeavesAnInterrupt(
-      java.util.function.Supplier<io.temporal.common.interceptors.ActivityInboundCallsInterceptor.ActivityOutput> end)
-      implements io.temporal.common.interceptors.ActivityInboundCallsInterceptor {
-    @Override
-    public void init(io.temporal.activity.ActivityExecutionContext context) {}
-
-    @Override
-    public ActivityOutput execute(ActivityInput input) {
-      Thread.currentThread().interrupt();
-      return end.get();
-    }
-  }
-
   private static ApplicationFailure failureOf(Runnable call) {
     ActivityFailure failure = assertThrows(ActivityFailure.class, call::run);
     return assertInstanceOf(ApplicationFailure.class, failure.getCause());
