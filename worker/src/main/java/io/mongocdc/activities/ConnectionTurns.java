@@ -71,7 +71,7 @@ final class ConnectionTurns {
   }
 
   /**
-   * As {@link #takeBehindBatches}, for a copy that commits a chunk at a time: between two of its
+   * As {@link #takeBehindBatches}, for a copy that commits a transaction at a time: between two of its
    * transactions ({@link GiveWay}), when a batch queues for connections of the same budget, it
    * hands its own over and takes them again behind the batches. Without this a batch waited for
    * whole partitions to end (6-13 s with partitions of 62 500 documents).

@@ -188,8 +188,8 @@ public final class LockYieldingSink implements RecordSink {
     }
   }
 
-  /** Times the sink handed its connections over to a waiting batch between two transactions. */
-  public long givenWay() {
+  /** Times the sink handed its connections over to a waiting batch between two transactions (for tests). */
+  long givenWay() {
     return givenWay;
   }
 

@@ -421,9 +421,7 @@ final class ScenarioDriver {
     if (d.getPendingActivitiesCount() > 0) {
       String run = d.getWorkflowExecutionInfo().getExecution().getRunId();
       for (PendingActivityInfo p : d.getPendingActivitiesList()) {
-        if (p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
-            && (releaseCancelledStall(run + "/" + p.getActivityId(), p.getAttempt())
-                || endDeadCancelledAttempt(run + "/" + p.getActivityId(), p.getAttempt()))) {
+        if (endedInLimbo(run, p)) {
           return true;
         }
         // The test server reports an activity waiting for its retry as STARTED with the next
@@ -477,13 +475,18 @@ final class ScenarioDriver {
     DescribeWorkflowExecutionResponse d = scenario.stub().describe().getRawDescription();
     String run = d.getWorkflowExecutionInfo().getExecution().getRunId();
     for (PendingActivityInfo p : d.getPendingActivitiesList()) {
-      if (p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
-          && (releaseCancelledStall(run + "/" + p.getActivityId(), p.getAttempt())
-              || endDeadCancelledAttempt(run + "/" + p.getActivityId(), p.getAttempt()))) {
+      if (endedInLimbo(run, p)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Ends {@code p} of run {@code run} if it is a cancelled attempt in limbo (stalled or dead); true if it did. */
+  private boolean endedInLimbo(String run, PendingActivityInfo p) {
+    return p.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
+        && (releaseCancelledStall(run + "/" + p.getActivityId(), p.getAttempt())
+            || endDeadCancelledAttempt(run + "/" + p.getActivityId(), p.getAttempt()));
   }
 
   /**
