@@ -22,8 +22,9 @@ import org.bson.RawBsonDocument;
  * Copies one snapshot partition: every document the cursor yields becomes an insert record at
  * the snapshot's position, written to the sink in chunks, in the cursor's ({@code _id}) order, and
  * committed a few chunks at a time (each chunk on its own by default). The copy runs beside change
- * batches, which write the same tables: a short transaction holds its row locks only briefly, so
- * a batch that meets one waits little (and the copy's sink gives way to a batch's locks, see
+ * batches, which write the same tables: a transaction is read whole from the source before it is
+ * written, so it holds its row locks only while it writes and commits, and a batch that meets one
+ * waits little (and the copy's sink gives way to a batch's locks, see
  * {@code MirrorDestination#openCopySink}), while a commit per few documents would spend the copy
  * on commits.
  *
@@ -104,8 +105,10 @@ public final class SnapshotCopier {
     long quarantined = 0;
     DocumentProjector projector = projections.of(source);
     try {
-      List<ChangeRecord> chunk = new ArrayList<>(chunkSize);
-      long inTransaction = 0;
+      // A transaction's documents are read first and written after, so no row lock is held while
+      // the source is read: a read that stalls (a slow source, a stuck cursor) would otherwise
+      // keep the batches that meet those rows waiting with it.
+      List<ChangeRecord> transaction = new ArrayList<>();
       long bytesInTransaction = 0;
       for (RawBsonDocument document = cursor.next(); document != null; document = cursor.next()) {
         int size = document.getByteBuffer().remaining();
@@ -119,31 +122,32 @@ public final class SnapshotCopier {
           quarantined++;
           continue;
         }
-        chunk.add(record);
+        transaction.add(record);
         documents++;
         bytes += size;
-        inTransaction++;
         bytesInTransaction += size;
-        if (chunk.size() == chunkSize) {
-          sink.write(chunk);
-          chunk = new ArrayList<>(chunkSize);
-          if (inTransaction >= transactionDocuments || bytesInTransaction >= transactionBytes) {
-            sink.commit();
-            inTransaction = 0;
-            bytesInTransaction = 0;
-            progress.copied(documents, bytes);
-          }
+        if (transaction.size() % chunkSize == 0
+            && (transaction.size() >= transactionDocuments || bytesInTransaction >= transactionBytes)) {
+          writeAndCommit(transaction, sink);
+          transaction = new ArrayList<>();
+          bytesInTransaction = 0;
+          progress.copied(documents, bytes);
         }
       }
-      if (!chunk.isEmpty()) {
-        sink.write(chunk);
-      }
-      sink.commit();
+      writeAndCommit(transaction, sink);
       return new Copied(documents, bytes, quarantined);
     } catch (Exception | Error e) {
       sink.abort(e);
       throw e;
     }
+  }
+
+  /** Writes {@code transaction} in chunks and commits it (an empty one commits nothing new). */
+  private void writeAndCommit(List<ChangeRecord> transaction, RecordSink sink) throws Exception {
+    for (int from = 0; from < transaction.size(); from += chunkSize) {
+      sink.write(new ArrayList<>(transaction.subList(from, Math.min(transaction.size(), from + chunkSize))));
+    }
+    sink.commit();
   }
 
   private String keyOf(RawBsonDocument document, Namespace source) {

@@ -77,6 +77,35 @@ class SnapshotCopierTest {
         "the chunk that reaches the bytes ends the transaction");
   }
 
+  /**
+   * A read that stalls must not keep row locks: the batches that meet those rows would wait with it
+   * (fault seed 64: a copy stalled in the source blocked a cancelled batch, whose cancellation then
+   * never completed). So no document is read between a write and its commit.
+   */
+  @Test
+  void noDocumentIsReadWhileATransactionHoldsUncommittedWrites() throws Exception {
+    SnapshotCopier copier = new SnapshotCopier(TranscodingJsonRenderer.relaxed(), new IdKeyRenderer(), 3,
+        PoisonEvents.NONE, ColumnProjections.NONE, 5, Long.MAX_VALUE);
+    RecordingSink sink = new RecordingSink();
+    DocumentCursor documents = cursor(documents(13));
+    List<String> readsAfterAWrite = new ArrayList<>();
+    DocumentCursor checking = new DocumentCursor() {
+      @Override
+      public RawBsonDocument next() {
+        if (!sink.calls.isEmpty() && sink.calls.get(sink.calls.size() - 1).startsWith("write")) {
+          readsAfterAWrite.add("read after " + sink.calls);
+        }
+        return documents.next();
+      }
+
+      @Override
+      public void close() {}
+    };
+    copier.copy(checking, ORDERS, "shop.orders", POSITION, AT, sink, (d, b) -> {});
+    assertEquals(List.of(), readsAfterAWrite);
+    assertEquals(13, sink.records.size());
+  }
+
   /** Refuses document 4, as the destination refuses an _id too long for its primary key. */
   private static final io.mongocdc.pipeline.RecordScreen REFUSES_4 =
       record -> record.key().equals(new IdKeyRenderer().render(new BsonInt32(4))) ? "scripted: too long" : null;
