@@ -534,8 +534,9 @@ final class ScenarioDriver {
    * server never times out an activity once its cancellation is requested (a Temporal server
    * does, by its heartbeat timeout), so the stall ends here and the attempt's next heartbeat learns
    * of the cancellation, which closes its cursor and ends its blocked read. The workflow cancels
-   * copies under way beside the batches when the operator cancels, an edit applies or a resync
-   * starts, so a stalled copy can be cancelled.
+   * copies under way beside the batches when the operator cancels (in the scenarios that copy the
+   * driver's pauses do not cancel, see CANCELLING_PAUSE) and when an edit or a resync has waited
+   * for them for 200 batches, so a stalled copy can be cancelled.
    *
    * @return whether such an attempt was released
    */
