@@ -14,7 +14,8 @@
 # reports each table's lag from the end of its own copy to the end of the last one (a collection
 # copied streams while the others copy). The index then slows the copy: take the first
 # snapshot's duration from a run without it. FIRST_SNAPSHOT_ONLY=1 stops once the first snapshot
-# is copied and prints its duration only (for alternating runs of two jars).
+# is copied and prints its duration only (for alternating runs of two jars). DEV_ARGS adds options
+# to dev's command line (e.g. DEV_ARGS="--destination-connections 9").
 #
 # usage: resync.sh JAR DOCS RATE [BASELINE_SECONDS]
 # Run it under the machine's build lock (flock), one at a time. Needs psql and python3.
@@ -38,7 +39,7 @@ trap cleanup EXIT
 TABLES=(demo.orders demo.products demo.users)
 
 java -jar "$JAR" dev --headless --initial-documents "$DOCS" --rate "$RATE" --temporal-port "$TEMPORAL_PORT" \
-  --metrics-port "$METRICS_PORT" --report "$WORK/report.json" > "$WORK/dev.log" 2>&1 &
+  --metrics-port "$METRICS_PORT" --report "$WORK/report.json" ${DEV_ARGS:-} > "$WORK/dev.log" 2>&1 &
 DEV=$!
 
 port=""

@@ -401,7 +401,9 @@ class MongoCdcCliTest {
 
   @Test
   void pausesAndResumes() throws Exception {
-    create();
+    // No copy: the test server loses a copy's completion that lands while a cancelling pause
+    // cancels it, and the workflow then fails every task (docs/reliability.md).
+    createStartingAt("--no-snapshot");
     pulls.nextCall();
     Run paused = run("mirror", "pause", "orders", "--cancel-in-flight");
     assertEquals(0, paused.exitCode(), paused.err());
