@@ -9,6 +9,7 @@
 # usage: probe.sh JAR RATE [MEASURE_SECONDS] [WARMUP_SECONDS]
 # Run it under the machine's build lock (flock), one at a time. Needs psql, curl and python3.
 set -euo pipefail
+. "$(dirname "$0")/dev-port.sh"
 
 JAR=$1
 RATE=$2
@@ -23,14 +24,7 @@ java -jar "$JAR" dev --rate "$RATE" --headless --temporal-port "$TEMPORAL_PORT" 
   --report "$WORK/report.json" > "$WORK/dev.log" 2>&1 &
 DEV=$!
 
-port=""
-for _ in $(seq 1 600); do
-  port=$(sed -n 's/.*jdbc:postgresql:\/\/localhost:\([0-9]*\)\/postgres.*/\1/p' "$WORK/dev.log" | head -1)
-  [ -n "$port" ] && break
-  kill -0 "$DEV" 2>/dev/null || { cat "$WORK/dev.log" >&2; exit 1; }
-  sleep 0.2
-done
-[ -n "$port" ] || { echo "dev did not start" >&2; kill -TERM "$DEV"; exit 1; }
+port=$(dev_port "$WORK/dev.log" "$DEV") || { kill -TERM "$DEV" 2>/dev/null; exit 1; }
 PSQL=(psql -h localhost -p "$port" -U postgres -d postgres -AtX)
 
 # Change data capture has started once a row carries a commit time from after the snapshot.

@@ -20,6 +20,7 @@
 # usage: resync.sh JAR DOCS RATE [BASELINE_SECONDS]
 # Run it under the machine's build lock (flock), one at a time. Needs psql and python3.
 set -euo pipefail
+. "$(dirname "$0")/dev-port.sh"
 
 JAR=$1
 DOCS=$2
@@ -42,14 +43,7 @@ java -jar "$JAR" dev --headless --initial-documents "$DOCS" --rate "$RATE" --tem
   --metrics-port "$METRICS_PORT" --report "$WORK/report.json" ${DEV_ARGS:-} > "$WORK/dev.log" 2>&1 &
 DEV=$!
 
-port=""
-for _ in $(seq 1 600); do
-  port=$(sed -n 's/.*jdbc:postgresql:\/\/localhost:\([0-9]*\)\/postgres.*/\1/p' "$WORK/dev.log" | head -1)
-  [ -n "$port" ] && break
-  kill -0 "$DEV" 2>/dev/null || { cat "$WORK/dev.log" >&2; exit 1; }
-  sleep 0.2
-done
-[ -n "$port" ] || { echo "dev did not start" >&2; exit 1; }
+port=$(dev_port "$WORK/dev.log" "$DEV") || exit 1
 PSQL=(psql -h localhost -p "$port" -U postgres -d postgres -AtX)
 
 index_and_poll() {
