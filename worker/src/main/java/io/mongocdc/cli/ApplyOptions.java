@@ -18,7 +18,7 @@ final class ApplyOptions {
       description = "The worker's connections to each destination peer. A batch takes --apply-connections plus one"
           + " of them at once or waits its turn, so (N - " + PostgresSinkOptions.RESERVED_CONNECTIONS
           + ") / (lanes + 1) mirrors' batches run at once (env MONGO_CDC_DESTINATION_CONNECTIONS; default: room for"
-          + " one batch per processor, at least 2).")
+          + " one batch per processor, at least 2, and for one snapshot partition more).")
   Integer destinationConnections;
 
   /** @throws CliException if a value cannot work */
@@ -27,7 +27,7 @@ final class ApplyOptions {
       throw new CliException("--apply-connections must be at least 1, got " + applyConnections, ExitCodes.INVALID);
     }
     int pool = destinationConnections != null ? destinationConnections
-        : PostgresSinkOptions.poolFor(PostgresSinkOptions.defaultBatchesAtOnce(), applyConnections);
+        : PostgresSinkOptions.defaultPool(applyConnections);
     int least = PostgresSinkOptions.poolFor(1, applyConnections);
     if (pool < least) {
       throw new CliException("--destination-connections must be at least " + least + " with --apply-connections "
